@@ -1,0 +1,35 @@
+# Two set-up commands for a fresh machine with Python 3.11+, pip and make:
+#   make serve   builds the graph from the embedded 燕礼 excerpt and serves it on http://127.0.0.1:8000
+#   make test    installs the test extras and runs the suite
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: serve test install build bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip >/dev/null
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+serve: install
+	$(BIN)/yili-kg serve --host $(HOST) --port $(PORT)
+
+build: install
+	$(BIN)/yili-kg build --out build
+
+test: install
+	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python benchmarks/bench.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache

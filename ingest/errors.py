@@ -1,0 +1,78 @@
+"""The project's small error hierarchy.
+
+Every error a user can cause (a bad file, an unknown term, a bad query, a request too large) is a
+:class:`YiliError`; the CLI turns it into a one-line message and exit code 2, the HTTP API into a
+4xx JSON answer ``{"error": <kind>, "message": <text>}``.  Nothing else should reach a user as a
+traceback.
+"""
+
+from __future__ import annotations
+
+
+class YiliError(Exception):
+    """Base of every error the project raises on purpose.
+
+    Attributes
+    ----------
+    kind : str
+        A short machine-readable name (``"input"``, ``"query"``, ``"not_found"``, ...), used as the
+        ``error`` field of HTTP answers.
+    status : int
+        The HTTP status the API answers with.
+    """
+
+    kind = "error"
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InputError(YiliError):
+    """An input text or file cannot be read: missing, not UTF-8, empty, or with no classic text."""
+
+    kind = "input"
+    status = 400
+
+
+class VocabularyError(YiliError):
+    """A vocabulary file is malformed, or names a term the project cannot place in a scheme."""
+
+    kind = "vocabulary"
+    status = 400
+
+
+class UnknownTermError(YiliError):
+    """A name (role, action, vessel, ...) given by a user is not in the vocabulary."""
+
+    kind = "unknown_term"
+    status = 404
+
+
+class NotFoundError(YiliError):
+    """A requested resource (a step IRI, a page) does not exist."""
+
+    kind = "not_found"
+    status = 404
+
+
+class QueryError(YiliError):
+    """A SPARQL query is malformed, is an update, or asks for something the endpoint refuses."""
+
+    kind = "query"
+    status = 400
+
+
+class RequestTooLargeError(YiliError):
+    """A request or its result exceeds a documented limit (query length, page size, result rows)."""
+
+    kind = "too_large"
+    status = 413
+
+
+class QueryTimeoutError(YiliError):
+    """A SPARQL query ran past the endpoint's time budget."""
+
+    kind = "timeout"
+    status = 503
