@@ -1,0 +1,449 @@
+"""Clause segmentation of unpunctuated classic text.
+
+The classic text has no punctuation and strings acts together: ``主人北面盥坐取觚洗賔少进辞洗…``.
+One clause is one act (a verb phrase), and the clauses tile the block: every character but the
+section mark ``○`` belongs to exactly one clause.  Words that are not acts attach to a neighbour:
+
+* what comes *before* an act and describes it is its prefix: the subject (主人), adverbs (皆, 遂,
+  乃), negation (不), the condition words (若 … 则), the place and facing where it happens when
+  they stand before the verb (賔西阶上北面坐), the instrument (以虚爵降);
+* what comes *after* an act and completes it is its suffix: the object (取觚, 揖之), the person
+  (献賔, 命小臣), a 于/自 phrase (奠觚于篚, 升自西阶), the goal of a motion (降阼阶下), a facing or
+  a rank order after the position (立于尊南北面东上), a comparison (如初).
+
+:func:`segment` decides, between two acts, where the suffix of the first ends and the prefix of
+the second begins.  The rules are in the order they are tried, each a small function below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from yili.ingest import grammar as g
+from yili.ingest.tokens import (
+    ACTION, ADV, COND, CONJ, DIR, END, ER, FACING, FINAL, JIU, MARK, NEG, NUM, OBJECT, OTHER, PLACE,
+    RANK, ROLE, RU, SUO, TAIL, THEN, VESSEL, WINE, YI, YU, YUE, ZHI, ZI, Token, with_kind,
+)
+
+PREFIX_KINDS = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR})
+"""Words that always open the next act: adverbs, negation, condition, 以, 而, 就, 与/及, 左/右 (左执爵)."""
+
+SKIP_TO_VERB = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR, PLACE, FACING, ROLE, NUM, TAIL})
+"""Words that may stand between a subject and its verb (賔西阶上北面坐, 卿大夫皆降)."""
+
+
+@dataclass
+class Clause:
+    """One act of the classic text with the words attached to it.
+
+    Attributes
+    ----------
+    tokens : list[Token]
+        The clause's tokens in order (prefix, head, suffix); ``○`` is never included.
+    head : int
+        Index in ``tokens`` of the act.
+    block : int
+        The classic block number.
+    flags : dict
+        What segmentation learnt: ``completive`` (卒洗), ``verbal_object`` (the 降 of 辞降),
+        ``causative`` (射人升賔), ``pivot_agent`` (the 小臣 of 公命小臣辞, agent of the next act),
+        ``quote`` (the words after 曰), ``section_start`` (a ○ precedes), ``comparison`` (如初).
+    """
+
+    tokens: list[Token]
+    head: int
+    block: int
+    flags: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def verb(self) -> Token:
+        """The head act's token."""
+        return self.tokens[self.head]
+
+    @property
+    def start(self) -> int:
+        """Offset of the clause's first character in the document (0-based)."""
+        return self.tokens[0].start
+
+    @property
+    def end(self) -> int:
+        """Offset just past the clause's last character (end-exclusive)."""
+        return self.tokens[-1].end
+
+    @property
+    def text(self) -> str:
+        """The clause as written (concatenated token texts; ``○`` excluded)."""
+        return "".join(t.text for t in self.tokens)
+
+    @property
+    def prefix(self) -> list[Token]:
+        """Tokens before the act."""
+        return self.tokens[: self.head]
+
+    @property
+    def suffix(self) -> list[Token]:
+        """Tokens after the act."""
+        return self.tokens[self.head + 1:]
+
+
+def normalise(tokens: list[Token]) -> tuple[list[Token], dict[int, dict[str, object]]]:
+    """Re-read tokens by context before segmentation.
+
+    Rules
+    -----
+    * 卒 + act → one act, completed (卒洗, 卒盥, 卒歌): the flag ``completive``.
+    * 辞 / 请 + 降, 洗, 拜 → the second act is the object of the first (辞降: decline the other's
+      coming down), not an act of its own.
+    * 所 + act → a relative clause (大夫所媵觯: the cup the great officers presented), not an act.
+    * an act after 如 up to 初/礼 is part of a comparison (如受賔酬之礼), not an act.
+    * a form that is both an adverb and a place (序) is the adverb unless a direction follows
+      (序进 "advance in order" vs 序内 "inside the side wall").
+    * numeral + 人 refers to persons: 一人拜受爵.
+    * after a motion verb, a form that can be a place is the goal (升席, 降筵: the mat).
+
+    Returns
+    -------
+    tokens : list[Token]
+    flags : dict[int, dict]
+        Per head token index, flags to copy onto its clause.
+    """
+    out: list[Token] = []
+    flags: dict[int, dict[str, object]] = {}
+    comparison_flags: dict[int, str] = {}
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if t.kind == RU:
+            # 如 … 初/礼: a comparison; its words are no acts (如初, 如賔礼, 如献卿之礼)
+            ends = [k for k in range(i + 1, min(i + 9, len(tokens))) if tokens[k].kind == END]
+            stop = ends[0] if ends else i
+            for k in range(i, stop + 1):
+                out.append(with_kind(tokens[k], TAIL, tokens[k].concept))
+            flags_key = len(out) - 1
+            comparison_flags[flags_key] = "".join(x.text for x in tokens[i:stop + 1])
+            i = stop + 1
+            continue
+        if t.kind == ACTION and t.text in g.COMPLETIVE and nxt is not None and nxt.kind == ACTION:
+            merged = Token(t.text + nxt.text, t.start, nxt.end, ACTION, nxt.concept, nxt.readings)
+            flags.setdefault(len(out), {})["completive"] = True
+            out.append(merged)
+            i += 2
+            continue
+        if t.kind == PLACE and t.concept is not None and t.text in g.ADVERBS and nxt is not None and nxt.kind == ACTION:
+            out.append(with_kind(t, ADV, None))
+            i += 1
+            continue
+        if t.kind == NUM and nxt is not None and nxt.text in g.PERSON_WORD:
+            out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, None))
+            i += 2
+            continue
+        if t.kind == ACTION and nxt is not None and nxt.text in g.NOMINALISER:
+            out.append(with_kind(t, TAIL))
+            i += 1
+            continue
+        chooser = len(out) >= 2 and out[-1].kind == ROLE and out[-2].text in g.CHOICE
+        if t.kind == SUO and nxt is not None and nxt.kind == ACTION and not chooser:
+            out.append(t)
+            out.append(with_kind(nxt, TAIL, None))
+            i += 2
+            continue
+        prev = out[-1] if out else None
+        if t.kind == CONJ and t.text in g.REACHING and nxt is not None and nxt.kind == PLACE:
+            # 及 + place: reaching the place (賔入及庭): one place phrase
+            out.append(Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings))
+            i += 2
+            continue
+        if t.kind == ACTION and t.concept is not None:
+            k = len(out) - 1
+            while k >= 0 and out[k].kind == ADV:
+                k -= 1
+            head = out[k] if k >= 0 else None
+            if (
+                head is not None and head.kind == ACTION and head.concept is not None
+                and head.concept.key in g.ANY_ACT_OBJECT_HEADS and "verbal_object" not in flags.get(k, {})
+            ):
+                flags.setdefault(k, {})["verbal_object"] = t.concept
+                flags[k]["verbal_object_text"] = "".join(x.text for x in out[k + 1:]) + t.text
+                out[k + 1:] = [with_kind(x, TAIL) for x in out[k + 1:]]
+                out.append(with_kind(t, TAIL))
+                i += 1
+                continue
+        if (
+            t.kind == ACTION and prev is not None and prev.kind == ACTION and prev.concept is not None
+            and t.concept is not None and t.concept.key in g.NOMINAL_ACT_OBJECTS.get(prev.concept.key, ())
+        ):
+            flags.setdefault(len(out) - 1, {})["nominal_object"] = t.text
+            out.append(with_kind(t, TAIL))
+            i += 1
+            continue
+        if (
+            t.kind == ACTION and prev is not None and prev.kind == ACTION and prev.concept is not None
+            and prev.concept.key in g.VERBAL_OBJECT_HEADS and t.concept is not None
+            and t.concept.key in g.VERBAL_OBJECTS
+        ):
+            flags.setdefault(len(out) - 1, {})["verbal_object"] = t.concept
+            flags[len(out) - 1]["verbal_object_text"] = t.text
+            out.append(with_kind(t, TAIL))
+            i += 1
+            continue
+        if (
+            prev is not None and prev.kind == ACTION and prev.concept is not None
+            and prev.concept.key in g.MOTION_VERBS and t.kind in (ACTION, OBJECT)
+            and any(c.kind == PLACE for c in t.readings)
+        ):
+            place = next(c for c in t.readings if c.kind == PLACE)
+            out.append(with_kind(t, PLACE, place))
+            i += 1
+            continue
+        out.append(t)
+        i += 1
+    # a comparison qualifies the act before it (拜洗如賔礼, 执幂如初)
+    for pos, text in comparison_flags.items():
+        before = [k for k in range(pos) if out[k].kind == ACTION]
+        if before:
+            flags.setdefault(before[-1], {})["comparison"] = text
+    return out, flags
+
+
+def _starts_subject(tokens: list[Token], i: int) -> bool:
+    """True if the role at ``i`` is the subject of a following act: only subject-side words
+    (adverbs, places, facings, other persons joined by 与/及) stand between it and a verb."""
+    j = i + 1
+    while j < len(tokens) and tokens[j].kind in SKIP_TO_VERB:
+        if tokens[j].kind == ROLE and not _joined(tokens, j):
+            return False
+        if tokens[j].kind == YI:
+            # an instrument between subject and verb: 主人以虚爵降
+            j = _noun_phrase_end(tokens, j + 1, len(tokens))
+            continue
+        j += 1
+    return j < len(tokens) and tokens[j].kind == ACTION
+
+
+def _rank(tok: Token) -> int:
+    value = tok.concept.flag("rank", 0) if tok.concept is not None else 0
+    return int(value) if isinstance(value, int) else 0
+
+
+def _joined(tokens: list[Token], j: int) -> bool:
+    """True if the person at ``j`` continues a list of persons begun before it.
+
+    Persons are listed from senior to junior (卿大夫, 賔及卿大夫) or joined by 与/及; a more senior
+    person right after another (媵爵者公命长) starts a new subject instead.
+    """
+    prev = tokens[j - 1]
+    if prev.kind == CONJ:
+        return True
+    if prev.kind == ROLE:
+        same = prev.text == tokens[j].text or (prev.concept is not None and prev.concept == tokens[j].concept)
+        return not same and _rank(tokens[j]) <= _rank(prev)
+    return False
+
+
+def _leads_to_verb(tokens: list[Token], i: int) -> bool:
+    """True if from ``i`` on only prefix words (no person) stand before the next act."""
+    j = i
+    while j < len(tokens) and tokens[j].kind in (PLACE, FACING, ADV, NEG, DIR, COND, THEN, YI, ER, JIU, TAIL):
+        j += 1
+    return j < len(tokens) and tokens[j].kind == ACTION
+
+
+def _takes_person(tok: Token) -> bool:
+    return bool(tok.concept is not None and tok.concept.flag("personObject"))
+
+
+def _noun_phrase_end(tokens: list[Token], i: int, stop: int) -> int:
+    """End (exclusive) of the one noun phrase starting at ``i``: a person (with 之 + place: 旅食之尊),
+    a place phrase, or a run of other nouns (cups, things, unknown words, numerals)."""
+    if i >= stop:
+        return i
+    t = tokens[i]
+    if t.kind in (ROLE, PLACE):
+        return i + 1
+    j = i
+    while j < stop and tokens[j].kind in (OTHER, OBJECT, VESSEL, NUM, DIR, ZHI, WINE):
+        j += 1
+    return max(j, i + 1)
+
+
+def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
+    """Index where the suffix of the act at ``h1`` ends and the prefix of the act at ``h2`` begins.
+
+    The rules, tried left to right over the words between the two acts:
+
+    1. a ``○`` ends the suffix (a section boundary: 奠于膳篚○更爵);
+    2. 于 / 自 and the one noun phrase they introduce stay with the first act (奠觚于篚, 升自西阶,
+       献于公);
+    3. a place right after a motion verb is its goal (降阼阶下, 降筵西); a rank order (东上, 北上)
+       describes the line just formed and stays with the first act (立于尊南北面东上);
+    4. a person repeated (献賔賔…, 射人升賔賔升) is object of the first act, then subject of the
+       second; a person right after an act that takes a person object (献, 揖, 命, 请, 作…) is its
+       object (射人请賔; 公揖卿大夫乃升), and one followed by 乃/遂 (which continue the same
+       actor) too; otherwise a person who starts a subject opens the second act (主人辞 | 賔对);
+    5. a place or facing from which only prefix words lead to the second act opens it
+       (賔西阶上拜 | 筵前受爵; 酢于阼阶下 | 北面坐); one followed by a person, a rank order or by
+       nothing closes the first (洗洗南西北面; 降阶西东面 | 主人辞降; 立于洗南西面北上);
+    6. adverbs, negation, condition words, 以, 而, 就 open the second act;
+    7. anything else (objects, cups, 之, unknown words, comparisons 如初) closes the first.
+    """
+    verb = tokens[h1]
+    is_motion = verb.concept is not None and verb.concept.key in g.MOTION_VERBS
+    takes_person = _takes_person(verb)
+    i = h1 + 1
+    has_person_object = False
+    while i < h2:
+        t = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if t.kind == MARK:
+            return i
+        if t.kind in (YU, ZI):
+            i = _noun_phrase_end(tokens, i + 1, h2)
+            continue
+        if t.kind == RANK:
+            i += 1
+            continue
+        if t.kind == PLACE and is_motion and i == h1 + 1:
+            i += 1
+            continue
+        if t.kind == ROLE:
+            doubled = nxt is not None and nxt.kind == ROLE and (
+                nxt.text == t.text or (nxt.concept is not None and nxt.concept == t.concept)
+            )
+            if takes_person and not has_person_object and i == h1 + 1:
+                # the person object, with the persons listed after it (揖卿大夫, 请执幂者与羞膳者)
+                i += 1
+                while i < h2 and (
+                    (tokens[i].kind == ROLE and _joined(tokens, i))
+                    or (tokens[i].kind == CONJ and i + 1 < h2 and tokens[i + 1].kind == ROLE)
+                ):
+                    i += 1
+                has_person_object = True
+                continue
+            if doubled:
+                has_person_object = True
+                i += 1
+                continue
+            if _starts_subject(tokens, i):
+                return i
+            has_person_object = True
+            i += 1
+            continue
+        if t.kind in (PLACE, FACING):
+            if _leads_to_verb(tokens, i):
+                return i
+            i += 1
+            continue
+        if t.kind == DIR and not (nxt is not None and nxt.kind == ACTION):
+            i += 1
+            continue
+        if t.kind in PREFIX_KINDS:
+            return i
+        if t.kind == ZHI:
+            has_person_object = True
+        if t.kind == NUM and i + 1 < h2 and tokens[i + 1].kind == ROLE:
+            return i
+        i += 1
+    return h2
+
+
+def _quote_heads(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict[int, dict[str, object]]]:
+    """See :func:`_quote_spans`; also turns the quoted words into ``tail`` tokens in place."""
+    out, flags, spans = _quote_spans(tokens, heads)
+    for a, b in spans:
+        for k in range(a, b):
+            if k not in out:
+                tokens[k] = with_kind(tokens[k], TAIL)
+    return out, flags
+
+
+def _quote_spans(
+    tokens: list[Token], heads: list[int]
+) -> tuple[list[int], dict[int, dict[str, object]], list[tuple[int, int]]]:
+    """Drop the acts inside quoted speech (after 曰) from the heads.
+
+    The quote runs from 曰 to the next person who starts a subject (卿大夫皆对) or the block's end.
+    If the speaker's clause has no act of its own (公曰命某为賔), the first act of the quote is the
+    clause's act.
+    """
+    flags: dict[int, dict[str, object]] = {}
+    out: list[int] = []
+    quoted: set[int] = set()
+    spans: list[tuple[int, int]] = []
+    for i, t in enumerate(tokens):
+        if t.kind != YUE:
+            continue
+        j = i + 1
+        while j < len(tokens) and not (tokens[j].kind == ROLE and _starts_subject(tokens, j) and j > i + 1):
+            j += 1
+        inside = [h for h in heads if i < h < j]
+        before = [h for h in heads if h < i]
+        speaker_has_act = bool(before) and not any(
+            tokens[q].kind == ROLE and _starts_subject(tokens, q) for q in range(before[-1] + 1, i)
+        )
+        if not speaker_has_act and inside:
+            inside = inside[1:]
+        quoted.update(inside)
+        spans.append((i + 1, j))
+        for h in heads:
+            if h < i and speaker_has_act and h == before[-1]:
+                flags.setdefault(h, {})["quote"] = "".join(x.text for x in tokens[i + 1:j])
+    out = [h for h in heads if h not in quoted]
+    return out, flags, spans
+
+
+def segment(tokens: list[Token], block: int) -> list[Clause]:
+    """Split the tokens of one classic block into clauses, one per act, tiling the block.
+
+    Parameters
+    ----------
+    tokens : list[Token]
+        The block's tokens (from :meth:`Tokenizer.tokenize`).
+    block : int
+        The block number, copied onto each clause.
+
+    Returns
+    -------
+    list[Clause]
+        In text order.  Words before the first act join the first clause; words after the last act
+        join the last.  A block with no act gives a single clause headed by its first word only if
+        that word is a term; otherwise no clause.
+
+    Examples
+    --------
+    The excerpt's ``主人北面盥坐取觚洗賔少进辞洗`` gives 主人北面盥 | 坐 | 取觚 | 洗 | 賔少进 | 辞洗.
+    """
+    tokens, pre_flags = normalise(tokens)
+    heads = [i for i, t in enumerate(tokens) if t.kind == ACTION]
+    heads, quote_flags = _quote_heads(tokens, heads)
+    # causative motion: 射人升賔 (a motion verb with a person right after it, who is not a subject)
+    clauses: list[Clause] = []
+    if not heads:
+        return clauses
+    bounds = [0]
+    for h1, h2 in zip(heads, heads[1:]):
+        bounds.append(_split_after(tokens, h1, h2))
+    bounds.append(len(tokens))
+    for n, h in enumerate(heads):
+        a, b = bounds[n], bounds[n + 1]
+        section = False
+        while a < h and tokens[a].kind == MARK:
+            a += 1
+            section = True
+        part = [t for t in tokens[a:b] if t.kind != MARK]
+        if n > 0 and tokens[a - 1].kind == MARK:
+            section = True
+        head = h - a - sum(1 for t in tokens[a:h] if t.kind == MARK)
+        flags: dict[str, object] = {}
+        flags.update(pre_flags.get(h, {}))
+        flags.update(quote_flags.get(h, {}))
+        if section:
+            flags["section_start"] = True
+        verb = part[head]
+        if (
+            verb.concept is not None and verb.concept.key in g.CAUSATIVE_MOTION and head + 1 < len(part)
+            and part[head + 1].kind == ROLE
+        ):
+            flags["causative"] = True
+        clauses.append(Clause(part, head, block, flags))
+    return clauses

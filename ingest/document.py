@@ -1,0 +1,281 @@
+"""The document model: an edition's text as classic blocks with their commentary layers.
+
+A :class:`Document` keeps the decoded input text and, for every classic block and every
+commentary piece, its code-point offsets into that text (0-based, end-exclusive), so that
+``document.text[piece.start:piece.end] == piece.text`` always holds.
+
+The layout read here is the one of the embedded 燕礼 excerpt (``仪礼述注``, simplified characters;
+see ``shared/docs/DOMAIN.md``): blocks separated by blank lines; the first block is the title; a
+block that starts with ``注曰`` or ``X氏曰`` is commentary on the classic block before it; any other
+block is classic text up to its first ``注曰``, then commentary.  Inside commentary, ``○疏曰`` opens the
+subcommentary and ``○X氏曰`` another commentator.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from yili.ingest.errors import InputError
+
+LAYER_CLASSIC = "jing"
+LAYER_NOTE = "zhu"
+LAYER_SUBCOMMENTARY = "shu"
+LAYER_OTHER = "other"
+
+_BLOCK_SEP = re.compile(r"\n[ \t\u3000]*\n")
+# A commentary block opens with 注曰 (鄭玄's note) or with an authority's name + 曰 (杨氏曰, 朱子曰).
+_COMMENTARY_OPEN = re.compile(r"^(注曰|[^\s○]{1,3}氏曰|疏曰)")
+# Inside commentary, a new layer starts at ○ followed by an authority and 曰: ○疏曰, ○杨氏曰.
+_LAYER_MARK = re.compile(r"○(?=(疏曰|[^\s○曰]{1,3}氏曰|[^\s○曰]{1,3}曰))")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A stretch of one layer of the text.
+
+    Attributes
+    ----------
+    layer : str
+        ``jing`` (classic), ``zhu`` (注), ``shu`` (疏) or ``other`` (another commentator).
+    text : str
+        The characters, exactly as in the input.
+    start, end : int
+        Code-point offsets into :attr:`Document.text`, 0-based, end-exclusive.
+    commentator : str | None
+        For ``other``: the name before 曰 (``杨氏``); ``注`` / ``疏`` for those layers.
+    """
+
+    layer: str
+    text: str
+    start: int
+    end: int
+    commentator: str | None = None
+
+
+@dataclass(frozen=True)
+class Block:
+    """A classic block with the commentary that follows it.
+
+    Attributes
+    ----------
+    number : int
+        1, 2, … in order of the classic blocks (the numbering of ``shared/gold``).
+    classic : Piece
+        The classic text (经) of the block.
+    commentary : tuple[Piece, ...]
+        The commentary pieces attached to it, in text order.
+    """
+
+    number: int
+    classic: Piece
+    commentary: tuple[Piece, ...] = ()
+
+
+@dataclass(frozen=True)
+class Document:
+    """An edition of one rite, read into blocks.
+
+    Attributes
+    ----------
+    text : str
+        The whole input as decoded (offsets refer to it).
+    source : str
+        Where it came from (a file name, or ``<embedded>``).
+    rite : str
+        A stable key for the rite (``yanli`` for 燕礼), used in IRIs.
+    edition : str
+        A stable key for the edition (``shuzhu-excerpt``), used in IRIs.
+    title : str
+        The title line, if any.
+    blocks : tuple[Block, ...]
+    """
+
+    text: str
+    source: str
+    rite: str
+    edition: str
+    title: str
+    blocks: tuple[Block, ...]
+
+    def block(self, number: int) -> Block:
+        """Return the classic block with this number (1-based).
+
+        Raises
+        ------
+        KeyError
+            If there is no such block.
+        """
+        for b in self.blocks:
+            if b.number == number:
+                return b
+        raise KeyError(number)
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    """Blank-line separated spans of ``text``, stripped, as (start, end) code-point offsets."""
+    spans = []
+    pos = 0
+    for m in [*_BLOCK_SEP.finditer(text), None]:
+        end = m.start() if m else len(text)
+        chunk = text[pos:end]
+        lead = len(chunk) - len(chunk.lstrip())
+        trail = len(chunk) - len(chunk.rstrip())
+        if chunk.strip():
+            spans.append((pos + lead, end - trail))
+        if m:
+            pos = m.end()
+    return spans
+
+
+def split_commentary(text: str, start: int) -> list[Piece]:
+    """Split a stretch of commentary into layer pieces at ``○疏曰`` / ``○X氏曰`` marks.
+
+    Parameters
+    ----------
+    text : str
+        Commentary text beginning with ``注曰``, ``疏曰`` or ``X氏曰``.
+    start : int
+        Its offset in the document.
+
+    Returns
+    -------
+    list[Piece]
+        One piece per layer; the ``○`` that opens a layer belongs to the piece it opens.
+
+    Examples
+    --------
+    >>> [(p.layer, p.text) for p in split_commentary("注曰对答○疏曰云云", 0)]
+    [('zhu', '注曰对答'), ('shu', '○疏曰云云')]
+    """
+    cuts = [0] + [m.start() for m in _LAYER_MARK.finditer(text) if m.start() > 0] + [len(text)]
+    pieces = []
+    for a, b in zip(cuts, cuts[1:]):
+        chunk = text[a:b]
+        if not chunk.strip("○ \n"):
+            continue
+        head = chunk.lstrip("○")
+        if head.startswith("注曰"):
+            layer, who = LAYER_NOTE, "注"
+        elif head.startswith("疏曰"):
+            layer, who = LAYER_SUBCOMMENTARY, "疏"
+        else:
+            name = head.split("曰", 1)[0] if "曰" in head[:5] else None
+            layer, who = LAYER_OTHER, name
+        pieces.append(Piece(layer, chunk, start + a, start + b, who))
+    return pieces
+
+
+def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", edition: str = "shuzhu-excerpt") -> Document:
+    """Read text in the blank-line block layout of the 述注 excerpt into a :class:`Document`.
+
+    Parameters
+    ----------
+    text : str
+        The decoded input.
+    source : str
+        A name for messages and provenance.
+    rite, edition : str
+        Stable keys used in IRIs.
+
+    Returns
+    -------
+    Document
+
+    Raises
+    ------
+    InputError
+        If the text is empty, or holds no classic block (only a title or only commentary).
+    """
+    if not text.strip():
+        raise InputError(f"{source}: the file is empty")
+    spans = _spans(text)
+    title_span, rest = spans[0], spans[1:]
+    title = text[title_span[0]:title_span[1]]
+    if not rest and not _COMMENTARY_OPEN.match(title):
+        # A single paragraph: treat it as one classic block with no title.
+        title, rest = "", spans
+    blocks: list[Block] = []
+    for a, b in rest:
+        chunk = text[a:b]
+        if _COMMENTARY_OPEN.match(chunk):
+            if not blocks:
+                continue  # commentary before any classic text: nothing to attach it to
+            last = blocks[-1]
+            blocks[-1] = Block(last.number, last.classic, last.commentary + tuple(split_commentary(chunk, a)))
+            continue
+        cut = chunk.find("注曰")
+        classic_end = b if cut < 0 else a + cut
+        classic = Piece(LAYER_CLASSIC, text[a:classic_end], a, classic_end)
+        notes = tuple(split_commentary(text[classic_end:b], classic_end)) if cut >= 0 else ()
+        blocks.append(Block(len(blocks) + 1, classic, notes))
+    blocks = [bl for bl in blocks if bl.classic.text.strip()]
+    if not blocks:
+        raise InputError(f"{source}: no classic text found (only a title or commentary)")
+    return Document(text, source, rite, edition, title, tuple(blocks))
+
+
+EMBEDDED_NAME = "yili_shuzhu_yanli_excerpt.txt"
+
+
+def embedded_text() -> str:
+    """Return the embedded default input: the 燕礼 excerpt of 仪礼述注 (UTF-8)."""
+    from importlib import resources
+
+    return (resources.files("yili.ingest") / "data" / EMBEDDED_NAME).read_text(encoding="utf-8")
+
+
+def read_file(path: str | Path, *, rite: str | None = None, edition: str | None = None) -> Document:
+    """Read an input file into a :class:`Document`.
+
+    Parameters
+    ----------
+    path : str or Path
+    rite, edition : str, optional
+        Stable keys for IRIs; by default derived from the file name.
+
+    Raises
+    ------
+    InputError
+        The file is missing, is a directory, is not UTF-8 (the message gives the byte offset), is
+        empty, or has no classic text.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{p}: no such file")
+    if p.is_dir():
+        raise InputError(f"{p}: is a directory, not a text file")
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{p}: not UTF-8 text (invalid byte 0x{raw[exc.start]:02x} at byte offset {exc.start})") from None
+    if "\x00" in text:
+        raise InputError(f"{p}: binary file (contains NUL characters), not a text")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    stem = p.stem
+    return parse_text(
+        text, source=str(p), rite=rite or _rite_key(stem), edition=edition or _edition_key(stem),
+    )
+
+
+def _rite_key(stem: str) -> str:
+    for key in ("yanli", "xiangyinjiuli", "xiangsheli", "shixiangjianli", "shihunli", "dasheli"):
+        if key in stem:
+            return key
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower() or "text"
+
+
+def _edition_key(stem: str) -> str:
+    if "excerpt" in stem:
+        return "shuzhu-excerpt"
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower() or "edition"
+
+
+def load_default() -> Document:
+    """Return the embedded 燕礼 excerpt as a :class:`Document` (rite ``yanli``, edition ``shuzhu-excerpt``)."""
+    return parse_text(embedded_text(), source=EMBEDDED_NAME, rite="yanli", edition="shuzhu-excerpt")

@@ -1,0 +1,140 @@
+"""Function words of classical Chinese that the rules of the extractor read.
+
+These are not ritual vocabulary (that lives in ``ontology/vocabulary.ttl``) but the grammar the
+clauses are built with: adverbs that do not start a new actor, negators, the conditional 若…则, the
+prepositions that introduce a place or a person, the object pronoun 之, and the direction words
+that turn a place into a position (西阶 + 上 = 西阶上).  Each entry cites the text it is read from.
+"""
+
+from __future__ import annotations
+
+ADVERBS: frozenset[str] = frozenset({
+    "皆",  # all (of a group): 卿大夫皆降, 媵爵者皆坐
+    "遂",  # thereupon, by the same actor: 遂卒爵, 遂拜
+    "乃",  # then, by the same actor: 乃升就席
+    "亦",  # also: 主人亦升自西阶
+    "又",  # again: 又命之
+    "少",  # a little: 賔少进
+    "序",  # in order, one after the other: 序进 (注曰序次第也)
+    "先",  # first: 乐正先升
+    "复",  # again: 复再拜稽首
+    "俱",  # together
+    "辩", "徧", "遍", "辯",  # to each in turn: 辩献卿 (the host toasts every minister in turn)
+    "因",  # thereupon
+    "反",  # back, again (before an act that has no 反- word of its own): 不洗反升
+    "各",  # each
+    "已",  # already
+    "始",  # first
+    "将",  # about to
+    "并",  # together
+})
+"""Adverbs: they sit between a subject and its verb and never start a clause of their own."""
+
+SUMMARY_ADVERBS: frozenset[str] = frozenset({"辩", "徧", "遍", "辯"})
+"""辩/徧 = 遍 "to each in turn": a clause that repeats a toast for the rest of a rank (辩献卿)."""
+
+NEGATORS: frozenset[str] = frozenset({"不", "无", "無", "弗", "毋", "未", "莫"})
+"""不拜, 不啐酒, 无加席: the act is left out, and that is what the rite prescribes."""
+
+CONDITIONAL: frozenset[str] = frozenset({"若", "如若", "唯", "惟"})
+"""若…则 "if … then"; 若賔若长 "either … or"; 唯公所酬 "whomever the ruler chooses"."""
+
+THEN: frozenset[str] = frozenset({"则", "則"})
+"""则 closes the condition of 若…则 (若君命皆致则序进)."""
+
+LOCATIVE_PREPOSITIONS: frozenset[str] = frozenset({"于", "於", "乎"})
+"""于 introduces where an act happens (奠觚于篚) or to whom it goes (献于公)."""
+
+SOURCE_PREPOSITIONS: frozenset[str] = frozenset({"自", "由", "从"})
+"""自 / 由 introduce the way taken: 升自西阶, 由楹内."""
+
+INSTRUMENT: frozenset[str] = frozenset({"以"})
+"""以 "with, so as to": 以虚爵降, 以酬賔; it opens the next act."""
+
+LINKER: frozenset[str] = frozenset({"而"})
+"""而 joins two verb phrases: 就其位而荐之 (one act, located at 其位)."""
+
+GO_TO: frozenset[str] = frozenset({"就"})
+"""就 X 而 V: going to X to do V is one act V at place X (主人就旅食之尊而献之)."""
+
+CONJUNCTIONS: frozenset[str] = frozenset({"与", "與", "及"})
+"""与 / 及 join persons into a joint agent (賔及卿大夫皆坐); 及 before a place is "reaching" (賔入及庭)."""
+
+REACHING: frozenset[str] = frozenset({"及"})
+"""及 + place = arriving at the place: 賔入及庭 (location 庭), 及阶揖."""
+
+PRONOUN_OBJECT: frozenset[str] = frozenset({"之"})
+"""之 after a verb is the object: the last person named (公降一等揖之) or the cup in hand (实之)."""
+
+GENITIVE: frozenset[str] = frozenset({"之"})
+"""之 between two nouns is the genitive: 东楹之东, 主人之左, 旅食之尊."""
+
+SPEECH: frozenset[str] = frozenset({"曰"})
+"""曰 opens quoted words, which stay inside the speech act's span (对曰诺敢不安)."""
+
+RELATIVE: frozenset[str] = frozenset({"所"})
+"""所 + verb is a relative clause, not an act: 取大夫所媵觯 (the cup the great officers presented)."""
+
+COMPARISON: frozenset[str] = frozenset({"如"})
+"""如 X (如初, 如賔礼, 如献卿之礼): the act repeats an earlier one; the words after 如 are no acts."""
+
+COMPARISON_ENDS: frozenset[str] = frozenset({"初", "礼", "禮", "仪", "儀"})
+"""The words that close a 如-phrase: 如初, 如賔礼."""
+
+FINALS: frozenset[str] = frozenset({"也", "矣", "焉", "者"})
+"""Sentence-final particles (若膳觯也则…)."""
+
+DIRECTIONS: frozenset[str] = frozenset("东西南北東上下前后後左右内內外中间間端末侧側")
+"""Direction words that follow a place and make a position of it: 西阶上, 洗南, 筵前, 荐右, 序内."""
+
+SIDE_OF_PERSON: frozenset[str] = frozenset({"右", "左"})
+"""A person followed by 右/左 is a position: 賔右 (on the guest's right), 賔左."""
+
+MOTION_VERBS: frozenset[str] = frozenset({"action-sheng", "action-jiang", "action-ru", "action-chu", "action-jin"})
+"""Verbs of motion whose directly following place is the goal: 降阼阶下, 升席, 降筵西."""
+
+CAUSATIVE_MOTION: frozenset[str] = frozenset({"action-sheng"})
+"""A motion verb followed directly by a person is causative: 射人升賔 = the usher has the guest come up
+(大射礼 摈者以命升賔): the act is a command (命) whose object is the motion."""
+
+VERBAL_OBJECT_HEADS: frozenset[str] = frozenset({"action-ci-decline"})
+"""辞 takes an act as object: 辞降 (decline the other's coming down), 辞洗, 辞拜."""
+
+ANY_ACT_OBJECT_HEADS: frozenset[str] = frozenset({"action-qing", "action-ming", "action-xiang-help"})
+"""请 / 命 take any act as object when no person stands between: 请彻俎, 请羞, 请立司正 (the
+request); 君命皆致 (the ruler commands that both deliver); 相 takes the act helped: 使人相祭."""
+
+NOMINAL_ACT_OBJECTS: dict[str, frozenset[str]] = {
+    "action-shou": frozenset({"action-lvchou", "action-chou", "action-ming"}),
+}
+"""受 takes a toast or a command as a thing received: 受旅, 受酬, 受命 (one act 受, object 旅/酬/命)."""
+
+NOMINALISER: frozenset[str] = frozenset({"者"})
+"""act + 者 is the person who does it, not an act: 士既献者 (the officers already toasted), 立于洗南者."""
+
+CHOICE: frozenset[str] = frozenset({"唯", "惟"})
+"""唯 X 所 V: "whomever X chooses to V" (唯公所酬, 唯公所赐): V is an act, its recipient open."""
+
+RELATIVE_PERSONS: frozenset[str] = frozenset({"长", "長", "其他"})
+"""Words for persons of the group last named: 长 (the eldest of them), 其他 (the others):
+士坐祭立饮不拜既爵其他不拜 (其他 = the other officers)."""
+
+COMPLETIVE: frozenset[str] = frozenset({"卒"})
+"""卒 + act = the act is completed (卒洗, 卒盥, 卒歌): the same act, by whoever began it."""
+
+IDIOMS: dict[str, str] = {
+    "既爵": "tail",  # 不拜既爵: 'having drained the cup', not a cup name
+    "一等": "tail",  # 公降一等: one step
+}
+"""Fixed expressions read as one word that is neither a term nor an act."""
+
+
+def is_number(ch: str) -> bool:
+    """True for the numerals that count persons (一人, 二人, 下大夫二人, 工四人)."""
+    return ch in "一二三四五六七八九十两兩"
+
+VERBAL_OBJECTS: frozenset[str] = frozenset({"action-jiang", "action-xi", "action-bai", "action-zaibai", "action-che"})
+"""The acts that 辞 takes as its object: 辞降, 辞洗, 辞拜."""
+
+PERSON_WORD: frozenset[str] = frozenset({"人"})
+"""Numeral + 人 refers to persons of the group last named: 一人拜受爵 (the leader of the 工)."""

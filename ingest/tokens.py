@@ -1,0 +1,231 @@
+"""Tokenise classic text with jieba and a user dictionary compiled from the vocabulary.
+
+jieba runs with the HMM off and with *only* our dictionary (no general modern-Chinese one), so
+that the words it can find are exactly the vocabulary's terms and the grammar's fixed words; any
+other character comes out alone.  The tokens are then classified (role, action, place, …) and
+place phrases are assembled by rule: a place followed by direction words is a position
+(西阶 + 上 → 西阶上), ``X之Y`` with Y a direction is a position (东楹之东, 主人之左), and a person
+followed by 右/左 is a position (賔右).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import warnings
+from dataclasses import dataclass, replace
+
+with warnings.catch_warnings():
+    # jieba 0.42 imports pkg_resources, which warns on import; nothing of ours to fix there.
+    warnings.simplefilter("ignore")
+    import jieba
+
+from yili.ingest import grammar as g
+from yili.ontology.vocabulary import Concept, Vocabulary
+
+jieba.setLogLevel(logging.WARNING)
+
+ROLE, ACTION, VESSEL, WINE, PLACE, FACING, RANK, OBJECT = (
+    "role", "action", "vessel", "wine", "place", "facing", "rank", "object",
+)
+ADV, NEG, COND, THEN, YU, ZI, YI, ER, JIU, CONJ, ZHI, YUE, SUO, RU, END, FINAL, DIR, NUM, TAIL, MARK, OTHER = (
+    "adv", "neg", "cond", "then", "yu", "zi", "yi", "er", "jiu", "conj", "zhi", "yue", "suo", "ru", "end",
+    "final", "dir", "num", "tail", "mark", "other",
+)
+
+_GRAMMAR_KINDS: list[tuple[frozenset[str], str]] = [
+    (g.NEGATORS, NEG), (g.CONDITIONAL, COND), (g.THEN, THEN), (g.LOCATIVE_PREPOSITIONS, YU),
+    (g.SOURCE_PREPOSITIONS, ZI), (g.INSTRUMENT, YI), (g.LINKER, ER), (g.GO_TO, JIU),
+    (g.CONJUNCTIONS, CONJ), (g.PRONOUN_OBJECT, ZHI), (g.SPEECH, YUE), (g.RELATIVE, SUO),
+    (g.COMPARISON, RU), (g.FINALS, FINAL), (g.ADVERBS, ADV),
+]
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word of the classic text.
+
+    Attributes
+    ----------
+    text : str
+    start, end : int
+        Code-point offsets into the document text (0-based, end-exclusive).
+    kind : str
+        ``role``, ``action``, ``vessel``, ``wine``, ``place``, ``facing``, ``rank``, ``object`` for
+        vocabulary terms; a grammar kind (``adv``, ``neg``, ``yu``, ``zhi``, …) for function words;
+        ``other`` for anything else.
+    concept : Concept | None
+        The vocabulary concept, for terms (for a place phrase, the place it is built on).
+    readings : tuple[Concept, ...]
+        Every concept the written form can name (洗: the act and the basin), for rules that
+        choose another reading by context.
+    """
+
+    text: str
+    start: int
+    end: int
+    kind: str
+    concept: Concept | None = None
+    readings: tuple[Concept, ...] = ()
+
+
+class Tokenizer:
+    """A jieba tokenizer whose dictionary is the vocabulary plus the grammar words.
+
+    Parameters
+    ----------
+    vocabulary : Vocabulary
+
+    Notes
+    -----
+    Word frequencies grow tenfold per character, so jieba's maximum-probability route prefers the
+    longest term (再拜稽首 over 再拜 + 稽首; 媵爵者 over 媵 + 爵 + 者).
+    """
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        words: dict[str, int] = {}
+        for label in vocabulary.by_label:
+            words[label] = 10 ** min(len(label), 8)
+        for extra in (*g.IDIOMS, *g.ADVERBS, *g.NEGATORS, *g.CONDITIONAL, *g.THEN, *g.RELATIVE_PERSONS):
+            words.setdefault(extra, 10 ** min(len(extra), 8))
+        data = "\n".join(f"{w} {f}" for w, f in sorted(words.items()) if " " not in w).encode("utf-8")
+        self._jieba = jieba.Tokenizer()
+        self._jieba.FREQ, self._jieba.total = self._jieba.gen_pfdict(io.BytesIO(data))
+        self._jieba.initialized = True
+
+    def words(self, text: str) -> list[str]:
+        """Cut ``text`` into words (jieba, HMM off, our dictionary only)."""
+        return list(self._jieba.cut(text, HMM=False))
+
+    def tokenize(self, text: str, offset: int = 0) -> list[Token]:
+        """Cut and classify ``text``; offsets are shifted by ``offset`` (the text's place in the document).
+
+        Parameters
+        ----------
+        text : str
+            Classic text of one block.
+        offset : int
+            Code-point offset of ``text`` in the document.
+
+        Returns
+        -------
+        list[Token]
+            Tokens in order; their texts concatenate to ``text``.
+        """
+        tokens: list[Token] = []
+        pos = offset
+        for word in self.words(text):
+            tokens.append(self._classify(word, pos))
+            pos += len(word)
+        return assemble_places(tokens)
+
+    def _classify(self, word: str, pos: int) -> Token:
+        end = pos + len(word)
+        if word == "○":
+            return Token(word, pos, end, MARK)
+        if word in g.IDIOMS:
+            return Token(word, pos, end, TAIL)
+        concepts = self.vocabulary.by_label.get(word, ())
+        if concepts:
+            # Several kinds may share a form (洗 the act and the basin); the act is the default
+            # reading and assemble_places() turns it into a place where a direction follows.
+            order = {ACTION: 0, ROLE: 1, VESSEL: 2, WINE: 3, OBJECT: 4, PLACE: 5, FACING: 6}
+            c = sorted(concepts, key=lambda c: order.get(c.kind, 9))[0]
+            kind = c.kind
+            if kind == FACING and c.key.startswith("rank-"):
+                kind = RANK
+            return Token(word, pos, end, kind, c, tuple(concepts))
+        for words, kind in _GRAMMAR_KINDS:
+            if word in words:
+                return Token(word, pos, end, kind)
+        if word in g.COMPARISON_ENDS:
+            return Token(word, pos, end, END)
+        if len(word) == 1 and word in g.DIRECTIONS:
+            return Token(word, pos, end, DIR)
+        if word in g.RELATIVE_PERSONS:
+            return Token(word, pos, end, ROLE, None)
+        if all(g.is_number(ch) for ch in word):
+            return Token(word, pos, end, NUM)
+        return Token(word, pos, end, OTHER)
+
+
+def assemble_places(tokens: list[Token]) -> list[Token]:
+    """Merge place phrases into single ``place`` tokens.
+
+    Rules (each a rule of the language, with an example from the 燕礼):
+
+    * place + direction words → a position: 西阶 + 上 = 西阶上, 洗 + 南 = 洗南, 荐 + 右 = 荐右,
+      阶 + 西 = 阶西, 席 + 末 = 席末;
+    * X + 之 + direction (X a place or a person) → a position: 东楹之东, 主人之左;
+    * person + 之 + place → that person's place: 旅食之尊;
+    * person + 右/左 → a position beside the person: 賔右北面至再拜 (the host stands on the guest's right).
+
+    Parameters
+    ----------
+    tokens : list[Token]
+
+    Returns
+    -------
+    list[Token]
+        The same text, with place phrases as one token each (``kind == "place"``, ``concept`` the
+        place it is built on, or None for a position beside a person).
+    """
+    if not tokens:
+        return tokens
+    out: list[Token] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        t = tokens[i]
+        base: Concept | None = None
+        if t.kind == PLACE:
+            base = t.concept
+        elif t.kind in (ACTION, OBJECT):
+            base = _alt_place(t)
+        j = i + 1
+        if base is not None:
+            k = j
+            while k < n and tokens[k].kind == DIR:
+                k += 1
+            # a little further: 西阶上少东
+            if k > j and k + 1 < n and tokens[k].text == "少" and tokens[k + 1].kind == DIR:
+                k += 2
+            # X之<direction>: 东楹之东
+            if k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == DIR:
+                k += 2
+                while k < n and tokens[k].kind == DIR:
+                    k += 1
+            if t.kind == PLACE or k > j:
+                out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base))
+                i = k
+                continue
+        if t.kind == ROLE:
+            # person 之 direction / person 之 place / person 右
+            if j + 1 < n and tokens[j].kind == ZHI and (tokens[j + 1].kind == DIR or _alt_place(tokens[j + 1])):
+                k = j + 2
+                while k < n and tokens[k].kind == DIR:
+                    k += 1
+                base = _alt_place(tokens[j + 1])
+                out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base))
+                i = k
+                continue
+            if j < n and tokens[j].text in g.SIDE_OF_PERSON:
+                out.append(Token(t.text + tokens[j].text, t.start, tokens[j].end, PLACE, None))
+                i = j + 1
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _alt_place(tok: Token) -> Concept | None:
+    """The place a token can name: itself if a place, else its place reading (洗 the basin, 荐 the dish)."""
+    if tok.kind == PLACE:
+        return tok.concept
+    return next((c for c in tok.readings if c.kind == PLACE), None)
+
+
+def with_kind(tok: Token, kind: str, concept: Concept | None = None) -> Token:
+    """Return a copy of ``tok`` read as another kind (e.g. 席 as a place after 升)."""
+    return replace(tok, kind=kind, concept=concept if concept is not None else tok.concept)

@@ -1,0 +1,116 @@
+"""Namespaces of the graph, declared once, and the one function that mints IRIs.
+
+Every IRI the project writes is made here (``mint``) from stable keys: the rite, the edition, a
+character offset, a term id.  Rebuilding the same text therefore gives the same IRIs, and a scholar
+can cite a step by its IRI.
+
+The base IRI defaults to :data:`DEFAULT_BASE` and can be changed with the environment variable
+``YILI_BASE_IRI`` or ``--base-iri`` on the CLI; the ontology (``yk:``) and vocabulary (``ykv:``)
+IRIs in the Turtle files are written under the default base and are rewritten on load when another
+base is chosen (see :func:`rebase`).
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import quote
+
+from rdflib import Namespace, URIRef
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD
+
+DEFAULT_BASE = "https://w3id.org/yili-kg/"
+"""The default base IRI: every IRI the project mints starts with it."""
+
+YK = Namespace(DEFAULT_BASE + "ontology#")
+"""The ontology: classes and properties (``yk:Step``, ``yk:agent``, ...)."""
+
+YKV = Namespace(DEFAULT_BASE + "vocab/")
+"""The vocabulary: SKOS concepts for roles, actions, vessels, places, ... (``ykv:role-bin``)."""
+
+OA = Namespace("http://www.w3.org/ns/oa#")
+"""W3C Web Annotation vocabulary: text position and quote selectors for source spans."""
+
+PPLAN = Namespace("http://purl.org/net/p-plan#")
+"""P-Plan: a rite is a ``p-plan:Plan``, a step a ``p-plan:Step``."""
+
+CRM = Namespace("http://www.cidoc-crm.org/cidoc-crm/")
+"""CIDOC-CRM, for alignments only."""
+
+PREFIXES: dict[str, str] = {
+    "yk": str(YK),
+    "ykv": str(YKV),
+    "skos": str(SKOS),
+    "rdfs": str(RDFS),
+    "rdf": str(RDF),
+    "owl": str(OWL),
+    "xsd": str(XSD),
+    "prov": str(PROV),
+    "p-plan": str(PPLAN),
+    "oa": str(OA),
+    "dcterms": str(DCTERMS),
+    "sh": str(SH),
+    "crm": str(CRM),
+}
+"""Prefixes bound in every graph and exported Turtle file, and offered to SPARQL users."""
+
+
+def base_iri() -> str:
+    """Return the base IRI in force: ``$YILI_BASE_IRI`` if set, else :data:`DEFAULT_BASE`.
+
+    Returns
+    -------
+    str
+        An absolute IRI ending in ``/`` or ``#``.
+    """
+    base = os.environ.get("YILI_BASE_IRI", DEFAULT_BASE)
+    return base if base.endswith(("/", "#")) else base + "/"
+
+
+def mint(kind: str, *keys: object, base: str | None = None) -> URIRef:
+    """Mint the IRI of a resource from stable keys; the only place IRIs are made.
+
+    Parameters
+    ----------
+    kind : str
+        The resource type as a path segment: ``"rite"``, ``"text"`` (an edition of a rite),
+        ``"block"``, ``"step"``, ``"commentary"``, ``"phase"``, ``"graph"`` (a named graph).
+    *keys : object
+        Stable keys, in order, e.g. ``("yanli", "shuzhu-excerpt", 1057)`` for the step that starts
+        at code point 1057 of the 述注 excerpt of the 燕礼.  Each is percent-encoded as a segment.
+    base : str, optional
+        The base IRI; defaults to :func:`base_iri`.
+
+    Returns
+    -------
+    rdflib.URIRef
+
+    Examples
+    --------
+    >>> str(mint("step", "yanli", "shuzhu-excerpt", 1057, base="https://example.org/"))
+    'https://example.org/step/yanli/shuzhu-excerpt/1057'
+    """
+    root = base if base is not None else base_iri()
+    parts = [quote(str(k), safe="-_.~") for k in keys]
+    return URIRef(root + "/".join([kind, *parts]))
+
+
+def rebase(iri: str, base: str) -> str:
+    """Rewrite an IRI minted under :data:`DEFAULT_BASE` to lie under ``base``; others unchanged.
+
+    Parameters
+    ----------
+    iri : str
+    base : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> rebase("https://w3id.org/yili-kg/vocab/role-bin", "https://example.org/kg/")
+    'https://example.org/kg/vocab/role-bin'
+    """
+    if base != DEFAULT_BASE and iri.startswith(DEFAULT_BASE):
+        return base + iri[len(DEFAULT_BASE):]
+    return iri

@@ -1,0 +1,245 @@
+"""Load the SKOS vocabulary (``ontology/vocabulary.ttl`` and user files) into plain Python objects.
+
+The vocabulary is data: the roles, actions, vessels, wines, places, facings and objects of the 儀禮
+with their variant characters.  This module reads it once with rdflib and hands the rest of the
+pipeline a :class:`Vocabulary` of frozen :class:`Concept` records, so that nothing downstream keeps
+a second list of terms in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import SKOS
+
+from yili.ingest.errors import UnknownTermError, VocabularyError
+from yili.ontology.namespaces import YK, YKV
+
+SCHEMES: dict[str, str] = {
+    "roles": "role",
+    "actions": "action",
+    "vessels": "vessel",
+    "wines": "wine",
+    "places": "place",
+    "facings": "facing",
+    "objects": "object",
+}
+"""Concept scheme local names (under ``ykv:``) and the kind of term each holds."""
+
+ONTOLOGY_FILES: tuple[str, ...] = ("yili.ttl", "vocabulary.ttl")
+"""The Turtle files of the package read for the vocabulary, in order."""
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One term of the vocabulary.
+
+    Attributes
+    ----------
+    iri : str
+        The concept IRI (``https://w3id.org/yili-kg/vocab/role-bin``).
+    key : str
+        The IRI's local name, stable across builds (``role-bin``).
+    kind : str
+        ``role``, ``action``, ``vessel``, ``wine``, ``place``, ``facing`` or ``object``.
+    hant, hans : str
+        ``skos:prefLabel`` in zh-Hant (賓) and zh-Hans (宾).
+    labels : frozenset[str]
+        Every written form: pref, alt and hidden labels, in both scripts.
+    broader : tuple[str, ...]
+        Keys of ``skos:broader`` concepts.
+    definition : str | None
+        The English gloss (``skos:definition``).
+    flags : dict
+        The ``yk:`` annotation properties that rules read (``rank``, ``attendant``, ``cupAction``,
+        ``posture``, ``responsive``, ``recipientRule``, ``doesNotPour``, ``defaultAgent``).
+    """
+
+    iri: str
+    key: str
+    kind: str
+    hant: str
+    hans: str
+    labels: frozenset[str]
+    broader: tuple[str, ...] = ()
+    definition: str | None = None
+    flags: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+    def flag(self, name: str, default: object = None) -> object:
+        """Return the ``yk:NAME`` annotation of this concept, or ``default``."""
+        return self.flags.get(name, default)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """All concepts, indexed by key and by written form.
+
+    Attributes
+    ----------
+    concepts : dict[str, Concept]
+        By key (``role-bin``).
+    by_label : dict[str, tuple[Concept, ...]]
+        Every written form (賔, 賓, 宾) to the concepts it can name (one form can name a role and
+        an action: 相; a place and an action: 席).
+    sources : tuple[str, ...]
+        The files read.
+    """
+
+    concepts: dict[str, Concept]
+    by_label: dict[str, tuple[Concept, ...]]
+    sources: tuple[str, ...]
+
+    def of_kind(self, kind: str) -> Iterator[Concept]:
+        """Yield the concepts of one kind (``role``, ``action``, ...)."""
+        return (c for c in self.concepts.values() if c.kind == kind)
+
+    def lookup(self, name: str, kind: str | None = None) -> Concept:
+        """Resolve a written form or a key to its concept, folding variants (賔 = 賓 = 宾).
+
+        Parameters
+        ----------
+        name : str
+            A label in any script or variant, or a concept key.
+        kind : str, optional
+            Restrict to one kind of term.
+
+        Returns
+        -------
+        Concept
+
+        Raises
+        ------
+        UnknownTermError
+            If no concept of that kind has that label or key.
+        """
+        name = name.strip()
+        found = [c for c in self.by_label.get(name, ()) if kind is None or c.kind == kind]
+        if not found and name in self.concepts and (kind is None or self.concepts[name].kind == kind):
+            found = [self.concepts[name]]
+        if not found:
+            what = f"{kind} " if kind else ""
+            raise UnknownTermError(f"unknown {what}name {name!r}: not a label of any {what}concept in the vocabulary")
+        return found[0]
+
+    def broader_closure(self, key: str) -> set[str]:
+        """Return ``key`` and the keys of all its broader concepts (transitively)."""
+        seen: set[str] = set()
+        todo = [key]
+        while todo:
+            k = todo.pop()
+            if k in seen or k not in self.concepts:
+                continue
+            seen.add(k)
+            todo.extend(self.concepts[k].broader)
+        return seen
+
+
+def _literal_value(node: object) -> object:
+    return node.toPython() if isinstance(node, Literal) else node
+
+
+def _local(iri: URIRef) -> str:
+    s = str(iri)
+    return s[len(str(YKV)):] if s.startswith(str(YKV)) else s
+
+
+def default_files() -> list[Path]:
+    """Return the paths of the packaged ontology and vocabulary Turtle files."""
+    root = resources.files("yili.ontology")
+    return [Path(str(root / name)) for name in ONTOLOGY_FILES if (root / name).is_file()]
+
+
+def read_graph(paths: Iterable[Path | str]) -> Graph:
+    """Parse Turtle files into one rdflib graph.
+
+    Raises
+    ------
+    VocabularyError
+        If a file is missing or is not valid Turtle (the message names the file and the parser's
+        complaint).
+    """
+    graph = Graph()
+    for path in paths:
+        p = Path(path)
+        if not p.is_file():
+            raise VocabularyError(f"{p}: vocabulary file not found")
+        try:
+            graph.parse(p, format="turtle")
+        except Exception as exc:  # rdflib raises many parser types; the message is what matters
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise VocabularyError(f"{p}: not valid Turtle: {first}") from None
+    return graph
+
+
+def load_vocabulary(extra: Iterable[Path | str] = ()) -> Vocabulary:
+    """Load the packaged vocabulary plus any user vocabulary files (``--vocab FILE``).
+
+    A user file adds concepts, or labels to existing concepts, in the same SKOS form as
+    ``ontology/vocabulary.ttl``: ``ykv:X a skos:Concept ; skos:inScheme ykv:roles ;
+    skos:prefLabel "…"@zh-Hant, "…"@zh-Hans``.
+
+    Parameters
+    ----------
+    extra : iterable of path
+        User Turtle files, read after the packaged ones.
+
+    Returns
+    -------
+    Vocabulary
+
+    Raises
+    ------
+    VocabularyError
+        A file is unreadable or not Turtle, or a concept has no scheme we know or no label.
+    """
+    files = [*default_files(), *(Path(p) for p in extra)]
+    graph = read_graph(files)
+    return vocabulary_from_graph(graph, tuple(str(f) for f in files))
+
+
+def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabulary:
+    """Build a :class:`Vocabulary` from an rdflib graph holding SKOS concepts.
+
+    Raises
+    ------
+    VocabularyError
+        A concept in one of our schemes has no label.
+    """
+    concepts: dict[str, Concept] = {}
+    for scheme, kind in SCHEMES.items():
+        for subject in graph.subjects(SKOS.inScheme, YKV[scheme]):
+            if not isinstance(subject, URIRef):
+                continue
+            key = _local(subject)
+            if key in concepts:
+                continue
+            pref = {lit.language: str(lit) for lit in graph.objects(subject, SKOS.prefLabel) if isinstance(lit, Literal)}
+            labels = {
+                str(lit)
+                for prop in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel)
+                for lit in graph.objects(subject, prop)
+            }
+            if not labels:
+                raise VocabularyError(f"concept {subject} in ykv:{scheme} has no skos:prefLabel")
+            hant = pref.get("zh-Hant") or pref.get("zh-Hans") or sorted(labels)[0]
+            hans = pref.get("zh-Hans") or hant
+            flags = {}
+            for p, o in graph.predicate_objects(subject):
+                if str(p).startswith(str(YK)):
+                    name = str(p)[len(str(YK)):]
+                    flags[name] = _local(o) if isinstance(o, URIRef) else _literal_value(o)
+            definition = next((str(d) for d in graph.objects(subject, SKOS.definition)), None)
+            broader = tuple(_local(b) for b in graph.objects(subject, SKOS.broader) if isinstance(b, URIRef))
+            concepts[key] = Concept(
+                iri=str(subject), key=key, kind=kind, hant=hant, hans=hans, labels=frozenset(labels),
+                broader=broader, definition=definition, flags=flags,
+            )
+    by_label: dict[str, list[Concept]] = {}
+    for c in concepts.values():
+        for label in c.labels:
+            by_label.setdefault(label, []).append(c)
+    return Vocabulary(concepts, {k: tuple(v) for k, v in by_label.items()}, sources)
