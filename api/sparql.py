@@ -927,8 +927,8 @@ def _take(
         if len(rows) == limits.max_rows:
             if not limits.truncate_results:
                 raise RequestTooLargeError(
-                    f"The answer has more rows than the limit of {limits.max_rows:,} (SparqlLimits.max_rows); "
-                    "add a LIMIT or narrow the pattern."
+                    f"The answer has more rows than the limit of {limits.max_rows:,} "
+                    "(SparqlLimits.max_rows); add a LIMIT or narrow the pattern."
                 )
             headers[TRUNCATED_HEADER] = str(limits.max_rows)
             break

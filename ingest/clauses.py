@@ -191,7 +191,9 @@ def normalise(tokens: list[Token]) -> tuple[list[Token], dict[int, dict[str, obj
             prev is not None and prev.kind == ACTION and prev.concept is not None
             and prev.concept.key in g.MOTION_VERBS and t.kind in (ACTION, OBJECT)
             and any(c.kind == PLACE for c in t.readings)
+            and not (t.kind == ACTION and t.concept is not None and t.concept.flag("cupAction"))
         ):
+            # 升席 / 降筵: the mat is the goal; but 降洗 is "go down and wash" (洗 the act with a cup)
             place = next(c for c in t.readings if c.kind == PLACE)
             out.append(with_kind(t, PLACE, place))
             i += 1
@@ -219,6 +221,13 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
             continue
         j += 1
     return j < len(tokens) and tokens[j].kind == ACTION
+
+
+def _own_subject(tokens: list[Token], i: int) -> bool:
+    """A person in a list who is the subject of what follows, not through 乃/遂 (which may
+    continue the first actor: 公揖卿大夫乃升) but directly (辩献卿主人以虚爵降: the host goes down)."""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    return nxt is not None and nxt.text not in ("乃", "遂") and _starts_subject(tokens, i)
 
 
 def _rank(tok: Token) -> int:
@@ -314,7 +323,7 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
                 # the person object, with the persons listed after it (揖卿大夫, 请执幂者与羞膳者)
                 i += 1
                 while i < h2 and (
-                    (tokens[i].kind == ROLE and _joined(tokens, i))
+                    (tokens[i].kind == ROLE and _joined(tokens, i) and not _own_subject(tokens, i))
                     or (tokens[i].kind == CONJ and i + 1 < h2 and tokens[i + 1].kind == ROLE)
                 ):
                     i += 1

@@ -138,3 +138,12 @@ VERBAL_OBJECTS: frozenset[str] = frozenset({"action-jiang", "action-xi", "action
 
 PERSON_WORD: frozenset[str] = frozenset({"人"})
 """Numeral + 人 refers to persons of the group last named: 一人拜受爵 (the leader of the 工)."""
+
+NOT_SUBJECT_BEFORE: dict[str, str] = {
+    "若": "alternative",  # 若賔若长: either the guest or the eldest (not who acts)
+    "唯": "chooser",  # 唯公所酬: the ruler chooses whom (he is the one who acts, already named)
+    "惟": "chooser",
+    "有": "existential",  # 若有诸公: if there are lords (they are present, not acting here)
+    "先": "before",  # 先卿献之: before the ministers, toast them
+}
+"""Words after which a person is not the subject of the clause."""

@@ -207,7 +207,8 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
                 while k < n and tokens[k].kind == DIR:
                     k += 1
                 base = _alt_place(tokens[j + 1])
-                out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base))
+                readings = (t.concept,) if t.concept is not None else ()
+                out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base, readings))
                 i = k
                 continue
             if j < n and tokens[j].text in g.SIDE_OF_PERSON:

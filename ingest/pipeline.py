@@ -1,0 +1,110 @@
+"""The extraction pipeline: document → clauses → steps → toasts → phases.
+
+>>> from yili.ingest.pipeline import Extractor
+>>> from yili.ingest.document import load_default
+>>> result = Extractor().extract(load_default())
+>>> t = result.toasts[0]
+>>> (t.giver[0].label, t.type.label, t.receiver[0].label, t.step.text)
+('主人', '献', '賔', '主人筵前献賔')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from yili.ingest.clauses import segment
+from yili.ingest.document import Document
+from yili.ingest.steps import Step, StepResolver
+from yili.ingest.tokens import Tokenizer
+from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, toast_of
+from yili.ontology.vocabulary import Vocabulary, load_vocabulary
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What the extractor read from one document.
+
+    Attributes
+    ----------
+    document : Document
+    steps : tuple[Step, ...]
+        In text order; ``steps[i].sequence == i + 1``.
+    toasts : tuple[Toast, ...]
+        In ritual order.
+    phases : tuple[Phase, ...]
+    """
+
+    document: Document
+    steps: tuple[Step, ...]
+    toasts: tuple[Toast, ...]
+    phases: tuple[Phase, ...]
+
+
+class Extractor:
+    """Compile the vocabulary once, then extract steps from documents.
+
+    Parameters
+    ----------
+    vocabulary : Vocabulary, optional
+        Defaults to the packaged vocabulary.
+    extra_vocabulary : iterable of path
+        User vocabulary files added to the packaged one (``--vocab FILE``).
+
+    Raises
+    ------
+    VocabularyError
+        If a vocabulary file is unreadable or malformed.
+    """
+
+    def __init__(self, vocabulary: Vocabulary | None = None, extra_vocabulary: Iterable[str | Path] = ()) -> None:
+        self.vocabulary = vocabulary or load_vocabulary(extra_vocabulary)
+        self.tokenizer = Tokenizer(self.vocabulary)
+
+    def extract(self, document: Document) -> Extraction:
+        """Extract the steps, toasts and phases of ``document``.
+
+        Parameters
+        ----------
+        document : Document
+
+        Returns
+        -------
+        Extraction
+        """
+        resolver = StepResolver(self.vocabulary, document)
+        toasts: list[Toast] = []
+        for block in document.blocks:
+            piece = block.classic
+            clauses = segment(self.tokenizer.tokenize(piece.text, piece.start), block.number)
+            for n, clause in enumerate(clauses):
+                step = resolver.resolve(clause, first_in_block=(n == 0))
+                toast = toast_of(resolver, step, [])
+                if toast is None:
+                    toast = group_summary_toast(resolver, step, toasts[-1] if toasts else None)
+                if toast is not None:
+                    toasts.append(toast)
+        steps = resolver.steps
+        # a toast whose receiver is known only from what follows (旅: who receives the pledge next)
+        by_sequence = {t.step.sequence: t for t in toasts}
+        for i, t in enumerate(toasts):
+            if not t.receiver:
+                # 如初: the toast goes as the one it repeats did (以旅于西阶上如初)
+                repeated = by_sequence.get(t.step.repeats) if t.step.repeats else None
+                if repeated is not None and repeated.receiver:
+                    toasts[i] = replace(t, receiver=repeated.receiver)
+                    by_sequence[t.step.sequence] = toasts[i]
+                    continue
+                after = steps[t.step.sequence:]
+                receiver = _next_receiver(t.step, after)
+                if receiver:
+                    toasts[i] = replace(t, receiver=receiver)
+        # the toast steps carry the nominal receiver too, where the clause left it open
+        for t in toasts:
+            s = steps[t.step.sequence - 1]
+            if not s.recipient and t.receiver:
+                steps[t.step.sequence - 1] = replace(s, recipient=t.receiver)
+        toasts = [replace(t, step=steps[t.step.sequence - 1]) for t in toasts]
+        phases = phases_of(steps, toasts)
+        return Extraction(document, tuple(steps), tuple(toasts), tuple(phases))

@@ -1,0 +1,236 @@
+"""Toasts ("who toasts whom") and the phases of a rite derived from them.
+
+A toast is a step whose act is a toast type (献, 酢, 酬, 媵, 旅酬, 赐: the concepts under
+``ykv:action-toast``).  Its giver and receiver are the *nominal* parties; ``performed_by`` is who
+actually pours or hands the cup, which differs in the 燕礼 where the ruler is too exalted to pour
+(注 君尊不酌) and the host pours the ruler's return toast for himself (注 更爵者不敢袭至尊也).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yili.ingest.steps import Step, StepResolver, Term
+
+TOAST_ROOT = "action-toast"
+
+
+@dataclass(frozen=True)
+class Toast:
+    """One toast relation.
+
+    Attributes
+    ----------
+    step : Step
+        The step that expresses it (its span, sequence and block).
+    type : Term
+        献, 酢, 酬, 媵, 旅酬 or 赐.
+    giver, receiver : tuple[Term, ...]
+        Nominal parties; several receivers when ``receiver_alternative`` (若賔若长: either).
+    performed_by : tuple[Term, ...]
+        Who pours or hands the cup.
+    type_alternative : Term | None
+        An accepted other reading (媵 for the host's 酬 of the guest written 媵觚于賔).
+    summary : bool
+        The toast is repeated for the rest of a group (辩献卿, 众工…受爵).
+    receiver_alternative : bool
+    vessel, wine : Term | None
+        The cup and wine of the step (followed from earlier clauses when not written).
+    """
+
+    step: Step
+    type: Term
+    giver: tuple[Term, ...]
+    receiver: tuple[Term, ...]
+    performed_by: tuple[Term, ...]
+    type_alternative: Term | None = None
+    summary: bool = False
+    receiver_alternative: bool = False
+    note: str | None = None
+
+    def as_record(self) -> dict[str, object]:
+        """The toast as a JSON-ready dict."""
+        join = "|".join if self.receiver_alternative else "+".join
+        giver_join = "|".join if self.step.agent_alternative and self.giver == self.step.agent else "+".join
+        return {
+            "giver": giver_join(t.label for t in self.giver) or None,
+            "receiver": join(t.label for t in self.receiver) or None,
+            "type": self.type.label,
+            "type_alternative": self.type_alternative.label if self.type_alternative else None,
+            "performed_by": "+".join(t.label for t in self.performed_by) or None,
+            "step": self.step.key,
+            "sequence": self.step.sequence,
+            "block": self.step.block,
+            "text": self.step.text,
+            "char_start": self.step.char_start,
+            "char_end": self.step.char_end,
+            "vessel": self.step.vessel.label if self.step.vessel else None,
+            "wine": self.step.wine.label if self.step.wine else None,
+            "location": self.step.location,
+            "mode": self.step.mode,
+            "summary": self.summary,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A section of the rite, named for the toast it is built around (主人献賔, 賔酢主人, …).
+
+    Attributes
+    ----------
+    number : int
+        1-based, in order.
+    label : str
+        ``{giver}{type}{receiver}``, or ``始`` for the steps before the first toast.
+    first, last : int
+        Sequence numbers of the first and last step (inclusive).
+    toast : Toast | None
+    """
+
+    number: int
+    label: str
+    first: int
+    last: int
+    toast: Toast | None = None
+
+
+def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast | None:
+    """Read a step as a toast, if its act is a toast type.
+
+    Rules
+    -----
+    * 酢 is the return toast: its giver is the one who received the last 献, its receiver the one
+      who gave it, whoever performs it (以酢主人于西阶上: 賔 → 主人; the 燕礼's 酢于阼阶下 is
+      公 → 主人, performed by 主人).
+    * 媵 means presenting a cup *up* to a superior (媵爵 to the ruler); the host's 媵觚于賔 to the
+      guest is functionally his 酬 (注 此降于正主酬也), so it is typed 酬 with 媵 as alternative.
+    * the ruler does not pour (注57 君尊不酌): for a toast given by a role with ``yk:doesNotPour``
+      and performed by that role, the receiver performs it (公…以酬賔: the 賔 refills the cup).
+    * 旅酬 (the pledge passed down) with no written receiver goes to whoever next receives the
+      pledge (射人作大夫长升受旅) or, failing that, to the next other person who acts.
+    * a 受 of the pledge "in turn" (大夫辩受酬) is the 旅酬 passed along a rank: X → X.
+
+    Parameters
+    ----------
+    resolver : StepResolver
+    step : Step
+    upcoming : list[Step]
+        The steps after it (to find who receives a 旅).
+
+    Returns
+    -------
+    Toast | None
+    """
+    voc = resolver.vocabulary
+    closure = voc.broader_closure(step.action.key)
+    if TOAST_ROOT not in closure or step.action.key == TOAST_ROOT:
+        if step.action.key == "action-shou" and step.summary and step.object in ("酬", "旅"):
+            lv = voc.concepts.get("action-lvchou")
+            if lv is not None:
+                return Toast(step, resolver.term(lv), step.agent, step.agent, step.agent, summary=True,
+                             note="the pledge received in turn along the rank")
+        return None
+    kind = step.action.key
+    type_term = step.action
+    type_alt: Term | None = None
+    giver, receiver = step.agent, step.recipient
+    note = None
+    if kind == "action-zuo" and resolver.state.last_xian is not None:
+        xian_giver, xian_receiver = resolver.state.last_xian
+        giver, receiver = xian_receiver, xian_giver
+    if kind == "action-ying":
+        top = max((voc.concepts[t.key] for t in receiver if t.key in voc.concepts),
+                  key=lambda c: int(c.flag("rank", 0) or 0), default=None)
+        giver_rank = max((int(voc.concepts[t.key].flag("rank", 0) or 0) for t in giver if t.key in voc.concepts), default=0)
+        if top is not None and int(top.flag("rank", 0) or 0) <= giver_rank + 10 and not top.flag("doesNotPour"):
+            chou = voc.concepts.get("action-chou")
+            if chou is not None:
+                type_alt, type_term = type_term, resolver.term(chou)
+                note = "媵 to one who is not a superior: the 酬 of the exchange (注 此降于正主酬也)"
+    if kind == "action-lvchou" and not receiver:
+        receiver = _next_receiver(step, upcoming)
+    if not receiver and kind in ("action-ci", "action-chou"):
+        receiver = _next_receiver(step, upcoming)
+    performed = step.agent
+    giver_concepts = [voc.concepts.get(t.key) for t in giver]
+    if any(c is not None and c.flag("doesNotPour") for c in giver_concepts) and [t.key for t in performed] == [t.key for t in giver] and receiver:
+        performed = receiver[:1]
+        note = (note + "; " if note else "") + "the ruler does not pour (注 君尊不酌)"
+    toast = Toast(step, type_term, giver, receiver, performed, type_alt, step.summary,
+                  step.recipient_alternative and receiver == step.recipient, note)
+    resolver.note_toast(giver, receiver, kind, toast.receiver_alternative)
+    return toast
+
+
+def _next_receiver(step: Step, upcoming: list[Step]) -> tuple[Term, ...]:
+    giver_keys = {t.key for t in step.agent}
+    for s in upcoming:
+        if s.block > step.block + 3:
+            break
+        if s.action.key in ("action-shou", "action-baishou") and s.agent and s.agent[0].key not in giver_keys:
+            return s.agent
+    for s in upcoming:
+        if s.block > step.block + 3:
+            break
+        if s.agent and s.agent[0].key not in giver_keys and s.agent_explicit:
+            return s.agent
+    return ()
+
+
+def group_summary_toast(resolver: StepResolver, step: Step, last: Toast | None) -> Toast | None:
+    """众工…受爵: the rest of a group receive the cup the leader received, a summary 献.
+
+    A 受 of a cup by a group written with 众 (众工, 众笙: "the rest of the musicians"), after a
+    toast to that group, repeats that toast for the rest.
+    """
+    if last is None or step.action.key not in ("action-shou", "action-baishou"):
+        return None
+    written = step.text
+    if not any(m + t.label in written or m in written[:2] for t in step.agent for m in ("众", "衆", "眾")):
+        return None
+    if not step.agent or not last.receiver or step.agent[0].key != last.receiver[0].key:
+        return None
+    return Toast(step, last.type, last.giver, step.agent, last.performed_by, summary=True,
+                 note="the rest of the group receive as the leader did")
+
+
+def phases_of(steps: list[Step], toasts: list[Toast]) -> list[Phase]:
+    """Group the steps into the sections of the rite, one per toast.
+
+    A phase begins where its toast's performer begins to prepare the cup (the first 盥, 洗, 取,
+    更 or 易 he does after the previous toast), else at the toast itself; it ends where the next
+    phase begins.  Steps before the first phase form phase ``始``.
+
+    Returns
+    -------
+    list[Phase]
+    """
+    prep = {"action-guan", "action-xi", "action-qu", "action-geng", "action-yi-change"}
+    starts: list[tuple[int, Toast]] = []
+    prev_seq = 0
+    for t in toasts:
+        if t.summary and starts and starts[-1][1].step.sequence == t.step.sequence:
+            continue
+        seq = t.step.sequence
+        performer = {p.key for p in t.performed_by} | {p.key for p in t.step.agent}
+        start = seq
+        for s in steps[prev_seq:seq - 1]:
+            if s.action.key in prep and s.agent and s.agent[0].key in performer and s.block >= t.step.block - 3:
+                start = s.sequence
+                break
+        if starts and start <= starts[-1][0]:
+            start = max(seq, starts[-1][0] + 1)
+        starts.append((start, t))
+        prev_seq = seq
+    phases: list[Phase] = []
+    if not steps:
+        return phases
+    if not starts or starts[0][0] > 1:
+        first_end = (starts[0][0] - 1) if starts else steps[-1].sequence
+        phases.append(Phase(1, "始", 1, first_end, None))
+    for n, (start, t) in enumerate(starts):
+        end = starts[n + 1][0] - 1 if n + 1 < len(starts) else steps[-1].sequence
+        label = "".join(x.label for x in t.giver[:1]) + t.type.label + "".join(x.label for x in t.receiver[:1])
+        phases.append(Phase(len(phases) + 1, label, start, max(start, end), t))
+    return phases
