@@ -78,6 +78,7 @@ class Extractor:
         for block in document.blocks:
             piece = block.classic
             clauses = segment(self.tokenizer.tokenize(piece.text, piece.start), block.number)
+            resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):
                 step = resolver.resolve(clause, first_in_block=(n == 0))
                 toast = toast_of(resolver, step, [])

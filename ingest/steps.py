@@ -166,6 +166,8 @@ class _State:
     pairs: list[tuple[str, str]] = field(default_factory=list)
     last_agent_of: dict[str, tuple[Term, ...]] = field(default_factory=dict)
     holder: dict[str, Term] = field(default_factory=dict)
+    last_holder: tuple[Term, ...] = ()
+    served_by: tuple[Term, ...] = ()
     wine_in: dict[str, Term] = field(default_factory=dict)
     last_toast: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
     last_toast_alternative: bool = False
@@ -192,6 +194,13 @@ class StepResolver:
         self.state = _State()
         self.steps: list[Step] = []
         self.hant = _looks_traditional(document.text)
+        self._lookahead: dict[int, str] = {}
+
+    def set_lookahead(self, clauses: list[Clause]) -> None:
+        """Tell the resolver the act that follows each clause in its block (for 揖升)."""
+        for a, b in zip(clauses, clauses[1:]):
+            if b.verb.concept is not None:
+                self._lookahead[a.start] = b.verb.concept.key
 
     # -- terms ------------------------------------------------------------------------------
     def term(self, concept: Concept, written: str | None = None) -> Term:
@@ -280,7 +289,10 @@ class StepResolver:
         (注曰再拜稽首拜君命也)."""
         keys = {a.key for a in agents}
         best: Concept | None = None
+        actors = {a.key for s in self.steps for a in s.agent}
         for t in self.state.mentions:
+            if t.key not in actors:
+                continue  # named but not present in person (若有诸公)
             c = self.concept(t.key)
             if c is None or c.key in keys:
                 continue
@@ -331,10 +343,14 @@ class StepResolver:
         conditional = st.condition_open or choice or (has_if and not has_then)
 
         # agent --------------------------------------------------------------------------------
-        subject_tokens = [
-            t for k, t in enumerate(prefix)
-            if t.kind == ROLE and not (k > 0 and prefix[k - 1].text in g.NOT_SUBJECT_BEFORE)
-        ]
+        n_if = sum(1 for t in clause.tokens if t.text == "若")
+
+        def not_subject(k: int) -> bool:
+            why = g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) if k > 0 else None
+            # 若 X 若 Y is "either X or Y"; a single 若 is "if" and its person is the subject (若君命)
+            return why is not None and not (why == "alternative" and n_if < 2)
+
+        subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k)]
         for k, t in enumerate(prefix):
             if t.kind == ROLE and k > 0 and g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) == "existential":
                 self._mention(self._role_terms([t]))
@@ -349,10 +365,12 @@ class StepResolver:
         agent_alternative = False
         if not agent:
             agent, why = self._unwritten_agent(clause, action)
-            default_agent = why == "default agent"
+            default_agent = why.startswith("default agent")
             agent_alternative = why.endswith("(either)")
             notes.append(f"agent: {why}")
         st.pivot_agent = ()
+        if subject or not (action.key in g.MOTION_VERBS):
+            st.served_by = ()
 
         # persons after the verb ----------------------------------------------------------------
         objects_persons: list[Term] = []
@@ -377,7 +395,10 @@ class StepResolver:
                         location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
                 i = max(j, i + 1)
                 continue
-            if t.kind == ROLE:
+            if t.kind == ROLE and t.concept is None and action.key in _PERSON_AS_RECIPIENT:
+                # 公命长: "the eldest" is what is commanded (choose the eldest), not a person addressed
+                object_tokens.append(t)
+            elif t.kind == ROLE:
                 for p in self._role_terms([t]):
                     if all(p.key != q.key for q in objects_persons):
                         objects_persons.append(p)
@@ -418,6 +439,12 @@ class StepResolver:
             action_term = self.term(action)
 
         # recipient -----------------------------------------------------------------------------
+        if clause.flags.get("verbal_object"):
+            pp_persons = []  # 请羞于诸公卿者: the persons belong to the act requested
+            vo_role = self._role_named_for_act(clause.flags["verbal_object"])  # type: ignore[arg-type]
+            if vo_role is not None and not objects_persons and action.flag("pivot"):
+                # 君命皆致: those commanded are the ones named for the act (致者), who act next
+                objects_persons = [vo_role]
         recipient, recipient_alt, why = self._recipient(
             action, agent, objects_persons, pp_persons, object_tokens, clause
         )
@@ -435,7 +462,7 @@ class StepResolver:
 
         # object ------------------------------------------------------------------------------------
         if object_text is None:
-            written = [t for t in object_tokens if t.kind in (OBJECT, OTHER, VESSEL)]
+            written = [t for t in object_tokens if t.kind in (OBJECT, OTHER, VESSEL, ROLE)]
             if written:
                 object_text = "".join(t.text for t in written)
                 if len(written) == 1 and written[0].concept is not None:
@@ -500,6 +527,14 @@ class StepResolver:
         self._mention(tuple(objects_persons) + tuple(pp_persons))
         if agent and not default_agent:
             st.subject = agent
+            if (
+                not self._is_principal(agent[0].key) and recipient and self._is_principal(recipient[0].key)
+                and action.key in _SERVING
+            ):
+                # an attendant's service (膳宰赞授肺) does not take over the topic: the person
+                # served goes on (…不拜酒立卒爵: the ruler), unless the attendant moves next
+                st.subject = recipient
+                st.served_by = agent
         if agent_alternative:
             from dataclasses import replace as _replace
 
@@ -542,6 +577,29 @@ class StepResolver:
         st = self.state
         if st.pivot_agent:
             return st.pivot_agent, "named by the pivot verb before it"
+        named = self._role_named_for(clause)
+        if named is not None:
+            return (named,), "default agent: the role named for this act"
+        if action.key in _DRINKING and st.subject:
+            # 卒爵 completes the drinking begun (主人坐祭遂饮 賔辞 卒爵: the host drains the cup)
+            for s in reversed(self.steps):
+                if s.block != clause.block:
+                    break
+                if s.action.key in _DRINK_BEGIN and s.agent:
+                    if s.agent[0].key != st.subject[0].key:
+                        return s.agent, "completes the drinking he began"
+                    break
+        if action.key == "action-baixi":
+            washer = st.last_agent_of.get("action-xi")
+            if washer:
+                other = self.other_party(washer)
+                if other is not None:
+                    return (other,), "thanks the other party for washing the cup"
+        if action.key == "action-yi" and st.subject and self._next_is_ascent(clause):
+            party = [st.subject[0], self.other_party(st.subject)]
+            first = [p for p in party if p is not None and (c := self.concept(p.key)) is not None and c.flag("ascendsFirst")]
+            if first:
+                return (first[0],), "salutes and goes up first (注曰賔每先升尊也)"
         closure = self.vocabulary.broader_closure(action.key)
         if "action-toast" in closure and action.key != "action-zuo":
             if action.key == "action-lvchou" and st.last_toast is not None and st.last_toast[1]:
@@ -569,6 +627,9 @@ class StepResolver:
         default = action.flag("defaultAgent")
         if isinstance(default, str) and default in self.vocabulary.concepts:
             return (self.term(self.vocabulary.concepts[default]),), "default agent"
+        if st.served_by and action.key in g.MOTION_VERBS:
+            # 膳宰设折俎 升自西阶: the server himself goes up
+            return st.served_by, "the server moves on"
         if st.subject:
             return st.subject, "carried over"
         senior = max(
@@ -577,6 +638,29 @@ class StepResolver:
             default=None,
         )
         return ((self.term(senior),) if senior else ()), "most senior person of the text"
+
+    def _role_named_for(self, clause: Clause) -> Term | None:
+        """A role whose name is the act + 者 does the act: 执幂 → 执幂者, 羞膳 → 羞膳者, 媵爵 → 媵爵者."""
+        verb = clause.verb
+        rest = "".join(t.text for t in clause.suffix[:1])
+        for form in (verb.text + rest, verb.text):
+            cs = self.vocabulary.by_label.get(form + "者", ())
+            for c in cs:
+                if c.kind == "role":
+                    return self.term(c)
+        return None
+
+    def _role_named_for_act(self, act: Concept) -> Term | None:
+        """The role named act + 者 (致 → 致者 = 媵爵者), if any."""
+        for label in act.labels:
+            for c in self.vocabulary.by_label.get(label + "者", ()):
+                if c.kind == "role":
+                    return self.term(c)
+        return None
+
+    def _next_is_ascent(self, clause: Clause) -> bool:
+        nxt = self._lookahead.get(clause.start)
+        return nxt == "action-sheng"
 
     def _answered(self, action: Concept) -> Step | None:
         """The act a reply answers: the last bow for 答拜, the last 辞 for 对."""
@@ -608,7 +692,7 @@ class StepResolver:
         ``next-in-rank`` (旅酬: resolved later from who receives it).
         """
         if action.key in _PERSON_AS_RECIPIENT or action.flag("personObject") or action.flag("recipientRule") != "none":
-            if objects_persons and action.key in _PERSON_AS_RECIPIENT | _person_object_keys(self.vocabulary):
+            if objects_persons and action.key in _PERSON_AS_RECIPIENT:
                 return tuple(objects_persons), False, None
             if pp_persons:
                 return tuple(pp_persons), False, None
@@ -623,6 +707,20 @@ class StepResolver:
         if action.key == "action-zuo" and self.state.last_xian is not None:
             giver, _receiver = self.state.last_xian
             return giver, False, "the return toast goes to who gave the 献"
+        if rule == "answer":
+            # 答拜 answers a bow, 对 a 辞, 许 a 命/请, 命 a 请 — each directed at the agent
+            # (射人命賔 … 许诺: to the 射人; 射人请賔 公曰命某为賔: to the 射人)
+            keys = {a.key for a in agent}
+            wanted = _ANSWERS.get(action.key, frozenset())
+            for s in reversed(self.steps[-12:]):
+                fam = self.vocabulary.broader_closure(s.action.key)
+                if not (fam & wanted) or self._is_reply(s):
+                    continue
+                if s.agent and keys & {r.key for r in s.recipient} and not (keys & {a.key for a in s.agent}):
+                    return s.agent[:1], False, "answers the last act directed at him"
+            if action.key == "action-ming":
+                return (), False, None
+            rule = "other-party"
         if rule == "other-party":
             p = self.other_party(agent)
             return ((p,) if p else ()), False, "other party of the exchange"
@@ -685,6 +783,8 @@ class StepResolver:
             st.wine_in[who] = wine
         elif action.flag("cupAction") and vessel is not None:
             wine = st.wine_in.get(who)
+        if vessel is not None and who in st.holder and agent:
+            st.last_holder = agent
         # cups change hands
         if action.key in _HANDING and recipient and vessel is not None:
             st.holder[recipient[0].key] = vessel
@@ -746,6 +846,24 @@ class StepResolver:
 
 _HANDING = frozenset({"action-xian", "action-zuo", "action-chou", "action-ying", "action-shou-hand", "action-ci", "action-lvchou"})
 """Acts that put the cup in the receiver's hands."""
+
+_ANSWERS = {
+    "action-dabai": frozenset({"action-bai"}),
+    "action-dazaibai": frozenset({"action-bai"}),
+    "action-dui": frozenset({"action-ci-decline", "action-ming"}),
+    "action-xu": frozenset({"action-ming", "action-qing", "action-ci-decline"}),
+    "action-ming": frozenset({"action-qing"}),
+}
+"""What each answering act answers: a bow, a refusal, a command, a request."""
+
+_DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
+"""Drinking acts: done by whoever holds the cup."""
+
+_DRINK_BEGIN = frozenset({"action-yin", "action-cui", "action-ji"})
+"""Acts that begin a drink: 饮, 啐, 祭 (the libation before drinking)."""
+
+_SERVING = frozenset({"action-shou-hand", "action-jian", "action-she"})
+"""An attendant's service to a person: 授 (赞授), 荐, 设."""
 
 _CUP_OBJECT_ACTS = frozenset({
     "action-dian", "action-xi", "action-shi-fill", "action-zhi", "action-shou", "action-shou-hand", "action-qu",
