@@ -1,0 +1,286 @@
+"""Steps → RDF: one named graph per edition, the ontology and vocabulary in a graph of their own.
+
+The graph follows ``ontology/yili.ttl``: a :class:`~yili.ingest.steps.Step` becomes a ``yk:Step``
+(and a ``yk:Toast`` when it is one) whose IRI is minted from the rite, the edition and the
+step's first character offset, so that rebuilding the same text gives the same IRIs.  Each step
+keeps its source span twice: as plain integers (``yk:charStart``/``yk:charEnd``, easy to query)
+and as a Web Annotation ``oa:SpecificResource`` with a ``oa:TextPositionSelector`` and a
+``oa:TextQuoteSelector`` (what annotation tools read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from rdflib import Dataset, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import DCTERMS, RDF, RDFS, XSD
+
+from yili.ingest.document import Document
+from yili.ingest.pipeline import Extraction
+from yili.ingest.steps import Step, Term
+from yili.ingest.toasts import Toast
+from yili.ontology.namespaces import DEFAULT_BASE, OA, PREFIXES, YK, YKV, base_iri, mint
+from yili.ontology.vocabulary import default_files, read_graph
+
+RITE_LABELS: dict[str, tuple[str, str]] = {
+    "yanli": ("燕禮", "燕礼"),
+    "xiangyinjiuli": ("鄉飲酒禮", "乡饮酒礼"),
+    "xiangsheli": ("鄉射禮", "乡射礼"),
+    "shixiangjianli": ("士相見禮", "士相见礼"),
+}
+"""Labels (zh-Hant, zh-Hans) of the rites whose keys the readers know."""
+
+MODES = {"actual": YKV["mode-actual"], "conditional": YKV["mode-conditional"], "negated": YKV["mode-negated"]}
+LAYERS = {"jing": YKV["layer-jing"], "zhu": YKV["layer-zhu"], "shu": YKV["layer-shu"], "other": YKV["layer-other"]}
+
+
+def vocabulary_graph_iri(base: str | None = None) -> URIRef:
+    """IRI of the named graph that holds the ontology and the vocabulary."""
+    return mint("graph", "vocabulary", base=base)
+
+
+def edition_graph_iri(document: Document, base: str | None = None) -> URIRef:
+    """IRI of the named graph that holds one edition's blocks, steps, toasts and commentary."""
+    return mint("graph", document.rite, document.edition, base=base)
+
+
+def _rebase_graph(graph: Graph, base: str) -> Graph:
+    """Copy ``graph`` with IRIs under the default base moved under ``base``."""
+    if base == DEFAULT_BASE:
+        return graph
+    out = Graph()
+
+    def move(node):  # type: ignore[no-untyped-def]
+        if isinstance(node, URIRef) and str(node).startswith(DEFAULT_BASE):
+            return URIRef(base + str(node)[len(DEFAULT_BASE):])
+        return node
+
+    for s, p, o in graph:
+        out.add((move(s), move(p), move(o)))
+    return out
+
+
+def _iri(term: Term | None, base: str) -> URIRef | None:
+    if term is None or not term.key or not term.iri:
+        return None
+    iri = term.iri
+    if base != DEFAULT_BASE and iri.startswith(DEFAULT_BASE):
+        iri = base + iri[len(DEFAULT_BASE):]
+    return URIRef(iri)
+
+
+class GraphBuilder:
+    """Write extractions into an rdflib :class:`~rdflib.Dataset`.
+
+    Parameters
+    ----------
+    base : str, optional
+        The base IRI (default :func:`~yili.ontology.namespaces.base_iri`).
+    vocabulary_files : iterable of path, optional
+        Extra vocabulary files (``--vocab``) to include in the vocabulary graph.
+    """
+
+    def __init__(self, base: str | None = None, vocabulary_files: Iterable[str | Path] = ()) -> None:
+        self.base = base or base_iri()
+        self.dataset = Dataset()
+        for prefix, ns in PREFIXES.items():
+            self.dataset.bind(prefix, ns if self.base == DEFAULT_BASE or not ns.startswith(DEFAULT_BASE) else self.base + ns[len(DEFAULT_BASE):])
+        vocab = self.dataset.graph(vocabulary_graph_iri(self.base))
+        source = read_graph([*default_files(), *vocabulary_files])
+        for triple in _rebase_graph(source, self.base):
+            vocab.add(triple)
+        self.yk = Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE):])
+
+    def add(self, extraction: Extraction) -> URIRef:
+        """Add one edition's steps, toasts, phases, blocks and commentary.
+
+        Parameters
+        ----------
+        extraction : Extraction
+
+        Returns
+        -------
+        URIRef
+            The IRI of the named graph written.
+        """
+        doc = extraction.document
+        b = self.base
+        yk = self.yk
+        gid = edition_graph_iri(doc, b)
+        g = self.dataset.graph(gid)
+        rite = mint("rite", doc.rite, base=b)
+        edition = mint("text", doc.rite, doc.edition, base=b)
+        hant, hans = RITE_LABELS.get(doc.rite, (doc.rite, doc.rite))
+        g.add((rite, RDF.type, yk.Rite))
+        g.add((rite, RDFS.label, Literal(hant, lang="zh-Hant")))
+        g.add((rite, RDFS.label, Literal(hans, lang="zh-Hans")))
+        g.add((edition, RDF.type, yk.Edition))
+        g.add((edition, yk.editionOf, rite))
+        g.add((edition, DCTERMS.source, Literal(Path(doc.source).name)))
+        if doc.title:
+            g.add((edition, DCTERMS.title, Literal(doc.title)))
+        for block in doc.blocks:
+            bi = mint("block", doc.rite, doc.edition, block.number, base=b)
+            g.add((bi, RDF.type, yk.Block))
+            g.add((bi, yk.blockNumber, Literal(block.number)))
+            g.add((bi, yk.inEdition, edition))
+            g.add((bi, yk.charStart, Literal(block.classic.start)))
+            g.add((bi, yk.charEnd, Literal(block.classic.end)))
+            g.add((bi, yk.text, Literal(block.classic.text)))
+            for piece in block.commentary:
+                ci = mint("commentary", doc.rite, doc.edition, piece.start, base=b)
+                g.add((ci, RDF.type, yk.Commentary))
+                g.add((ci, yk.comments, bi))
+                g.add((ci, yk.inEdition, edition))
+                g.add((ci, yk.layer, _rebase(LAYERS[piece.layer], b)))
+                if piece.commentator:
+                    g.add((ci, yk.commentator, Literal(piece.commentator)))
+                g.add((ci, yk.charStart, Literal(piece.start)))
+                g.add((ci, yk.charEnd, Literal(piece.end)))
+                g.add((ci, yk.text, Literal(piece.text)))
+        toasts = {t.step.sequence: t for t in extraction.toasts}
+        steps = extraction.steps
+        iris = [mint("step", doc.rite, doc.edition, s.char_start, base=b) for s in steps]
+        for k, step in enumerate(steps):
+            self._step(g, step, iris[k], rite, edition, doc)
+            if k > 0:
+                g.add((iris[k], yk.previous, iris[k - 1]))
+                g.add((iris[k - 1], yk.next, iris[k]))
+            if step.repeats:
+                g.add((iris[k], yk.repeats, iris[step.repeats - 1]))
+        for seq, toast in toasts.items():
+            self._toast(g, toast, iris[seq - 1])
+        for phase in extraction.phases:
+            pi = mint("phase", doc.rite, doc.edition, phase.number, base=b)
+            g.add((pi, RDF.type, yk.Phase))
+            g.add((pi, RDFS.label, Literal(phase.label)))
+            g.add((pi, yk.sequence, Literal(phase.number)))
+            g.add((pi, yk.firstStep, iris[phase.first - 1]))
+            g.add((pi, yk.lastStep, iris[phase.last - 1]))
+            g.add((pi, yk.inEdition, edition))
+            for seq in range(phase.first, phase.last + 1):
+                g.add((iris[seq - 1], yk.inPhase, pi))
+        return gid
+
+    def _step(self, g: Graph, s: Step, iri: URIRef, rite: URIRef, edition: URIRef, doc: Document) -> None:
+        yk, b = self.yk, self.base
+        g.add((iri, RDF.type, yk.Step))
+        g.add((iri, yk.sequence, Literal(s.sequence)))
+        g.add((iri, yk.partOfRite, rite))
+        g.add((iri, yk.inEdition, edition))
+        g.add((iri, yk.inBlock, mint("block", doc.rite, doc.edition, s.block, base=b)))
+        g.add((iri, yk.charStart, Literal(s.char_start)))
+        g.add((iri, yk.charEnd, Literal(s.char_end)))
+        g.add((iri, yk.text, Literal(s.text)))
+        g.add((iri, RDFS.label, Literal(f"{s.sequence}. {s.text}")))
+        # labels as written in this edition (賔, not 宾), for display and exports
+        for prop, value in (
+            (yk.agentLabel, s.agent_label), (yk.recipientLabel, s.recipient_label), (yk.actionLabel, s.action.label),
+            (yk.vesselLabel, s.vessel.label if s.vessel else None), (yk.wineLabel, s.wine.label if s.wine else None),
+            (yk.facingLabel, s.facing.label if s.facing else None),
+        ):
+            if value:
+                g.add((iri, prop, Literal(value)))
+        g.add((iri, yk.blockNumber, Literal(s.block)))
+        for t in s.agent:
+            if (x := _iri(t, b)) is not None:
+                g.add((iri, yk.agent, x))
+        if (x := _iri(s.action, b)) is not None:
+            g.add((iri, yk.action, x))
+        for t in s.recipient:
+            if (x := _iri(t, b)) is not None:
+                g.add((iri, yk.recipient, x))
+        if s.object:
+            g.add((iri, yk.objectLabel, Literal(s.object)))
+        if (x := _iri(s.object_term, b)) is not None:
+            g.add((iri, yk.object, x))
+        for prop, term in ((yk.vessel, s.vessel), (yk.wine, s.wine), (yk.facing, s.facing), (yk.rankOrder, s.rank_order)):
+            if (x := _iri(term, b)) is not None:
+                g.add((iri, prop, x))
+        if s.location:
+            g.add((iri, yk.locationLabel, Literal(s.location)))
+        if (x := _iri(s.location_term, b)) is not None:
+            g.add((iri, yk.location, x))
+        g.add((iri, yk.mode, _rebase(MODES[s.mode], b)))
+        if s.negated:
+            g.add((iri, yk.negated, Literal(True)))
+        # the source span, as Web Annotation selectors
+        span = URIRef(str(iri) + "#source")
+        pos, quote = URIRef(str(iri) + "#position"), URIRef(str(iri) + "#quote")
+        g.add((iri, yk.source, span))
+        g.add((span, RDF.type, OA.SpecificResource))
+        g.add((span, OA.hasSource, edition))
+        g.add((span, OA.hasSelector, pos))
+        g.add((span, OA.hasSelector, quote))
+        g.add((pos, RDF.type, OA.TextPositionSelector))
+        g.add((pos, OA.start, Literal(s.char_start, datatype=XSD.nonNegativeInteger)))
+        g.add((pos, OA.end, Literal(s.char_end, datatype=XSD.nonNegativeInteger)))
+        g.add((quote, RDF.type, OA.TextQuoteSelector))
+        g.add((quote, OA.exact, Literal(s.text)))
+        if s.notes:
+            g.add((iri, yk.note, Literal("; ".join(s.notes))))
+
+    def _toast(self, g: Graph, t: Toast, iri: URIRef) -> None:
+        yk, b = self.yk, self.base
+        givers = [x for x in (_iri(p, b) for p in t.giver) if x is not None]
+        receivers = [x for x in (_iri(p, b) for p in t.receiver) if x is not None]
+        if not givers or not receivers:
+            return  # a toast with a party we cannot name is left a plain step
+        g.add((iri, RDF.type, yk.Toast))
+        if (x := _iri(t.type, b)) is not None:
+            g.add((iri, yk.toastType, x))
+        if (x := _iri(t.type_alternative, b)) is not None:
+            g.add((iri, yk.toastTypeAlternative, x))
+        # one giver and one receiver per toast (yk:giver is functional); joint or alternative
+        # parties are spelt out in a note
+        g.add((iri, yk.giver, givers[0]))
+        g.add((iri, yk.receiver, receivers[0]))
+        for p in t.performed_by:
+            if (x := _iri(p, b)) is not None:
+                g.add((iri, yk.performedBy, x))
+        rec = t.as_record()
+        for prop, value in ((yk.giverLabel, rec["giver"]), (yk.receiverLabel, rec["receiver"]),
+                            (yk.performedByLabel, rec["performed_by"]), (yk.toastTypeLabel, rec["type"])):
+            if value:
+                g.add((iri, prop, Literal(value)))
+        if len(t.giver) > 1 or len(t.receiver) > 1 or t.note:
+            parts = [f"{rec['giver']} {rec['type']} {rec['receiver']}"] + ([t.note] if t.note else [])
+            g.add((iri, yk.note, Literal("; ".join(parts))))
+
+
+def _rebase(iri: URIRef, base: str) -> URIRef:
+    s = str(iri)
+    if base != DEFAULT_BASE and s.startswith(DEFAULT_BASE):
+        return URIRef(base + s[len(DEFAULT_BASE):])
+    return iri
+
+
+def build_dataset(extractions: Iterable[Extraction], base: str | None = None,
+                  vocabulary_files: Iterable[str | Path] = ()) -> Dataset:
+    """Build the dataset for several editions (one named graph each, plus the vocabulary graph).
+
+    Parameters
+    ----------
+    extractions : iterable of Extraction
+    base : str, optional
+    vocabulary_files : iterable of path, optional
+
+    Returns
+    -------
+    rdflib.Dataset
+    """
+    builder = GraphBuilder(base, vocabulary_files)
+    for e in extractions:
+        builder.add(e)
+    return builder.dataset
+
+
+def union_graph(dataset: Dataset) -> Graph:
+    """All triples of all named graphs in one rdflib :class:`~rdflib.Graph` (prefixes kept)."""
+    g = Graph()
+    for prefix, ns in dataset.namespaces():
+        g.bind(prefix, ns)
+    for s, p, o, _c in dataset.quads((None, None, None, None)):
+        g.add((s, p, o))
+    return g
