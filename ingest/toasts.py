@@ -216,7 +216,7 @@ def phases_of(steps: list[Step], toasts: list[Toast]) -> list[Phase]:
         performer = {p.key for p in t.performed_by} | {p.key for p in t.step.agent}
         start = seq
         for s in steps[prev_seq:seq - 1]:
-            if s.action.key in prep and s.agent and s.agent[0].key in performer and s.block >= t.step.block - 3:
+            if s.action.key in prep and s.agent and s.agent[0].key in performer and s.block >= t.step.block - 8:
                 start = s.sequence
                 break
         if starts and start <= starts[-1][0]:
