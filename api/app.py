@@ -1,0 +1,245 @@
+"""The HTTP API: REST lookups ("who toasts whom"), the SPARQL 1.1 Protocol endpoint, OpenAPI docs.
+
+Every resource answers JSON; a step answers JSON-LD too (``Accept: application/ld+json``).
+Every error answers JSON ``{"error": <kind>, "message": <text>}`` with a 4xx status, from one
+handler (:func:`install_handlers`), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Annotated, Any
+
+import pyoxigraph
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from yili.api.sparql import make_sparql_router
+from yili.graph.queries import GraphQueries, OxigraphBackend
+from yili.ingest.errors import NotFoundError, RequestTooLargeError, YiliError
+from yili.ontology.namespaces import base_iri, mint
+from yili.ontology.vocabulary import Vocabulary
+
+MAX_BODY_BYTES = 1_000_000
+"""Largest request body accepted (bytes); a larger one gets 413."""
+
+MAX_PAGE = 1000
+"""Largest ``limit`` for paginated lists."""
+
+
+@dataclass
+class Service:
+    """What the app serves: the store, the lookups over it and the vocabulary.
+
+    Attributes
+    ----------
+    store : pyoxigraph.Store
+    queries : GraphQueries
+    vocabulary : Vocabulary
+    base : str
+        The base IRI the graph was built with.
+    summary : dict
+        Counts to show on the index page (blocks, steps, toasts, triples).
+    """
+
+    store: pyoxigraph.Store
+    queries: GraphQueries
+    vocabulary: Vocabulary
+    base: str
+    summary: dict[str, Any]
+
+
+def error_json(error: YiliError) -> JSONResponse:
+    """The JSON answer for a project error: ``{"error": kind, "message": text}`` with its status."""
+    return JSONResponse({"error": error.kind, "message": error.message}, status_code=error.status)
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Turn every error into a JSON answer with a 4xx status and a message a person understands."""
+
+    @app.exception_handler(YiliError)
+    async def _yili(_request: Request, exc: YiliError) -> JSONResponse:
+        return error_json(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for e in exc.errors():
+            where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("query", "path", "body"))
+            parts.append(f"{where}: {e.get('msg')}")
+        return JSONResponse({"error": "invalid_request", "message": "; ".join(parts)}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"error": kind, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - safety net
+        return JSONResponse({"error": "internal", "message": f"unexpected {type(exc).__name__}"}, status_code=500)
+
+    @app.middleware("http")
+    async def _limit_body(request: Request, call_next):  # type: ignore[no-untyped-def]
+        length = request.headers.get("content-length")
+        if length is not None:
+            try:
+                too_big = int(length) > MAX_BODY_BYTES
+            except ValueError:
+                return error_json(YiliError("bad Content-Length header"))
+            if too_big:
+                return error_json(RequestTooLargeError(f"request body of {length} bytes exceeds the limit of {MAX_BODY_BYTES} bytes"))
+        return await call_next(request)
+
+
+def _context() -> dict[str, Any]:
+    data = json.loads((resources.files("yili.ontology") / "context.jsonld").read_text(encoding="utf-8"))
+    return data["@context"]
+
+
+def create_app(service: Service) -> FastAPI:
+    """Build the FastAPI application over a :class:`Service`.
+
+    Parameters
+    ----------
+    service : Service
+
+    Returns
+    -------
+    FastAPI
+        Routes: ``/`` (index), ``/toasts``, ``/steps``, ``/steps/{rite}/{edition}/{offset}``,
+        ``/phases``, ``/terms/{name}``, ``/sparql`` (GET and POST), ``/docs`` (OpenAPI).
+    """
+    app = FastAPI(
+        title="yili-kg",
+        version="0.1.0",
+        description=(
+            "A knowledge graph of the ritual steps of the 儀禮 (Book of Etiquette and Ceremonial): who does what to "
+            "whom, with which cup, where and in what order. REST lookups and a read-only SPARQL 1.1 endpoint. "
+            "Offsets are Unicode code points, 0-based, end-exclusive, into the edition text as decoded."
+        ),
+    )
+    install_handlers(app)
+    app.state.service = service
+    app.include_router(make_sparql_router(lambda: service.store))
+    q = service.queries
+
+    @app.get("/", summary="Index: what is served, with links")
+    def index() -> dict[str, Any]:
+        """The graph's summary (blocks, steps, toasts, triples) and links to every resource."""
+        return {
+            "name": "yili-kg",
+            "summary": service.summary,
+            "links": {
+                "toasts": "/toasts", "steps": "/steps?limit=50&offset=0", "phases": "/phases",
+                "sparql": "/sparql", "docs": "/docs", "term": "/terms/賓",
+            },
+        }
+
+    @app.get("/toasts", summary="Who toasts whom, in ritual order")
+    def toasts(
+        giver: Annotated[str | None, Query(description="giver, any variant: 賔, 賓 or 宾", max_length=50)] = None,
+        receiver: Annotated[str | None, Query(description="receiver, any variant", max_length=50)] = None,
+        type: Annotated[str | None, Query(description="献/獻, 酢, 酬, 媵, 旅酬 or 赐/賜", max_length=20)] = None,
+    ) -> list[dict[str, Any]]:
+        """Toasts (献, 酢, 酬, 媵, 旅酬, 赐) as a JSON array in ritual order.
+
+        Each item: ``giver``, ``receiver``, ``type``, ``performed_by`` (labels as the edition writes
+        them), ``step`` (IRI), ``sequence``, ``block``, ``text``, ``char_start``, ``char_end``
+        (code points, 0-based, end-exclusive), ``edition`` (IRI).  Names accept any variant form; an
+        unknown name answers 404 naming it.
+        """
+        return q.toasts(giver=giver, receiver=receiver, type=type)
+
+    @app.get("/steps", summary="The ritual steps, in order, paginated")
+    def steps(
+        request: Request,
+        agent: Annotated[str | None, Query(description="who acts, any variant (主人, 賓, 公…)", max_length=50)] = None,
+        action: Annotated[str | None, Query(description="the act (拜 also finds 再拜, 答拜…)", max_length=50)] = None,
+        vessel: Annotated[str | None, Query(description="the cup (爵 also finds 觚, 象觚…)", max_length=50)] = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page size, 1-1000")] = 50,
+        offset: Annotated[int, Query(ge=0, le=10_000_000, description="steps to skip")] = 0,
+    ) -> dict[str, Any]:
+        """A page of steps: ``{"items": [...], "total": N, "limit", "offset", "next", "previous"}``.
+
+        Each item has ``id`` (IRI), ``sequence``, ``block``, ``char_start``, ``char_end``, ``text``,
+        ``agent``, ``action``, ``recipient``, ``object``, ``vessel``, ``wine``, ``location``, ``facing``,
+        ``mode`` (null where empty).  ``next``/``previous`` are URLs of the neighbouring pages.
+        """
+        page = q.steps(agent=agent, action=action, vessel=vessel, limit=limit, offset=offset)
+
+        def link(off: int) -> str:
+            return str(request.url.include_query_params(offset=off, limit=limit))
+
+        return {
+            "items": page.items,
+            "total": page.total,
+            "limit": limit,
+            "offset": offset,
+            "next": link(offset + limit) if offset + limit < page.total else None,
+            "previous": link(max(0, offset - limit)) if offset > 0 else None,
+        }
+
+    @app.get("/steps/{rite}/{edition}/{offset}", summary="One step, with its neighbours and commentary")
+    def step(rite: str, edition: str, offset: int, request: Request, format: str | None = None) -> Any:
+        """One step by its key (the path of its IRI): fields, ``previous``/``next`` step IRIs, the
+        block, the phase, the toast it expresses, and the commentary on its block.
+
+        Answers JSON-LD (with ``ontology/context.jsonld``) when asked with
+        ``Accept: application/ld+json`` or ``?format=jsonld``.  404 if there is no such step.
+        """
+        iri = str(mint("step", rite, edition, offset, base=service.base))
+        data = q.step(iri)
+        wants_ld = format == "jsonld" or "application/ld+json" in request.headers.get("accept", "")
+        if not wants_ld:
+            return data
+        return Response(json.dumps(_as_jsonld(service, data), ensure_ascii=False), media_type="application/ld+json")
+
+    @app.get("/phases", summary="The sections of each rite, derived from its toasts")
+    def phases() -> list[dict[str, Any]]:
+        """Phases (主人献賔, 賔酢主人, …) in order, each with ``label``, ``number``, ``first`` and ``last`` step IRIs."""
+        return q.phases()
+
+    @app.get("/terms/{name}", summary="Look up a vocabulary term by any variant")
+    def term(name: str) -> dict[str, Any]:
+        """A role, action, vessel, wine, place, facing or object by any written form (賔, 賓, 宾):
+        its IRI, kind, labels in zh-Hant and zh-Hans, variants and English definition.  404 if unknown."""
+        if len(name) > 50:
+            raise NotFoundError(f"no term named {name[:50]!r}…")
+        c = service.vocabulary.lookup(name)
+        return {
+            "iri": c.iri, "kind": c.kind, "zh-Hant": c.hant, "zh-Hans": c.hans,
+            "labels": sorted(c.labels), "definition": c.definition, "broader": list(c.broader),
+        }
+
+    return app
+
+
+def _as_jsonld(service: Service, data: dict[str, Any]) -> dict[str, Any]:
+    """A step as JSON-LD over ``context.jsonld`` (IRIs for terms, integers for offsets)."""
+    rows = service.store.query(
+        f"SELECT ?p ?o WHERE {{ <{data['id']}> ?p ?o }}", use_default_graph_as_union=True
+    )
+    out: dict[str, Any] = {"@context": _context(), "id": data["id"], "type": []}
+    short = {v["@id"] if isinstance(v, dict) else v: k for k, v in _context().items() if not k.startswith("@")}
+    yk = str(base_iri()) + "ontology#"
+    for row in rows:  # type: ignore[union-attr]
+        p, o = row["p"].value, row["o"]
+        key = short.get(p.replace(yk, "yk:")) or short.get(p)
+        if p.endswith("22-rdf-syntax-ns#type"):
+            out["type"].append(o.value.replace(yk, ""))
+            continue
+        if key is None:
+            continue
+        value: Any = o.value
+        if isinstance(o, pyoxigraph.Literal) and o.datatype and o.datatype.value.endswith("integer"):
+            value = int(o.value)
+        if key in out:
+            out[key] = out[key] if isinstance(out[key], list) else [out[key]]
+            out[key].append(value)
+        else:
+            out[key] = [value] if key in ("agent", "recipient", "performedBy") else value
+    return out

@@ -1,0 +1,219 @@
+"""The ``yili-kg`` command: build, inspect, score, validate and serve the graph.
+
+Every user error (a missing file, a file that is not UTF-8, an empty file, a file with no classic
+text, a malformed vocabulary or graph) ends with one line ``yili-kg: error: <file>: <problem>`` on
+standard error and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from yili.ingest.errors import InputError, YiliError
+
+EXIT_USAGE = 2
+
+
+def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
+    from yili.ingest.document import load_default, read_file
+
+    if not inputs:
+        return [load_default()]
+    return [read_file(p) for p in inputs]
+
+
+def _extract(inputs: Sequence[str], vocab: Sequence[str]):  # type: ignore[no-untyped-def]
+    from yili.ingest.pipeline import Extractor
+
+    extractor = Extractor(extra_vocabulary=vocab)
+    return extractor, [extractor.extract(d) for d in _documents(inputs)]
+
+
+def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
+    for row in rows:
+        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """``yili-kg build [INPUT ...] [--out DIR]``: write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl."""
+    from yili.graph.build import build_dataset, union_graph
+
+    t0 = time.perf_counter()
+    _extractor, extractions = _extract(args.inputs, args.vocab)
+    dataset = build_dataset(extractions, base=args.base_iri, vocabulary_files=args.vocab)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
+    union_graph(dataset).serialize(out / "graph.ttl", format="turtle", encoding="utf-8")
+    dataset.serialize(out / "graph.trig", format="trig", encoding="utf-8")
+    with open(out / "steps.jsonl", "w", encoding="utf-8") as f:
+        _write_jsonl((s.as_record() for e in extractions for s in e.steps), f)
+    with open(out / "toasts.jsonl", "w", encoding="utf-8") as f:
+        _write_jsonl((t.as_record() for e in extractions for t in e.toasts), f)
+    triples = sum(1 for _ in dataset.quads((None, None, None, None)))
+    seconds = time.perf_counter() - t0
+    blocks = sum(len(e.document.blocks) for e in extractions)
+    steps = sum(len(e.steps) for e in extractions)
+    toasts = sum(len(e.toasts) for e in extractions)
+    print(f"built {out}/graph.ttl, graph.trig, steps.jsonl, toasts.jsonl: {len(extractions)} edition(s), "
+          f"{blocks} blocks, {steps} steps, {toasts} toasts, {triples} triples, {seconds:.2f} s")
+    return 0
+
+
+def cmd_steps(args: argparse.Namespace) -> int:
+    """``yili-kg steps [INPUT ...]``: the steps as JSON Lines, one object per step, in order."""
+    _e, extractions = _extract(args.inputs, args.vocab)
+    _write_jsonl((s.as_record() for e in extractions for s in e.steps), sys.stdout)
+    return 0
+
+
+def cmd_toasts(args: argparse.Namespace) -> int:
+    """``yili-kg toasts [INPUT ...]``: who toasts whom, as JSON Lines, in ritual order."""
+    _e, extractions = _extract(args.inputs, args.vocab)
+    _write_jsonl((t.as_record() for e in extractions for t in e.toasts), sys.stdout)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """``yili-kg eval GOLD_DIR [INPUT]``: precision, recall and F1 per field, and the worst errors."""
+    from yili.ingest.evaluate import evaluate
+
+    extractor, extractions = _extract([args.input] if args.input else [], args.vocab)
+    report = evaluate(extractions[0], args.gold_dir, extractor.vocabulary)
+    if args.json:
+        print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(report.format(args.worst))
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """``yili-kg validate [GRAPH]``: check the graph against ontology/shapes.ttl with pyshacl."""
+    from yili.graph.validate import validate_file, validate_graph
+
+    if args.graph:
+        result = validate_file(args.graph)
+    else:
+        from yili.graph.build import build_dataset, union_graph
+
+        _e, extractions = _extract([], [])
+        result = validate_graph(union_graph(build_dataset(extractions)))
+    print(result.format())
+    return 0 if result.conforms else 1
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``yili-kg serve [--graph FILE] [INPUT ...]``: build (or load) the graph and serve it over HTTP."""
+    import uvicorn
+
+    from yili.api.app import create_app
+    from yili.api.service import service_from_extractions, service_from_file
+
+    t0 = time.perf_counter()
+    if args.graph:
+        service = service_from_file(args.graph, base=args.base_iri)
+    else:
+        _extractor, extractions = _extract(args.inputs, args.vocab)
+        service = service_from_extractions(extractions, base=args.base_iri, vocabulary_files=args.vocab)
+    s = service.summary
+    print(f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
+          f"ready in {time.perf_counter() - t0:.2f} s; serving on http://{args.host}:{args.port} "
+          f"(SPARQL at /sparql, docs at /docs)", flush=True)
+    uvicorn.run(create_app(service), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``yili-kg export FORMAT [INPUT ...] --out FILE``: the step graph for Gephi, Cytoscape or Graphviz."""
+    from yili.graph.export import EXPORTERS
+
+    _e, extractions = _extract(args.inputs, args.vocab)
+    writer = EXPORTERS[args.format]
+    out = Path(args.out)
+    writer(extractions, out)
+    print(f"wrote {out} ({args.format})")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``yili-kg`` (one sub-command per task)."""
+    p = argparse.ArgumentParser(prog="yili-kg", description="A knowledge graph of the ritual steps of the 儀禮.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp: argparse.ArgumentParser, inputs: bool = True) -> None:
+        if inputs:
+            sp.add_argument("inputs", nargs="*", metavar="INPUT",
+                            help="text files (UTF-8, blank-line blocks); default: the embedded 燕礼 excerpt")
+        sp.add_argument("--vocab", action="append", default=[], metavar="FILE",
+                        help="an extra SKOS vocabulary file in Turtle (repeatable)")
+        sp.add_argument("--base-iri", default=None, help="base IRI for minted IRIs (default https://w3id.org/yili-kg/)")
+
+    b = sub.add_parser("build", help="build the graph and write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl")
+    common(b)
+    b.add_argument("--out", default="build", metavar="DIR", help="output folder (default: build)")
+    b.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("steps", help="print the steps as JSON Lines")
+    common(s)
+    s.set_defaults(func=cmd_steps)
+
+    t = sub.add_parser("toasts", help="print who toasts whom as JSON Lines")
+    common(t)
+    t.set_defaults(func=cmd_toasts)
+
+    e = sub.add_parser("eval", help="score the extractor against gold annotations")
+    e.add_argument("gold_dir", metavar="GOLD_DIR", help="folder with steps.jsonl and toasts.jsonl")
+    e.add_argument("input", nargs="?", metavar="INPUT", help="the annotated text (default: the embedded excerpt)")
+    e.add_argument("--json", action="store_true", help="print the scores as JSON")
+    e.add_argument("--worst", type=int, default=15, help="how many confusions to list")
+    e.add_argument("--vocab", action="append", default=[], metavar="FILE")
+    e.set_defaults(func=cmd_eval)
+
+    v = sub.add_parser("validate", help="validate a graph against the SHACL shapes")
+    v.add_argument("graph", nargs="?", metavar="GRAPH", help="a .ttl/.trig/.nq file (default: build from the excerpt)")
+    v.set_defaults(func=cmd_validate)
+
+    sv = sub.add_parser("serve", help="build (or load) the graph and serve the REST and SPARQL API")
+    common(sv)
+    sv.add_argument("--graph", metavar="FILE", help="serve this graph file (.trig/.nq/.ttl) instead of building")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.set_defaults(func=cmd_serve)
+
+    x = sub.add_parser("export", help="export the step graph for graph tools")
+    x.add_argument("format", choices=["gexf", "graphml", "cytoscape", "dot"],
+                   help="gexf (Gephi), graphml, cytoscape (Cytoscape.js JSON), dot (Graphviz)")
+    common(x)
+    x.add_argument("--out", required=True, metavar="FILE")
+    x.set_defaults(func=cmd_export)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``yili-kg``; returns the exit code (0 ok, 1 validation failed, 2 user error)."""
+    args = parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except YiliError as exc:
+        print(f"yili-kg: error: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # the reader stopped early (yili-kg steps | head): not an error
+        try:
+            sys.stdout = open("/dev/null", "w")  # noqa: SIM115
+        except OSError:
+            pass
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,65 @@
+"""Assemble the :class:`~yili.api.app.Service` the app serves: from extractions, or from a graph file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from yili.api.app import Service
+from yili.graph.build import build_dataset
+from yili.graph.queries import GraphQueries, OxigraphBackend
+from yili.graph.store import load_file, store_from_dataset
+from yili.ingest.pipeline import Extraction
+from yili.ontology.namespaces import base_iri
+from yili.ontology.vocabulary import load_vocabulary
+
+
+def service_from_extractions(
+    extractions: Sequence[Extraction], base: str | None = None, vocabulary_files: Iterable[str | Path] = ()
+) -> Service:
+    """Build the dataset from extractions, load it into Oxigraph and wrap it for the app.
+
+    Parameters
+    ----------
+    extractions : sequence of Extraction
+    base : str, optional
+        Base IRI (default :func:`~yili.ontology.namespaces.base_iri`).
+    vocabulary_files : iterable of path
+        Extra vocabulary files (``--vocab``).
+
+    Returns
+    -------
+    Service
+    """
+    files = list(vocabulary_files)
+    base = base or base_iri()
+    store = store_from_dataset(build_dataset(extractions, base=base, vocabulary_files=files))
+    vocabulary = load_vocabulary(files)
+    summary = {
+        "editions": [f"{e.document.rite}/{e.document.edition}" for e in extractions],
+        "blocks": sum(len(e.document.blocks) for e in extractions),
+        "steps": sum(len(e.steps) for e in extractions),
+        "toasts": sum(len(e.toasts) for e in extractions),
+        "triples": len(store),
+    }
+    return Service(store, GraphQueries(OxigraphBackend(store), vocabulary, base), vocabulary, base, summary)
+
+
+def service_from_file(path: str | Path, base: str | None = None) -> Service:
+    """Serve a graph written by ``yili-kg build`` (``graph.trig`` keeps the named graphs).
+
+    Raises
+    ------
+    InputError
+        If the file is missing or not valid RDF.
+    """
+    store = load_file(path)
+    vocabulary = load_vocabulary()
+    base = base or base_iri()
+    queries = GraphQueries(OxigraphBackend(store), vocabulary, base)
+    counts = queries.backend.select(
+        "PREFIX yk: <https://w3id.org/yili-kg/ontology#> SELECT (COUNT(DISTINCT ?s) AS ?steps) "
+        "(COUNT(DISTINCT ?t) AS ?toasts) WHERE { { ?s a yk:Step } UNION { ?t a yk:Toast } }"
+    )
+    summary = {"source": str(path), "triples": len(store), **(counts[0] if counts else {})}
+    return Service(store, queries, vocabulary, base, summary)
