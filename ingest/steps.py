@@ -781,7 +781,7 @@ class StepResolver:
         if wine_tok is not None:
             wine = self.term(wine_tok.concept, wine_tok.text)  # type: ignore[arg-type]
             st.wine_in[who] = wine
-        elif action.flag("cupAction") and vessel is not None:
+        elif action.flag("cupAction") and action.key != "action-jiang":
             wine = st.wine_in.get(who)
         if vessel is not None and who in st.holder and agent:
             st.last_holder = agent

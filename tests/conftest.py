@@ -1,0 +1,86 @@
+"""Shared fixtures: the excerpt is read, extracted and built once per test session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yili.ingest.document import Document, load_default
+from yili.ingest.pipeline import Extraction, Extractor
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under ``../shared`` (gold annotations, corpus); skips the test if it is absent."""
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"{p} is not available beside the repository")
+    return p
+
+
+@pytest.fixture(scope="session")
+def extractor() -> Extractor:
+    return Extractor()
+
+
+@pytest.fixture(scope="session")
+def vocabulary(extractor: Extractor):
+    return extractor.vocabulary
+
+
+@pytest.fixture(scope="session")
+def document() -> Document:
+    return load_default()
+
+
+@pytest.fixture(scope="session")
+def extraction(extractor: Extractor, document: Document) -> Extraction:
+    return extractor.extract(document)
+
+
+@pytest.fixture(scope="session")
+def dataset(extraction: Extraction):
+    from yili.graph.build import build_dataset
+
+    return build_dataset([extraction])
+
+
+@pytest.fixture(scope="session")
+def union(dataset):
+    from yili.graph.build import union_graph
+
+    return union_graph(dataset)
+
+
+@pytest.fixture(scope="session")
+def service(extraction: Extraction):
+    from yili.api.service import service_from_extractions
+
+    return service_from_extractions([extraction])
+
+
+@pytest.fixture(scope="session")
+def client(service):
+    from fastapi.testclient import TestClient
+
+    from yili.api.app import create_app
+
+    return TestClient(create_app(service))
+
+
+def step_at(extraction: Extraction, text: str, block: int | None = None):
+    """The first step whose text is ``text`` (in ``block`` if given)."""
+    for s in extraction.steps:
+        if s.text == text and (block is None or s.block == block):
+            return s
+    raise AssertionError(f"no step {text!r}" + (f" in block {block}" if block else ""))
+
+
+def extract_text(extractor: Extractor, text: str):
+    """Extract a small text written for a test (one classic block per paragraph)."""
+    from yili.ingest.document import parse_text
+
+    return extractor.extract(parse_text("测试\n\n" + text, source="<test>", rite="test", edition="test"))
