@@ -1,0 +1,150 @@
+"""The REST API and the SPARQL endpoint over the graph built from the excerpt."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+
+import pytest
+from rdflib import Graph, URIRef
+
+WHO_TOASTS_WHOM = """
+PREFIX yk: <https://w3id.org/yili-kg/ontology#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+SELECT ?giver ?type ?receiver ?text WHERE {
+  ?step a yk:Toast ; yk:sequence ?seq ; yk:text ?text ;
+        yk:giver/skos:prefLabel ?giver ; yk:toastType/skos:prefLabel ?type ; yk:receiver/skos:prefLabel ?receiver .
+  FILTER(langMatches(lang(?giver), "zh-Hant") && langMatches(lang(?type), "zh-Hant") && langMatches(lang(?receiver), "zh-Hant"))
+} ORDER BY ?seq LIMIT 3
+"""
+
+
+def test_toasts_in_ritual_order(client):
+    r = client.get("/toasts")
+    assert r.status_code == 200
+    first = r.json()[0]
+    assert {k: first[k] for k in ("giver", "receiver", "type", "text", "char_start", "char_end", "sequence")} == {
+        "giver": "主人", "receiver": "賔", "type": "献", "text": "主人筵前献賔", "char_start": 1057, "char_end": 1063,
+        "sequence": 70,
+    }
+    assert first["step"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057"
+    seqs = [t["sequence"] for t in r.json()]
+    assert seqs == sorted(seqs)
+
+
+@pytest.mark.parametrize("name", ["賔", "賓", "宾"])
+def test_any_variant_finds_the_guest(client, name):
+    r = client.get("/toasts", params={"giver": "主人", "receiver": name, "type": "獻"})
+    assert r.status_code == 200
+    assert [t["text"] for t in r.json()] == ["主人筵前献賔"]
+
+
+def test_unknown_name_is_a_404_naming_it(client):
+    r = client.get("/toasts", params={"giver": "皇帝"})
+    assert r.status_code == 404
+    assert r.json() == {"error": "unknown_term", "message": "unknown role name '皇帝': not a label of any role concept in the vocabulary"}
+
+
+def test_steps_are_ordered_and_paginated(client):
+    r = client.get("/steps", params={"agent": "賓", "limit": 2, "offset": 0})
+    body = r.json()
+    assert [s["text"] for s in body["items"]] == ["賔少进", "礼辞"]
+    assert body["total"] > 100 and body["next"].endswith("offset=2&limit=2")
+    r2 = client.get(body["next"])
+    assert [s["text"] for s in r2.json()["items"]] == ["賔再拜稽首", "许诺"]
+    cups = client.get("/steps", params={"vessel": "爵", "action": "献", "limit": 1}).json()["items"][0]
+    assert (cups["text"], cups["vessel"], cups["wine"]) == ("主人筵前献賔", "觚", "膳")  # 觚 is a 爵
+
+
+@pytest.mark.parametrize("params", [{"limit": 0}, {"limit": 5000}, {"offset": -1}, {"limit": "many"}])
+def test_bad_paging_is_a_400_with_a_message(client, params):
+    r = client.get("/steps", params=params)
+    assert r.status_code == 400 and r.json()["error"] == "invalid_request"
+    assert ("limit" in r.json()["message"]) or ("offset" in r.json()["message"])
+
+
+def test_one_step_links_its_neighbours_and_commentary(client):
+    r = client.get("/steps/yanli/shuzhu-excerpt/1057")
+    s = r.json()
+    assert (s["agent"], s["action"], s["recipient"], s["phase"]) == ("主人", "献", "賔", "主人献賔")
+    assert s["toast"] == {"giver": "主人", "receiver": "賔", "type": "献"}
+    assert s["next"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1063"
+    assert s["commentary"][0]["text"] == "注曰賔既拜前受觚退复位"
+    assert client.get("/steps/yanli/shuzhu-excerpt/1").status_code == 404
+
+
+def test_one_step_as_json_ld_gives_the_same_triples(client):
+    r = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": "application/ld+json"})
+    assert r.headers["content-type"].startswith("application/ld+json")
+    g = Graph().parse(data=r.text, format="json-ld")
+    step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057")
+    giver = g.value(step, URIRef("https://w3id.org/yili-kg/ontology#giver"))
+    assert giver == URIRef("https://w3id.org/yili-kg/vocab/role-zhuren")
+    assert g.value(step, URIRef("https://w3id.org/yili-kg/ontology#charStart")).toPython() == 1057
+
+
+def test_sparql_who_toasts_whom(client):
+    r = client.get("/sparql", params={"query": WHO_TOASTS_WHOM}, headers={"Accept": "application/sparql-results+json"})
+    rows = [{k: v["value"] for k, v in b.items()} for b in r.json()["results"]["bindings"]]
+    assert rows == [
+        {"giver": "主人", "type": "獻", "receiver": "賓", "text": "主人筵前献賔"},
+        {"giver": "賓", "type": "酢", "receiver": "主人", "text": "以酢主人于西阶上"},
+        {"giver": "主人", "type": "獻", "receiver": "公", "text": "东北面献于公"},
+    ]
+
+
+def test_sparql_errors_are_json(client):
+    r = client.get("/sparql", params={"query": "SELECT * WHERE { ?s ?p "})
+    assert r.status_code == 400 and r.json()["error"] == "query" and "SPARQL" in r.json()["message"]
+    r = client.post("/sparql", data={"update": "INSERT DATA { <a:b> <a:c> <a:d> }"})
+    assert r.status_code == 403
+    assert client.get("/terms/宾").json()["zh-Hant"] == "賓"
+    assert client.get("/no/such/page").json()["error"] == "not_found"
+
+
+def test_huge_request_body_is_refused(client):
+    r = client.post("/sparql", content=b"x" * 2_000_001, headers={"Content-Type": "application/sparql-query"})
+    assert r.status_code == 413 and r.json()["error"] == "too_large"
+
+
+@pytest.fixture(scope="module")
+def server(service):
+    import uvicorn
+
+    from yili.api.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="error")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_sparqlwrapper_queries_the_running_server(server):
+    from SPARQLWrapper import JSON, SPARQLWrapper
+
+    sw = SPARQLWrapper(f"{server}/sparql")
+    sw.setQuery(WHO_TOASTS_WHOM)
+    sw.setReturnFormat(JSON)
+    result = sw.query().convert()
+    first = {k: v["value"] for k, v in result["results"]["bindings"][0].items()}
+    assert first == {"giver": "主人", "type": "獻", "receiver": "賓", "text": "主人筵前献賔"}
+
+
+def test_rest_over_http(server):
+    import httpx
+
+    r = httpx.get(f"{server}/toasts", params={"receiver": "公"}, timeout=10)
+    assert [(t["giver"], t["type"]) for t in r.json()][:2] == [("主人", "献"), ("媵爵者", "媵")] or \
+        [t["giver"] for t in r.json()][0] == "主人"
+    assert json.loads(httpx.get(f"{server}/", timeout=10).text)["summary"]["toasts"] == 26

@@ -1,0 +1,137 @@
+"""The built graph: stable IRIs, SHACL conformance, SKOS terms, other RDF tools, exports."""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import pyoxigraph
+import pytest
+from rdflib import Graph, Literal, URIRef
+from rdflib.compare import to_isomorphic
+from rdflib.namespace import RDF, SKOS
+
+from yili.graph.build import build_dataset, union_graph
+from yili.graph.validate import validate_graph
+from yili.ontology.namespaces import YK
+
+STEP_24 = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057")
+
+
+def test_first_toast_in_the_graph(union):
+    assert (STEP_24, RDF.type, YK.Toast) in union
+    assert union.value(STEP_24, YK.text) == Literal("主人筵前献賔")
+    assert union.value(STEP_24, YK.giver) == URIRef("https://w3id.org/yili-kg/vocab/role-zhuren")
+    assert union.value(STEP_24, YK.receiver) == URIRef("https://w3id.org/yili-kg/vocab/role-bin")
+    assert union.value(STEP_24, YK.toastType) == URIRef("https://w3id.org/yili-kg/vocab/action-xian")
+    assert union.value(STEP_24, YK.charStart).toPython() == 1057
+    assert union.value(STEP_24, YK.charEnd).toPython() == 1063
+    nxt = union.value(STEP_24, YK.next)
+    assert union.value(nxt, YK.text) == Literal("賔西阶上拜") and union.value(nxt, YK.previous) == STEP_24
+
+
+def test_rebuilding_gives_the_same_graph_and_iris(extractor, document, union):
+    again = union_graph(build_dataset([extractor.extract(document)]))
+    assert to_isomorphic(again) == to_isomorphic(union)
+    assert set(again.subjects(RDF.type, YK.Step)) == set(union.subjects(RDF.type, YK.Step))
+
+
+def test_base_iri_is_configurable(extraction):
+    g = union_graph(build_dataset([extraction], base="https://example.org/kg/"))
+    steps = set(g.subjects(RDF.type, URIRef("https://example.org/kg/ontology#Step")))
+    assert URIRef("https://example.org/kg/step/yanli/shuzhu-excerpt/1057") in steps
+    assert not any(str(s).startswith("https://w3id.org/") for s in g.subjects())
+
+
+def test_graph_conforms_to_the_shapes(union):
+    result = validate_graph(union)
+    assert result.conforms, result.format()
+
+
+def test_a_broken_graph_is_reported_with_the_right_message(union):
+    broken = Graph()
+    for t in union:
+        broken.add(t)
+    broken.add((STEP_24, YK.sequence, Literal(999)))
+    broken.remove((STEP_24, YK.giver, None))
+    result = validate_graph(broken)
+    assert not result.conforms
+    paths = {(focus, path) for focus, path, _m in result.results}
+    assert (str(STEP_24), str(YK.sequence)) in paths and (str(STEP_24), str(YK.giver)) in paths
+    messages = " ".join(m for _f, _p, m in result.results)
+    assert "sequence" in messages and "giver" in messages
+
+
+def test_every_term_used_is_a_skos_concept_with_labels_and_a_definition(union):
+    props = [YK.agent, YK.recipient, YK.action, YK.vessel, YK.wine, YK.location, YK.facing, YK.rankOrder,
+             YK.giver, YK.receiver, YK.toastType, YK.performedBy, YK.object, YK.mode]
+    used = {o for p in props for o in union.objects(None, p)}
+    assert len(used) > 60
+    for term in used:
+        assert (term, RDF.type, SKOS.Concept) in union, term
+        langs = {lit.language for lit in union.objects(term, SKOS.prefLabel)}
+        assert {"zh-Hant", "zh-Hans"} <= langs, term
+        assert any(d.language == "en" for d in union.objects(term, SKOS.definition)), term
+
+
+def test_variants_and_broader_terms_in_the_vocabulary(union):
+    bin_ = URIRef("https://w3id.org/yili-kg/vocab/role-bin")
+    assert Literal("賓", lang="zh-Hant") in set(union.objects(bin_, SKOS.prefLabel))
+    assert Literal("宾", lang="zh-Hans") in set(union.objects(bin_, SKOS.prefLabel))
+    assert Literal("賔", lang="zh-Hant") in set(union.objects(bin_, SKOS.altLabel))
+    v = "https://w3id.org/yili-kg/vocab/"
+    assert (URIRef(v + "vessel-xianggu"), SKOS.broader, URIRef(v + "vessel-gu")) in union
+    assert (URIRef(v + "vessel-gu"), SKOS.broader, URIRef(v + "vessel-jue")) in union
+    assert (URIRef(v + "action-zaibaiqishou"), SKOS.broader, URIRef(v + "action-bai")) in union
+
+
+def test_graph_file_loads_in_oxigraph(tmp_path, union, dataset):
+    ttl = tmp_path / "graph.ttl"
+    union.serialize(ttl, format="turtle", encoding="utf-8")
+    store = pyoxigraph.Store()
+    store.bulk_load(path=str(ttl), format=pyoxigraph.RdfFormat.TURTLE)
+    assert len(store) == len(union)
+    trig = tmp_path / "graph.trig"
+    dataset.serialize(trig, format="trig", encoding="utf-8")
+    store2 = pyoxigraph.Store()
+    store2.bulk_load(path=str(trig), format=pyoxigraph.RdfFormat.TRIG)
+    graphs = {g.value for g in store2.named_graphs()}
+    assert graphs == {"https://w3id.org/yili-kg/graph/yanli/shuzhu-excerpt", "https://w3id.org/yili-kg/graph/vocabulary"}
+
+
+def test_ontology_passes_an_owl_rl_closure(union):
+    import owlrl
+    from rdflib.namespace import OWL
+
+    from yili.ontology.vocabulary import default_files, read_graph
+
+    g = read_graph(default_files())
+    for t in list(union)[:3000]:
+        g.add(t)
+    owlrl.DeductiveClosure(owlrl.OWLRL_Semantics).expand(g)
+    assert not list(g.subjects(RDF.type, OWL.Nothing))
+    assert (STEP_24, RDF.type, YK.Step) in g  # a Toast is a Step
+
+
+@pytest.mark.parametrize("fmt", ["gexf", "graphml", "cytoscape", "dot"])
+def test_exports_open_in_their_tools_readers(tmp_path, extraction, fmt):
+    from yili.graph.export import EXPORTERS
+
+    out = tmp_path / f"g.{fmt}"
+    EXPORTERS[fmt]([extraction], out)
+    if fmt == "gexf":
+        g = nx.read_gexf(out)
+        assert g.nodes["role:role-zhuren"]["label"] == "主人"
+    elif fmt == "graphml":
+        g = nx.read_graphml(out)
+        toasts = [(u, v, d["type"]) for u, v, d in g.edges(data=True) if d.get("kind") == "toast"]
+        assert ("role:role-zhuren", "role:role-bin", "献") in toasts
+    elif fmt == "cytoscape":
+        data = json.loads(out.read_text(encoding="utf-8"))
+        labels = {n["data"]["label"] for n in data["elements"]["nodes"]}
+        assert "主人筵前献賔" in labels
+    else:
+        import pydot
+
+        (graph,) = pydot.graph_from_dot_file(str(out))
+        assert any("主人筵前献賔" in (n.get("label") or "") for n in graph.get_nodes())
