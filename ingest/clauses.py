@@ -124,6 +124,16 @@ def normalise(tokens: list[Token]) -> tuple[list[Token], dict[int, dict[str, obj
             comparison_flags[flags_key] = "".join(x.text for x in tokens[i:stop + 1])
             i = stop + 1
             continue
+        prev0 = out[-1] if out else None
+        if (
+            t.kind == ACTION and t.text in g.SENDING_OFF and prev0 is not None and prev0.kind == ACTION
+            and prev0.concept is not None and ("action-bai" in prev0.concept.broader or prev0.concept.key == "action-bai")
+        ):
+            # 再拜稽首送觯: one act, the bow of sending off the cup (拜送)
+            out[-1] = Token(prev0.text + t.text, prev0.start, t.end, ACTION, prev0.concept, prev0.readings)
+            flags.setdefault(len(out) - 1, {})["sending_off"] = True
+            i += 1
+            continue
         if t.kind == ACTION and t.text in g.COMPLETIVE and nxt is not None and nxt.kind == ACTION:
             merged = Token(t.text + nxt.text, t.start, nxt.end, ACTION, nxt.concept, nxt.readings)
             flags.setdefault(len(out), {})["completive"] = True

@@ -26,7 +26,7 @@ LAYER_OTHER = "other"
 
 _BLOCK_SEP = re.compile(r"\n[ \t\u3000]*\n")
 # A commentary block opens with 注曰 (鄭玄's note) or with an authority's name + 曰 (杨氏曰, 朱子曰).
-_COMMENTARY_OPEN = re.compile(r"^(注曰|[^\s○]{1,3}氏曰|疏曰)")
+_COMMENTARY_OPEN = re.compile(r"^(注曰|註曰|[^\s○]{1,3}氏曰|疏曰)")
 # Inside commentary, a new layer starts at ○ followed by an authority and 曰: ○疏曰, ○杨氏曰.
 _LAYER_MARK = re.compile(r"○(?=(疏曰|[^\s○曰]{1,3}氏曰|[^\s○曰]{1,3}曰))")
 
@@ -52,6 +52,21 @@ class Piece:
     start: int
     end: int
     commentator: str | None = None
+    reading: str | None = None
+    spans: tuple[tuple[int, int], ...] | None = None
+
+    @property
+    def reading_text(self) -> str:
+        """The piece as read: ``text`` with the print layout (line ends, page markers,
+        indentation, tags) taken out.  For the blank-line layout it is ``text`` itself."""
+        return self.text if self.reading is None else self.reading
+
+    @property
+    def reading_spans(self) -> tuple[tuple[int, int], ...]:
+        """For each character of :attr:`reading_text`, its (start, end) span in the document."""
+        if self.spans is not None:
+            return self.spans
+        return tuple((self.start + i, self.start + i + 1) for i in range(len(self.text)))
 
 
 @dataclass(frozen=True)
@@ -156,7 +171,7 @@ def split_commentary(text: str, start: int) -> list[Piece]:
         if not chunk.strip("○ \n"):
             continue
         head = chunk.lstrip("○")
-        if head.startswith("注曰"):
+        if head.startswith(("注曰", "註曰")):
             layer, who = LAYER_NOTE, "注"
         elif head.startswith("疏曰"):
             layer, who = LAYER_SUBCOMMENTARY, "疏"
@@ -190,6 +205,10 @@ def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", editio
     """
     if not text.strip():
         raise InputError(f"{source}: the file is empty")
+    from yili.ingest import layouts
+
+    if layouts.is_mandoku(text) or layouts.is_tei(text):
+        return _parse_lines(text, source=source, rite=rite, edition=edition)
     spans = _spans(text)
     title_span, rest = spans[0], spans[1:]
     title = text[title_span[0]:title_span[1]]
@@ -213,6 +232,47 @@ def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", editio
     blocks = [bl for bl in blocks if bl.classic.text.strip()]
     if not blocks:
         raise InputError(f"{source}: no classic text found (only a title or commentary)")
+    return Document(text, source, rite, edition, title, tuple(blocks))
+
+
+def _piece_from_chars(
+    layer: str, text: str, chars: list[str], spans: list[tuple[int, int]], commentator: str | None = None
+) -> Piece:
+    start, end = spans[0][0], spans[-1][1]
+    return Piece(layer, text[start:end], start, end, commentator, "".join(chars), tuple(spans))
+
+
+def _split_commentary_reading(text: str, chars: list[str], spans: list[tuple[int, int]]) -> list[Piece]:
+    """Split the reading of a commentary run into layer pieces (注/註, 疏, X氏曰)."""
+    reading = "".join(chars)
+    out = []
+    for p in split_commentary(reading, 0):
+        a, b = p.start, p.end
+        while a < b and reading[a] in "\u3000 ":
+            a += 1
+        if a < b:
+            out.append(_piece_from_chars(p.layer, text, chars[a:b], spans[a:b], p.commentator))
+    return out
+
+
+def _parse_lines(text: str, *, source: str, rite: str, edition: str) -> Document:
+    """Read a printed layout (Kanripo mandoku text or KanripoXML/TEI) into a Document."""
+    from yili.ingest import layouts
+
+    title, lines = layouts.mandoku_lines(text) if layouts.is_mandoku(text) else layouts.tei_lines(text)
+    grouped = layouts.group_blocks(lines)
+    layouts.require_classic(grouped, source)
+    blocks = []
+    for classic_lines, note_lines in grouped:
+        chars = [c for ln in classic_lines for c in ln.chars]
+        spans = [s for ln in classic_lines for s in ln.spans]
+        classic = _piece_from_chars(LAYER_CLASSIC, text, chars, spans)
+        notes: list[Piece] = []
+        if note_lines:
+            nchars = [c for ln in note_lines for c in ln.chars]
+            nspans = [s for ln in note_lines for s in ln.spans]
+            notes = _split_commentary_reading(text, nchars, nspans)
+        blocks.append(Block(len(blocks) + 1, classic, tuple(notes)))
     return Document(text, source, rite, edition, title, tuple(blocks))
 
 

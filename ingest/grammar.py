@@ -147,3 +147,9 @@ NOT_SUBJECT_BEFORE: dict[str, str] = {
     "先": "before",  # 先卿献之: before the ministers, toast them
 }
 """Words after which a person is not the subject of the clause."""
+
+PERSONAL_PLACES: frozenset[str] = frozenset({"席", "筵", "位", "階", "阶"})
+"""Place nouns that a person before them owns: 賔席之前 (before the guest's mat)."""
+
+SENDING_OFF: frozenset[str] = frozenset({"送"})
+"""A bow followed by 送 is the bow of sending off the cup: 再拜稽首送觯 = 拜送."""

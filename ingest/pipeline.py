@@ -76,8 +76,7 @@ class Extractor:
         resolver = StepResolver(self.vocabulary, document)
         toasts: list[Toast] = []
         for block in document.blocks:
-            piece = block.classic
-            clauses = segment(self.tokenizer.tokenize(piece.text, piece.start), block.number)
+            clauses = segment(self.tokenizer.tokenize_piece(block.classic), block.number)
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):
                 step = resolver.resolve(clause, first_in_block=(n == 0))

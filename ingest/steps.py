@@ -434,8 +434,8 @@ class StepResolver:
                 object_text = vo.hans if vo.hans in object_text else object_text
         elif clause.flags.get("nominal_object"):
             object_text = str(clause.flags["nominal_object"])
-        # completive 卒X: the verb label is the act, without 卒
-        if clause.flags.get("completive"):
+        if clause.flags.get("sending_off") and self.concept("action-baisong") is not None:
+            action = self.concept("action-baisong")  # type: ignore[assignment]
             action_term = self.term(action)
 
         # recipient -----------------------------------------------------------------------------
@@ -499,7 +499,7 @@ class StepResolver:
             block=clause.block,
             char_start=clause.start,
             char_end=clause.end,
-            text=self.document.text[clause.start:clause.end],
+            text=clause.text,
             agent=agent,
             agent_explicit=agent_explicit,
             action=action_term,

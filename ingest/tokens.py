@@ -20,7 +20,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import jieba
 
+from collections.abc import Sequence
+
 from yili.ingest import grammar as g
+from yili.ingest.document import Piece
 from yili.ontology.vocabulary import Concept, Vocabulary
 
 jieba.setLogLevel(logging.WARNING)
@@ -98,30 +101,40 @@ class Tokenizer:
         """Cut ``text`` into words (jieba, HMM off, our dictionary only)."""
         return list(self._jieba.cut(text, HMM=False))
 
-    def tokenize(self, text: str, offset: int = 0) -> list[Token]:
-        """Cut and classify ``text``; offsets are shifted by ``offset`` (the text's place in the document).
+    def tokenize(self, text: str, offset: int = 0, spans: Sequence[tuple[int, int]] | None = None) -> list[Token]:
+        """Cut and classify ``text``.
 
         Parameters
         ----------
         text : str
-            Classic text of one block.
+            The reading of one block's classic text.
         offset : int
-            Code-point offset of ``text`` in the document.
+            Code-point offset of ``text`` in the document, when ``text`` is a plain slice of it.
+        spans : sequence of (int, int), optional
+            For a reading with the print layout taken out: each character's span in the document
+            (:attr:`Piece.reading_spans`); overrides ``offset``.
 
         Returns
         -------
         list[Token]
-            Tokens in order; their texts concatenate to ``text``.
+            Tokens in order; their texts concatenate to ``text``; ``start``/``end`` are offsets
+            into the document.
         """
+        if spans is None:
+            spans = [(offset + i, offset + i + 1) for i in range(len(text))]
         tokens: list[Token] = []
-        pos = offset
+        i = 0
         for word in self.words(text):
-            tokens.append(self._classify(word, pos))
-            pos += len(word)
+            j = i + len(word)
+            tokens.append(self._classify(word, spans[i][0], spans[j - 1][1]))
+            i = j
         return assemble_places(tokens)
 
-    def _classify(self, word: str, pos: int) -> Token:
-        end = pos + len(word)
+    def tokenize_piece(self, piece: Piece) -> list[Token]:
+        """Tokenise a document piece (its reading, with offsets into the document)."""
+        return self.tokenize(piece.reading_text, spans=piece.reading_spans)
+
+    def _classify(self, word: str, pos: int, end: int) -> Token:
         if word == "○":
             return Token(word, pos, end, MARK)
         if word in g.IDIOMS:
@@ -209,6 +222,20 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
                 base = _alt_place(tokens[j + 1])
                 readings = (t.concept,) if t.concept is not None else ()
                 out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base, readings))
+                i = k
+                continue
+            # person + a place noun + 之 + direction: a position by that person's place (賔席之前);
+            # without 之 the person is the subject (主人筵前献賔: the host, before the mat, toasts)
+            if (
+                j + 2 < n and tokens[j].kind in (ACTION, PLACE, OBJECT) and tokens[j].text in g.PERSONAL_PLACES
+                and tokens[j + 1].kind == ZHI and tokens[j + 2].kind == DIR
+            ):
+                k = j + 3
+                while k < n and tokens[k].kind == DIR:
+                    k += 1
+                base = _alt_place(tokens[j])
+                out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base,
+                                 (t.concept,) if t.concept is not None else ()))
                 i = k
                 continue
             if j < n and tokens[j].text in g.SIDE_OF_PERSON:

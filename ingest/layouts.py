@@ -1,0 +1,182 @@
+"""Readers for the printed layouts of the editions: Kanripo "mandoku" text and KanripoXML (TEI).
+
+In these layouts the classic text (經) and the commentary are told apart by indentation, not by
+blank lines: in 儀禮述註 the classic starts in column 0 and commentary lines are indented by one
+U+3000 (titles by two or more).  Printed lines break mid-sentence (``¶`` ends each line in the
+mandoku text, ``<pc n="lb"/>`` in the TEI), and page markers (``<pb:KR1d0040_WYG_004-1a>``,
+``<pb n="1a"/>``) stand between lines.
+
+The readers keep :class:`~yili.ingest.document.Document.text` exactly as decoded and give each
+piece a *reading*: its characters with the layout (line ends, page markers, indentation, XML
+tags) taken out, and for each reading character the span of the input it came from.  Offsets
+everywhere stay code points into the input as decoded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from yili.ingest.errors import InputError
+
+ENTITY = "〓"
+"""The reading of a character outside Unicode (``&KR0764;``): the geta mark, kept as one opaque character."""
+
+BOILERPLATE = ("欽定四庫全書", "钦定四库全书")
+"""Column-0 lines that are the collection's title, not classic text."""
+
+_MANDOKU_MARKUP = re.compile(r"&[A-Za-z0-9]+;|<pb:[^>]*>|¶")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One printed line: its indentation and its characters with their input spans.
+
+    Attributes
+    ----------
+    indent : int
+        Number of U+3000 at the start (0 = classic in 述註).
+    chars : tuple[str, ...]
+        Reading characters (an entity is one ``〓``).
+    spans : tuple[tuple[int, int], ...]
+        For each reading character, its (start, end) code-point span in the input.
+    """
+
+    indent: int
+    chars: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+
+    @property
+    def text(self) -> str:
+        """The line's reading text."""
+        return "".join(self.chars)
+
+
+def is_mandoku(text: str) -> bool:
+    """True for Kanripo mandoku text (``#+TITLE:`` headers, ``¶`` line ends, ``<pb:…>`` markers)."""
+    head = text[:2000]
+    return "#+TITLE" in head or ("¶" in head and "<pb:" in text[:20000])
+
+
+def is_tei(text: str) -> bool:
+    """True for KanripoXML / TEI: the text opens with an XML tag and carries ``<pc n="lb"/>`` line breaks."""
+    return text.lstrip().startswith("<") and ('<pc n="lb"/>' in text or "<lb" in text)
+
+
+def _chars(text: str, start: int, end: int) -> tuple[list[str], list[tuple[int, int]]]:
+    """Reading characters of ``text[start:end]`` (mandoku markup removed, entities as one char)."""
+    chars: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = start
+    for m in _MANDOKU_MARKUP.finditer(text, start, end):
+        for k in range(pos, m.start()):
+            if text[k] not in "\r\n":
+                chars.append(text[k])
+                spans.append((k, k + 1))
+        if m.group().startswith("&"):
+            chars.append(ENTITY)
+            spans.append((m.start(), m.end()))
+        pos = m.end()
+    for k in range(pos, end):
+        if text[k] not in "\r\n":
+            chars.append(text[k])
+            spans.append((k, k + 1))
+    return chars, spans
+
+
+def mandoku_lines(text: str) -> tuple[str, list[Line]]:
+    """Split mandoku text into printed lines (headers and page-marker lines left out).
+
+    Returns
+    -------
+    title : str
+        The ``#+TITLE:`` value, if any.
+    lines : list[Line]
+    """
+    title = ""
+    lines: list[Line] = []
+    pos = 0
+    for raw in text.splitlines(keepends=True):
+        start, end = pos, pos + len(raw.rstrip("\r\n"))
+        pos += len(raw)
+        body = text[start:end]
+        if body.startswith("#"):
+            if body.startswith("#+TITLE:"):
+                title = body[len("#+TITLE:"):].strip()
+            continue
+        if re.fullmatch(r"\s*<pb:[^>]*>¶?\s*", body):
+            continue
+        indent = len(body) - len(body.lstrip("\u3000"))
+        chars, spans = _chars(text, start + indent, end)
+        if chars:
+            lines.append(Line(indent, tuple(chars), tuple(spans)))
+    return title, lines
+
+
+_TEI_TOKEN = re.compile(r'<pc n="lb"\s*/>|<pc n="\u3000"\s*/>|<[^>]*>|&[A-Za-z0-9#]+;|[^<&]')
+
+
+def tei_lines(text: str) -> tuple[str, list[Line]]:
+    """Split KanripoXML (TEI) into printed lines at ``<pc n="lb"/>``.
+
+    Indentation is the number of ``<pc n="　"/>`` before the first character of a line; other
+    tags (``<pb/>``, ``<p>``, ``<head>``) are layout and left out; white space between tags is
+    the file's formatting, not text.
+    """
+    title_m = re.search(r"<head>([^<]*)</head>", text)
+    title = title_m.group(1).strip() if title_m else ""
+    lines: list[Line] = []
+    indent = 0
+    chars: list[str] = []
+    spans: list[tuple[int, int]] = []
+    in_head = False
+    for m in _TEI_TOKEN.finditer(text):
+        tok = m.group()
+        if tok.startswith("<pc") and '"lb"' in tok:
+            if chars:
+                lines.append(Line(indent, tuple(chars), tuple(spans)))
+            indent, chars, spans = 0, [], []
+        elif tok.startswith("<pc"):
+            if not chars:
+                indent += 1
+        elif tok.startswith("<"):
+            in_head = tok.startswith("<head") or (in_head and not tok.startswith("</head"))
+        elif tok.startswith("&"):
+            chars.append(ENTITY)
+            spans.append((m.start(), m.end()))
+        elif not tok.isspace() and not in_head:
+            chars.append(tok)
+            spans.append((m.start(), m.end()))
+    if chars:
+        lines.append(Line(indent, tuple(chars), tuple(spans)))
+    return title, lines
+
+
+def group_blocks(lines: list[Line]) -> list[tuple[list[Line], list[Line]]]:
+    """Group lines into (classic lines, commentary lines) blocks by indentation.
+
+    A run of column-0 lines is one classic block (a printed paragraph of the 經); the indented
+    lines after it, up to the next column-0 line, are its commentary.  Lines indented by two or
+    more (titles, the chapter's preface) before the first classic line are left out; the
+    collection's title line (欽定四庫全書) is not classic text.
+    """
+    blocks: list[tuple[list[Line], list[Line]]] = []
+    for line in lines:
+        if line.indent == 0 and line.text.strip() in BOILERPLATE:
+            continue
+        if line.indent == 0:
+            if blocks and not blocks[-1][1]:
+                blocks[-1][0].append(line)
+            else:
+                blocks.append(([line], []))
+        elif blocks:
+            if line.indent >= 2 and not blocks[-1][1]:
+                continue
+            blocks[-1][1].append(line)
+    return blocks
+
+
+def require_classic(blocks: list[tuple[list[Line], list[Line]]], source: str) -> None:
+    """Raise :class:`InputError` if no classic line was found."""
+    if not blocks:
+        raise InputError(f"{source}: no classic text found (no unindented line of 經)")
