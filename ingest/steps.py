@@ -17,6 +17,7 @@ from yili.ingest.tokens import (
     ACTION, COND, CONJ, FACING, NEG, OBJECT, OTHER, PLACE, RANK, ROLE, TAIL, THEN, VESSEL, WINE, YI, YU, ZHI, ZI,
     Token,
 )
+from yili.ontology.namespaces import mint
 from yili.ontology.vocabulary import Concept, Vocabulary
 
 ACTUAL, CONDITIONAL, NEGATED = "actual", "conditional", "negated"
@@ -126,9 +127,10 @@ class Step:
         return _join(self.recipient, self.recipient_alternative)
 
     def as_record(self) -> dict[str, object]:
-        """The step as a JSON-ready dict (term values are Chinese labels; null where empty)."""
+        """The step as a JSON-ready dict (term values are Chinese labels as the edition writes them;
+        null where empty; ``id`` is the step's IRI)."""
         return {
-            "id": self.key,
+            "id": str(mint("step", *self.key.split("/"))),
             "sequence": self.sequence,
             "block": self.block,
             "char_start": self.char_start,

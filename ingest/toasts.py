@@ -58,7 +58,7 @@ class Toast:
             "type": self.type.label,
             "type_alternative": self.type_alternative.label if self.type_alternative else None,
             "performed_by": "+".join(t.label for t in self.performed_by) or None,
-            "step": self.step.key,
+            "step": self.step.as_record()["id"],
             "sequence": self.step.sequence,
             "block": self.step.block,
             "text": self.step.text,
