@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yili.ingest import grammar as g
+from yili.ontology.vocabulary import Vocabulary
 from yili.ingest.tokens import (
     ACTION, ADV, COND, CONJ, DIR, END, ER, FACING, FINAL, JIU, MARK, NEG, NUM, OBJECT, OTHER, PLACE,
     RANK, ROLE, RU, SUO, TAIL, THEN, VESSEL, WINE, YI, YU, YUE, ZHI, ZI, Token, with_kind,
@@ -86,7 +87,9 @@ class Clause:
         return self.tokens[self.head + 1:]
 
 
-def normalise(tokens: list[Token]) -> tuple[list[Token], dict[int, dict[str, object]]]:
+def normalise(
+    tokens: list[Token], vocabulary: Vocabulary | None = None
+) -> tuple[list[Token], dict[int, dict[str, object]]]:
     """Re-read tokens by context before segmentation.
 
     Rules
@@ -100,6 +103,8 @@ def normalise(tokens: list[Token]) -> tuple[list[Token], dict[int, dict[str, obj
       (序进 "advance in order" vs 序内 "inside the side wall").
     * numeral + 人 refers to persons: 一人拜受爵.
     * after a motion verb, a form that can be a place is the goal (升席, 降筵: the mat).
+    * a negated bow-on-receiving is two acts, the bow left out and the cup received:
+      众工不拜受爵 = 众工不拜 | 受爵 (they receive without bowing).
 
     Returns
     -------
@@ -134,6 +139,17 @@ def normalise(tokens: list[Token]) -> tuple[list[Token], dict[int, dict[str, obj
             flags.setdefault(len(out) - 1, {})["sending_off"] = True
             i += 1
             continue
+        if (
+            vocabulary is not None and t.kind == ACTION and t.concept is not None and prev0 is not None
+            and prev0.kind == NEG and t.concept.key in g.SPLIT_WHEN_NEGATED
+        ):
+            first, second = (vocabulary.concepts.get(k) for k in g.SPLIT_WHEN_NEGATED[t.concept.key])
+            if first is not None and second is not None:
+                cut = t.start + 1  # one code point: 拜
+                out.append(Token(t.text[0], t.start, cut, ACTION, first, (first,)))
+                out.append(Token(t.text[1:], cut, t.end, ACTION, second, (second,)))
+                i += 1
+                continue
         if t.kind == ACTION and t.text in g.COMPLETIVE and nxt is not None and nxt.kind == ACTION:
             merged = Token(t.text + nxt.text, t.start, nxt.end, ACTION, nxt.concept, nxt.readings)
             flags.setdefault(len(out), {})["completive"] = True
@@ -411,7 +427,7 @@ def _quote_spans(
     return out, flags, spans
 
 
-def segment(tokens: list[Token], block: int) -> list[Clause]:
+def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = None) -> list[Clause]:
     """Split the tokens of one classic block into clauses, one per act, tiling the block.
 
     Parameters
@@ -432,7 +448,7 @@ def segment(tokens: list[Token], block: int) -> list[Clause]:
     --------
     The excerpt's ``主人北面盥坐取觚洗賔少进辞洗`` gives 主人北面盥 | 坐 | 取觚 | 洗 | 賔少进 | 辞洗.
     """
-    tokens, pre_flags = normalise(tokens)
+    tokens, pre_flags = normalise(tokens, vocabulary)
     heads = [i for i, t in enumerate(tokens) if t.kind == ACTION]
     heads, quote_flags = _quote_heads(tokens, heads)
     # causative motion: 射人升賔 (a motion verb with a person right after it, who is not a subject)

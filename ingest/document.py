@@ -260,6 +260,8 @@ def _parse_lines(text: str, *, source: str, rite: str, edition: str) -> Document
     from yili.ingest import layouts
 
     title, lines = layouts.mandoku_lines(text) if layouts.is_mandoku(text) else layouts.tei_lines(text)
+    if layouts.is_zhushu(text):
+        return _parse_zhushu(text, title, lines, source=source, rite=rite, edition=edition)
     grouped = layouts.group_blocks(lines)
     layouts.require_classic(grouped, source)
     blocks = []
@@ -273,6 +275,25 @@ def _parse_lines(text: str, *, source: str, rite: str, edition: str) -> Document
             nspans = [s for ln in note_lines for s in ln.spans]
             notes = _split_commentary_reading(text, nchars, nspans)
         blocks.append(Block(len(blocks) + 1, classic, tuple(notes)))
+    return Document(text, source, rite, edition, title, tuple(blocks))
+
+
+def _parse_zhushu(text: str, title: str, lines: list, *, source: str, rite: str, edition: str) -> Document:
+    """Read the run-on 儀禮注疏 layout (see :func:`yili.ingest.layouts.zhushu_segments`)."""
+    from yili.ingest import layouts
+
+    blocks = []
+    for classic, notes in layouts.zhushu_segments(lines):
+        chars = [c for c, _ in classic]
+        if not "".join(chars).strip("○\u3000 "):
+            continue
+        piece = _piece_from_chars(LAYER_CLASSIC, text, chars, [s for _, s in classic])
+        pieces = tuple(
+            _piece_from_chars(layer, text, [c for c, _ in cs], [s for _, s in cs], who) for layer, who, cs in notes if cs
+        )
+        blocks.append(Block(len(blocks) + 1, piece, pieces))
+    if not blocks:
+        raise InputError(f"{source}: no classic text found")
     return Document(text, source, rite, edition, title, tuple(blocks))
 
 

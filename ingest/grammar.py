@@ -153,3 +153,6 @@ PERSONAL_PLACES: frozenset[str] = frozenset({"席", "筵", "位", "階", "阶"})
 
 SENDING_OFF: frozenset[str] = frozenset({"送"})
 """A bow followed by 送 is the bow of sending off the cup: 再拜稽首送觯 = 拜送."""
+
+SPLIT_WHEN_NEGATED: dict[str, tuple[str, str]] = {"action-baishou": ("action-bai", "action-shou")}
+"""不拜受爵 is "receive the cup without bowing": the negation takes the bow only (众工不拜受爵)."""

@@ -103,6 +103,8 @@ def mandoku_lines(text: str) -> tuple[str, list[Line]]:
         if body.startswith("#"):
             if body.startswith("#+TITLE:"):
                 title = body[len("#+TITLE:"):].strip()
+            if "考證" in body or "考证" in body:
+                break  # the 考證 (collation notes) that close a 卷 are not the rite's text
             continue
         if re.fullmatch(r"\s*<pb:[^>]*>¶?\s*", body):
             continue
@@ -180,3 +182,93 @@ def require_classic(blocks: list[tuple[list[Line], list[Line]]], source: str) ->
     """Raise :class:`InputError` if no classic line was found."""
     if not blocks:
         raise InputError(f"{source}: no classic text found (no unindented line of 經)")
+
+
+def is_zhushu(text: str) -> bool:
+    """True for the 儀禮注疏 layout (classic and note run on in large characters)."""
+    return is_mandoku(text) and bool(re.search(r"#\+TITLE:.*[注註]疏", text[:2000]))
+
+
+_LABELS = {"音義": ("other", "音義"), "疏": ("shu", "疏")}
+
+
+def zhushu_segments(lines: list[Line]) -> list[tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, str | None, list[tuple[str, tuple[int, int]]]]]]]:
+    """Split the run-on 注疏 stream into blocks of (classic chars, [(layer, commentator, chars)]).
+
+    The stream of unindented lines reads ``[○]經 注… 音義(…) 疏(…)`` again and again: the classic
+    runs up to a bare 注 (鄭玄's note), the note up to 音義( or 疏(, whose parenthesised text is the
+    音義 and the 疏; after the last parenthesis, or at a ○, the next classic begins.  A note that
+    no parenthesis follows runs on into the next classic, which cannot be told apart there
+    (a known limit of reading this layout by rule).
+    """
+    stream = [(c, s) for ln in lines if ln.indent == 0 and ln.text.strip() not in BOILERPLATE
+              for c, s in zip(ln.chars, ln.spans)]
+    blocks: list[tuple[list, list]] = []
+    mode = "classic"
+    depth = 0
+    current_classic: list[tuple[str, tuple[int, int]]] = []
+    current_notes: list[tuple[str, str | None, list[tuple[str, tuple[int, int]]]]] = []
+    piece: list[tuple[str, tuple[int, int]]] = []
+    label: tuple[str, str | None] = ("zhu", "注")
+
+    def close_piece() -> None:
+        nonlocal piece
+        if piece:
+            if mode == "classic":
+                current_classic.extend(piece)
+            else:
+                current_notes.append((label[0], label[1], piece))
+        piece = []
+
+    def close_block() -> None:
+        nonlocal current_classic, current_notes
+        close_piece()
+        if current_classic:
+            blocks.append((current_classic, current_notes))
+        elif current_notes and blocks:
+            blocks[-1][1].extend(current_notes)
+        current_classic, current_notes = [], []
+
+    i = 0
+    n = len(stream)
+    while i < n:
+        ch = stream[i][0]
+        if depth > 0:
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    close_piece()
+                    mode = "after"
+                    i += 1
+                    continue
+            piece.append(stream[i])
+            i += 1
+            continue
+        ahead = "".join(c for c, _ in stream[i:i + 3])
+        lab = next((k for k in _LABELS if ahead.startswith(k + "(")), None)
+        if lab is not None:
+            close_piece()
+            mode, label = "paren", _LABELS[lab]
+            piece = [stream[k] for k in range(i, i + len(lab) + 1)]
+            depth = 1
+            i += len(lab) + 1
+            continue
+        if ch == "(":
+            close_piece()
+            mode, depth = "paren", 1
+            piece = [stream[i]]
+            i += 1
+            continue
+        if ch == "○" or mode == "after":
+            if mode != "classic" or ch == "○":
+                close_block()
+            mode = "classic"
+        if mode == "classic" and ch in "注註" and current_classic + piece:
+            close_piece()
+            mode, label = "note", ("zhu", "注")
+        piece.append(stream[i])
+        i += 1
+    close_block()
+    return blocks

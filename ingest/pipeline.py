@@ -76,7 +76,7 @@ class Extractor:
         resolver = StepResolver(self.vocabulary, document)
         toasts: list[Toast] = []
         for block in document.blocks:
-            clauses = segment(self.tokenizer.tokenize_piece(block.classic), block.number)
+            clauses = segment(self.tokenizer.tokenize_piece(block.classic), block.number, self.vocabulary)
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):
                 step = resolver.resolve(clause, first_in_block=(n == 0))
@@ -100,6 +100,7 @@ class Extractor:
                 receiver = _next_receiver(t.step, after)
                 if receiver:
                     toasts[i] = replace(t, receiver=receiver)
+                    by_sequence[t.step.sequence] = toasts[i]
         # the toast steps carry the nominal receiver too, where the clause left it open
         for t in toasts:
             s = steps[t.step.sequence - 1]

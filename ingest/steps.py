@@ -447,6 +447,13 @@ class StepResolver:
             if vo_role is not None and not objects_persons and action.flag("pivot"):
                 # 君命皆致: those commanded are the ones named for the act (致者), who act next
                 objects_persons = [vo_role]
+        passive = self._passive_toast(action, agent, objects_persons, pp_persons, object_tokens)
+        if passive is not None:
+            # 衆賔獻 / 每一人獻: "the guests (each) are toasted" — the person named has just been the
+            # receiver of this kind of toast and nobody is named after the verb
+            objects_persons, agent = list(agent), passive
+            agent_explicit = False
+            notes.append("agent: toasted persons named before the verb (passive reading)")
         recipient, recipient_alt, why = self._recipient(
             action, agent, objects_persons, pp_persons, object_tokens, clause
         )
@@ -640,6 +647,23 @@ class StepResolver:
             default=None,
         )
         return ((self.term(senior),) if senior else ()), "most senior person of the text"
+
+    def _passive_toast(
+        self, action: Concept, agent: tuple[Term, ...], objects_persons: list[Term], pp_persons: list[Term],
+        object_tokens: list[Token],
+    ) -> tuple[Term, ...] | None:
+        """The giver, if a toast clause is passive: its subject received the last toast of this
+        kind and no person follows the verb (主人獻衆賔 … 衆賔獻: the guests are toasted)."""
+        if objects_persons or pp_persons or any(t.kind == ZHI for t in object_tokens) or not agent:
+            return None
+        if "action-toast" not in self.vocabulary.broader_closure(action.key) or action.key == "action-zuo":
+            return None
+        for s in reversed(self.steps):
+            if s.action.key == action.key and s.recipient and s.agent:
+                if s.recipient[0].key == agent[0].key and s.agent[0].key != agent[0].key:
+                    return s.agent
+                return None
+        return None
 
     def _role_named_for(self, clause: Clause) -> Term | None:
         """A role whose name is the act + 者 does the act: 执幂 → 执幂者, 羞膳 → 羞膳者, 媵爵 → 媵爵者."""

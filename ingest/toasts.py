@@ -131,6 +131,8 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
                 return Toast(step, resolver.term(lv), step.agent, step.agent, step.agent, summary=True,
                              note="the pledge received in turn along the rank")
         return None
+    if step.mode == "negated":
+        return None  # 不献: a toast left out is no toast
     kind = step.action.key
     type_term = step.action
     type_alt: Term | None = None
@@ -186,8 +188,7 @@ def group_summary_toast(resolver: StepResolver, step: Step, last: Toast | None) 
     """
     if last is None or step.action.key not in ("action-shou", "action-baishou"):
         return None
-    written = step.text
-    if not any(m + t.label in written or m in written[:2] for t in step.agent for m in ("众", "衆", "眾")):
+    if not any(t.label[:1] in ("众", "衆", "眾") for t in step.agent):
         return None
     if not step.agent or not last.receiver or step.agent[0].key != last.receiver[0].key:
         return None

@@ -1,0 +1,87 @@
+"""Benchmark: extraction, graph build, store load and query speed, and memory, in one run.
+
+Numbers on these machines are noisy, so the interesting outputs are ratios measured in the same
+run (Oxigraph vs rdflib on the same query; the whole corpus vs the excerpt).  Run with
+``make bench`` (or ``.venv/bin/python benchmarks/bench.py``).
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import time
+import tracemalloc
+from pathlib import Path
+
+from yili.graph.build import build_dataset, union_graph
+from yili.graph.queries import GraphQueries, OxigraphBackend
+from yili.graph.store import store_from_dataset
+from yili.ingest.document import load_default, read_file
+from yili.ingest.pipeline import Extractor
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+WHO = """PREFIX yk: <https://w3id.org/yili-kg/ontology#>
+SELECT ?seq ?g ?t ?r WHERE { ?s a yk:Toast ; yk:sequence ?seq ; yk:giverLabel ?g ; yk:toastTypeLabel ?t ;
+yk:receiverLabel ?r } ORDER BY ?seq"""
+HEAVY = """PREFIX yk: <https://w3id.org/yili-kg/ontology#>
+SELECT ?a (COUNT(*) AS ?n) WHERE { ?s yk:agent ?a ; yk:next ?n1 . ?n1 yk:agent ?b . FILTER(?a != ?b) } GROUP BY ?a"""
+
+
+def timed(fn, repeat: int = 5):  # type: ignore[no-untyped-def]
+    times = []
+    result = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    t0 = time.perf_counter()
+    extractor = Extractor()
+    t_init = time.perf_counter() - t0
+    doc = load_default()
+    t_extract, ex = timed(lambda: extractor.extract(doc))
+    chars = sum(len(b.classic.text) for b in doc.blocks)
+    t_build, ds = timed(lambda: build_dataset([ex]), 3)
+    t_load, store = timed(lambda: store_from_dataset(ds), 3)
+    graph = union_graph(ds)
+    print(f"excerpt: {len(doc.blocks)} blocks, {chars} classic characters, {len(ex.steps)} steps, {len(store)} triples")
+    print(f"  vocabulary + jieba dictionary: {t_init * 1000:.0f} ms (once per process)")
+    print(f"  extraction: {t_extract * 1000:.0f} ms = {chars / t_extract:,.0f} classic characters/s")
+    print(f"  RDF build: {t_build * 1000:.0f} ms; Oxigraph load: {t_load * 1000:.0f} ms")
+
+    for name, q in (("who toasts whom", WHO), ("agent changes between consecutive steps", HEAVY)):
+        t_ox, _ = timed(lambda q=q: list(store.query(q, use_default_graph_as_union=True)), 7)
+        t_rdf, _ = timed(lambda q=q: list(graph.query(q)), 3)
+        print(f"  query '{name}': Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.1f} ms -> "
+              f"Oxigraph is {t_rdf / t_ox:.1f}x faster")
+
+    queries = GraphQueries(OxigraphBackend(store), extractor.vocabulary)
+    t_rest, rows = timed(lambda: queries.toasts(receiver="賓"), 20)
+    t_page, _ = timed(lambda: queries.steps(vessel="爵", limit=50), 20)
+    print(f"  REST /toasts?receiver=賓 lookup: {t_rest * 1000:.2f} ms ({len(rows)} rows); /steps page: {t_page * 1000:.2f} ms")
+
+    files = sorted(p for p in CORPUS.glob("*") if p.suffix in (".txt", ".xml")) if CORPUS.is_dir() else []
+    if files:
+        docs = [read_file(p) for p in files]
+        all_chars = sum(len(b.classic.reading_text) for d in docs for b in d.blocks)
+        t_all, exs = timed(lambda: [extractor.extract(d) for d in docs], 3)
+        tracemalloc.start()
+        ds_all = build_dataset(exs)
+        store_all = store_from_dataset(ds_all)
+        _cur, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        print(f"corpus: {len(docs)} files, {all_chars} classic characters, {sum(len(e.steps) for e in exs)} steps, "
+              f"{len(store_all)} triples")
+        print(f"  extraction {t_all * 1000:.0f} ms = {all_chars / t_all:,.0f} chars/s; "
+              f"throughput ratio corpus/excerpt = {(all_chars / t_all) / (chars / t_extract):.2f}")
+        print(f"  Python heap peak while building the corpus graph: {peak / 2**20:.1f} MiB "
+              f"({peak / len(store_all):.0f} bytes per triple)")
+    print(f"max resident set size of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
