@@ -1,0 +1,100 @@
+"""The yili-kg command: outputs with real values, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from yili.api.cli import main
+
+
+def run(*args: str, timeout: int = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "yili.api.cli", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_build_writes_graph_and_jsonl(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["build", "--out", str(out)]) == 0
+    summary = capsys.readouterr().out
+    steps = [json.loads(line) for line in (out / "steps.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert f"1 edition(s), 112 blocks, {len(steps)} steps, 26 toasts" in summary and "triples" in summary
+    first_toast = next(s for s in steps if s["action"] == "献")
+    assert {k: first_toast[k] for k in ("text", "agent", "recipient", "vessel", "wine", "location", "mode")} == {
+        "text": "主人筵前献賔", "agent": "主人", "recipient": "賔", "vessel": "觚", "wine": "膳", "location": "筵前",
+        "mode": "actual"}
+    assert set(steps[0]) >= {"id", "sequence", "block", "char_start", "char_end", "text", "agent", "action", "recipient",
+                             "object", "vessel", "wine", "location", "facing", "mode"}
+    toasts = [json.loads(line) for line in (out / "toasts.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert (toasts[0]["giver"], toasts[0]["type"], toasts[0]["receiver"]) == ("主人", "献", "賔")
+    assert (out / "graph.ttl").stat().st_size > 100_000 and (out / "graph.trig").stat().st_size > 100_000
+    assert main(["validate", str(out / "graph.trig")]) == 0
+    assert "conforms" in capsys.readouterr().out
+
+
+def test_user_vocabulary_adds_a_role(tmp_path, capsys):
+    vocab = tmp_path / "mine.ttl"
+    vocab.write_text(
+        "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+        "@prefix ykv: <https://w3id.org/yili-kg/vocab/> .\n"
+        "@prefix yk: <https://w3id.org/yili-kg/ontology#> .\n"
+        'ykv:role-xianzhe a skos:Concept, yk:Role ; skos:inScheme ykv:roles ; skos:prefLabel "先生"@zh-Hant, "先生"@zh-Hans ;\n'
+        '  skos:definition "a retired officer of the district"@en ; yk:rank 50 .\n',
+        encoding="utf-8",
+    )
+    text = tmp_path / "t.txt"
+    text.write_text("题\n\n先生升自西阶", encoding="utf-8")
+    assert main(["steps", str(text), "--vocab", str(vocab)]) == 0
+    step = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (step["agent"], step["action"], step["location"]) == ("先生", "升", "西阶")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["build", "missing.txt"], "missing.txt: no such file"),
+        (["steps", "--vocab", "nope.ttl"], "nope.ttl: vocabulary file not found"),
+        (["serve", "--graph", "nope.trig"], "nope.trig: no such file"),
+        (["validate", "nope.ttl"], "nope.ttl: no such file"),
+        (["eval", "no-gold-here"], "no-gold-here: not a directory with steps.jsonl and toasts.jsonl"),
+    ],
+)
+def test_errors_are_one_line_with_exit_code_2(tmp_path, args, expected):
+    proc = subprocess.run([sys.executable, "-m", "yili.api.cli", *args], capture_output=True, text=True,
+                          timeout=180, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"yili-kg: error: {expected}"]
+
+
+def test_malformed_vocabulary_and_graph_files(tmp_path):
+    bad = tmp_path / "bad.ttl"
+    bad.write_text("this is not turtle", encoding="utf-8")
+    proc = run("steps", "--vocab", str(bad))
+    assert proc.returncode == 2 and "not valid Turtle" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run("serve", "--graph", str(bad), "--port", "1")
+    assert proc.returncode == 2 and "not valid" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_empty_and_commentary_only_files(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("题\n\n注曰只有注", encoding="utf-8")
+    for f, message in ((empty, "the file is empty"), (notes, "no classic text")):
+        proc = run("build", str(f), "--out", str(tmp_path / "o"))
+        assert proc.returncode == 2 and proc.stderr.strip() == f"yili-kg: error: {f}: {message}" or message in proc.stderr
+
+
+def test_steps_into_a_closed_pipe_is_quiet():
+    proc = subprocess.run(f"{sys.executable} -m yili.api.cli steps | head -1", shell=True, capture_output=True,
+                          text=True, timeout=180)
+    assert json.loads(proc.stdout)["text"] == "尔大夫"
+    assert "Traceback" not in proc.stderr and "Broken pipe" not in proc.stderr
+
+
+def test_export_for_gephi(tmp_path, capsys):
+    out = tmp_path / "g.gexf"
+    assert main(["export", "gexf", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").count("<node ") > 600

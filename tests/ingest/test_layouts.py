@@ -1,0 +1,103 @@
+"""Kanripo mandoku text, the run-on 注疏 layout and KanripoXML (TEI): blocks by indentation,
+readings without the print layout, offsets into the input as decoded."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import extract_text, shared_path
+from yili.ingest.document import parse_text, read_file
+
+MANDOKU = """# -*- mode: mandoku-view; -*-
+#+TITLE: 儀禮述註
+#+PROPERTY: JUAN 卷四
+<pb:KR1d0040_WYG_004-1a>¶
+欽定四庫全書¶
+　　鄉飲酒禮第四¶
+主人坐取爵于篚降洗賔降主人坐奠爵¶
+<pb:KR1d0040_WYG_004-1b>¶
+于階前辭賔對¶
+　註曰重以己事煩賔也○疏曰事同曰¶
+　讓事異曰辭¶
+主人坐取爵實之賔之席前西北面獻賔¶
+　註曰獻進也¶
+"""
+
+
+def test_mandoku_blocks_follow_indentation_and_keep_offsets():
+    doc = parse_text(MANDOKU, source="<m>")
+    assert doc.title == "儀禮述註"
+    assert [b.classic.reading_text for b in doc.blocks] == [
+        "主人坐取爵于篚降洗賔降主人坐奠爵于階前辭賔對", "主人坐取爵實之賔之席前西北面獻賔"]
+    b1 = doc.blocks[0]
+    assert [(p.layer, p.reading_text) for p in b1.commentary] == [
+        ("zhu", "註曰重以己事煩賔也"), ("shu", "○疏曰事同曰讓事異曰辭")]
+    for b in doc.blocks:
+        for p in (b.classic, *b.commentary):
+            assert doc.text[p.start:p.end] == p.text
+            assert all(doc.text[a:z] == ch for ch, (a, z) in zip(p.reading_text, p.reading_spans))
+    assert "<pb:" in b1.classic.text and "<pb:" not in b1.classic.reading_text
+
+
+def test_steps_across_a_line_break_point_at_the_input(extractor):
+    doc = parse_text(MANDOKU, source="<m>")
+    r = extractor.extract(doc)
+    assert [s.text for s in r.steps if s.block == 1] == [
+        "主人坐", "取爵于篚", "降", "洗", "賔降", "主人坐", "奠爵于階前", "辭", "賔對"]
+    toast = r.toasts[0]
+    assert (toast.giver[0].label, toast.type.label, toast.receiver[0].label) == ("主人", "獻", "賔")
+    assert doc.text[toast.step.char_start:toast.step.char_end] == toast.step.text  # same line
+    crossing = next(s for s in r.steps if s.text == "奠爵于階前")
+    assert crossing.location == "階前"
+    raw = doc.text[crossing.char_start:crossing.char_end]
+    assert "¶" in raw and raw.replace("¶\n", "").replace("<pb:KR1d0040_WYG_004-1b>", "") == crossing.text
+
+
+def test_real_kanripo_chapter_of_xiangyinjiuli(extractor):
+    doc = read_file(shared_path("corpus", "yili_shuzhu_04_xiangyinjiuli.kanripo.txt"))
+    assert doc.blocks[0].classic.reading_text == "鄉飲酒之禮○主人就先生而謀賔介"
+    assert doc.blocks[1].commentary[0].reading_text.startswith("註曰戒告也")
+    r = extractor.extract(doc)
+    got = [(t.giver[0].label, t.type.label, t.receiver[0].label) for t in r.toasts[:5]]
+    assert got == [("主人", "獻", "賔"), ("賔", "酢", "主人"), ("主人", "酬", "賔"), ("主人", "獻", "介"), ("介", "酢", "主人")]
+
+
+def test_zhushu_layout_separates_classic_note_and_subcommentary():
+    doc = read_file(shared_path("corpus", "yili_zhushu_04_xiangyinjiuli.kanripo.txt"))
+    b = next(b for b in doc.blocks if b.classic.reading_text.startswith("○主人戒賔"))
+    assert b.classic.reading_text == "○主人戒賔賔拜辱主人答拜乃請賔賔禮辭許主人再拜賔答拜"
+    layers = [p.layer for p in b.commentary]
+    assert layers[0] == "zhu" and "shu" in layers
+    assert b.commentary[0].reading_text.startswith("注戒警也告也")
+    assert all("考證" not in blk.classic.reading_text for blk in doc.blocks)
+
+
+def test_tei_fragment():
+    doc = read_file(shared_path("corpus", "yili_shuzhu_03_shixiangjianli.kanripoxml-tei-fragment.xml"))
+    first = doc.blocks[0]
+    assert first.classic.reading_text == "士相見之禮○摯冬用雉夏用腒左頭奉之曰某也願見無由達某子以命命某見"
+    assert first.commentary[0].reading_text.startswith("註曰摯所執以至者")
+    assert doc.text[first.classic.start:first.classic.end] == first.classic.text
+    assert '<pc n="lb"/>' in first.classic.text
+
+
+IDEOGRAPHIC_SPACE = "\u3000"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#+TITLE: x\n" + IDEOGRAPHIC_SPACE * 2 + "只有標題¶\n",
+        '<div><p><pc n="' + IDEOGRAPHIC_SPACE + '"/>註曰只有注<pc n="lb"/></p></div>',
+    ],
+)
+def test_layouts_without_classic_text_are_refused(text):
+    from yili.ingest.errors import InputError
+
+    with pytest.raises(InputError, match="no classic text"):
+        parse_text(text, source="<x>")
+
+
+def test_traditional_text_labels_are_traditional(extractor):
+    r = extract_text(extractor, "主人取觶洗升實之獻賓")
+    assert [s.action.label for s in r.steps] == ["取", "洗", "升", "實", "獻"]
