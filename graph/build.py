@@ -54,6 +54,8 @@ def _rebase_graph(graph: Graph, base: str) -> Graph:
     def move(node):  # type: ignore[no-untyped-def]
         if isinstance(node, URIRef) and str(node).startswith(DEFAULT_BASE):
             return URIRef(base + str(node)[len(DEFAULT_BASE):])
+        if isinstance(node, Literal) and node.datatype is None and str(node).startswith(DEFAULT_BASE):
+            return Literal(base + str(node)[len(DEFAULT_BASE):], lang=node.language)
         return node
 
     for s, p, o in graph:

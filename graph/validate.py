@@ -73,8 +73,10 @@ def validate_graph(data: Graph) -> ValidationResult:
     for r in report.subjects(SH.resultSeverity, None):
         focus = report.value(r, SH.focusNode)
         path = report.value(r, SH.resultPath)
-        messages = [str(m) for m in report.objects(r, SH.resultMessage)]
-        en = next((m for m in messages if m.isascii()), messages[0] if messages else "")
+        messages = list(report.objects(r, SH.resultMessage))
+        english = [str(m) for m in messages if getattr(m, "language", None) == "en"]
+        others = sorted(str(m) for m in messages)
+        en = english[0] if english else (others[0] if others else "")
         results.append((str(focus), str(path) if path is not None else "-", en))
     results.sort()
     return ValidationResult(bool(conforms), results)

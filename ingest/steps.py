@@ -799,7 +799,7 @@ class StepResolver:
                 vessel = held
             elif action.key not in ("action-dian",) or who not in st.holder:
                 st.holder[who] = vessel
-        elif action.flag("cupAction") and action.key != "action-jiang":
+        elif action.flag("cupAction") and action.key != "action-jiang" and not self._names_other_thing(object_tokens):
             vessel = st.holder.get(who)
             if vessel is None:
                 vessel = self._block_cup(clause.block)
@@ -833,6 +833,17 @@ class StepResolver:
         if not action.flag("cupAction"):
             return None, wine if wine_tok is not None else None
         return vessel, wine
+
+    @staticmethod
+    def _names_other_thing(object_tokens: list[Token]) -> bool:
+        """True if the clause's object is a thing that is not a cup nor its wine (授肺, 祭脯醢, 取俎):
+        then the act does not involve the cup in hand."""
+        for t in object_tokens:
+            if t.kind == OBJECT and t.concept is not None and t.concept.key not in _CUP_CONTENTS:
+                return True
+            if t.kind == OTHER:
+                return True
+        return False
 
     def _block_cup(self, block: int) -> Term | None:
         for s in reversed(self.steps):
@@ -884,6 +895,9 @@ _ANSWERS = {
 
 _DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
 """Drinking acts: done by whoever holds the cup."""
+
+_CUP_CONTENTS = frozenset({"object-jiu", "object-zhi-fine"})
+"""Objects that are what is in the cup (祭酒, 啐酒, 告旨): the cup is still involved."""
 
 _DRINK_BEGIN = frozenset({"action-yin", "action-cui", "action-ji"})
 """Acts that begin a drink: 饮, 啐, 祭 (the libation before drinking)."""
