@@ -164,6 +164,13 @@ def normalise(
             out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, None))
             i += 2
             continue
+        if (
+            t.kind == ACTION and t.concept is not None and prev0 is not None and prev0.kind == ACTION
+            and prev0.concept is not None and t.concept.key in g.NOUN_AFTER.get(prev0.concept.key, ())
+        ):
+            out.append(with_kind(t, OBJECT))  # 大夫祭荐: 荐 is the served dishes
+            i += 1
+            continue
         if t.kind == ACTION and nxt is not None and nxt.text in g.NOMINALISER:
             out.append(with_kind(t, TAIL))
             i += 1

@@ -156,3 +156,6 @@ SENDING_OFF: frozenset[str] = frozenset({"送"})
 
 SPLIT_WHEN_NEGATED: dict[str, tuple[str, str]] = {"action-baishou": ("action-bai", "action-shou")}
 """不拜受爵 is "receive the cup without bowing": the negation takes the bow only (众工不拜受爵)."""
+
+NOUN_AFTER: dict[str, frozenset[str]] = {"action-ji": frozenset({"action-jian"})}
+"""An act word read as a noun after certain verbs: 祭荐 = offer from the served dishes (荐 the dishes)."""

@@ -14,7 +14,7 @@ from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
 from yili.ingest.document import Document
 from yili.ingest.tokens import (
-    ACTION, COND, CONJ, FACING, NEG, OBJECT, OTHER, PLACE, RANK, ROLE, TAIL, THEN, VESSEL, WINE, YI, YU, ZHI, ZI,
+    ACTION, COND, CONJ, ER, FACING, NEG, OBJECT, OTHER, PLACE, RANK, ROLE, TAIL, THEN, VESSEL, WINE, YI, YU, ZHI, ZI,
     Token,
 )
 from yili.ontology.namespaces import mint
@@ -165,6 +165,8 @@ class _State:
 
     subject: tuple[Term, ...] = ()
     mentions: list[Term] = field(default_factory=list)
+    block_mentions: list[Term] = field(default_factory=list)
+    before_condition: tuple[Term, ...] = ()
     pairs: list[tuple[str, str]] = field(default_factory=list)
     last_agent_of: dict[str, tuple[Term, ...]] = field(default_factory=dict)
     holder: dict[str, Term] = field(default_factory=dict)
@@ -175,6 +177,7 @@ class _State:
     last_toast_alternative: bool = False
     last_xian: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
     pivot_agent: tuple[Term, ...] = ()
+    pivot_commander: tuple[Term, ...] = ()
     labels: dict[str, str] = field(default_factory=dict)
     condition_open: bool = False
     condition_continues: bool = False
@@ -197,6 +200,7 @@ class StepResolver:
         self.steps: list[Step] = []
         self.hant = _looks_traditional(document.text)
         self._lookahead: dict[int, str] = {}
+        self._agent_from_pivot = False
 
     def set_lookahead(self, clauses: list[Clause]) -> None:
         """Tell the resolver the act that follows each clause in its block (for 揖升)."""
@@ -221,6 +225,7 @@ class StepResolver:
         for t in terms:
             if t.key:
                 self.state.mentions.append(t)
+                self.state.block_mentions.append(t)
 
     def _role_terms(self, tokens: list[Token]) -> tuple[Term, ...]:
         """Persons written in ``tokens`` (a subject or an object), in order, resolved."""
@@ -271,10 +276,14 @@ class StepResolver:
         if not agents:
             return None
         a = agents[0].key
-        if not self._is_principal(a) and self.state.last_toast is not None:
-            receivers = self.state.last_toast[1]
-            if receivers and receivers[0].key != a:
-                return receivers[0]
+        if not self._is_principal(a):
+            for t in reversed(self.state.block_mentions):
+                if t.key != a and self._is_principal(t.key):
+                    return t
+            if self.state.last_toast is not None:
+                receivers = self.state.last_toast[1]
+                if receivers and receivers[0].key != a:
+                    return receivers[0]
         for x, y in reversed(self.state.pairs):
             if x == a and y != a:
                 return self._term_for_key(y)
@@ -325,6 +334,7 @@ class StepResolver:
 
         # condition and negation --------------------------------------------------------------
         if first_in_block:
+            st.block_mentions = []
             written_subject = any(t.kind == ROLE for t in prefix)
             st.condition_open = st.condition_continues and not written_subject
             if st.condition_open:
@@ -333,6 +343,11 @@ class StepResolver:
         has_if = any(t.kind == COND and t.text not in g.CHOICE for t in clause.tokens)
         has_then = any(t.kind == THEN for t in clause.tokens)
         choice = any(t.text in g.CHOICE for t in clause.tokens)
+        if has_if and not st.condition_open:
+            st.before_condition = st.subject
+        elif has_then and not has_if and self.steps and self.steps[-1].block == clause.block and len(self.steps) >= 2:
+            # X有命则…: the clause before 则 was the condition; its subject is not carried past 则
+            st.before_condition = self.steps[-2].agent
         if has_if or has_then:
             st.condition_open = True
             if has_then:
@@ -362,11 +377,17 @@ class StepResolver:
                 self._mention(tuple(self.term(c) for c in t.readings if c.kind == "role"))
         subject = self._role_terms(subject_tokens)
         agent_explicit = bool(subject) and all(t.concept is not None for t in subject_tokens)
+        if subject and prefix and prefix[0].kind == CONJ and st.subject:
+            # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
+            subject = tuple(dict.fromkeys(st.subject + subject))
+            agent_explicit = False
         agent = subject
         default_agent = False
         agent_alternative = False
+        self._agent_from_pivot = False
         if not agent:
             agent, why = self._unwritten_agent(clause, action)
+            self._agent_from_pivot = why.startswith("named by the pivot")
             default_agent = why.startswith("default agent")
             agent_alternative = why.endswith("(either)")
             notes.append(f"agent: {why}")
@@ -397,7 +418,9 @@ class StepResolver:
                         location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
                 i = max(j, i + 1)
                 continue
-            if t.kind == ROLE and t.concept is None and action.key in _PERSON_AS_RECIPIENT:
+            if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH:
+                pass  # 命卿大夫君曰…: 君 is who the quoted words are from
+            elif t.kind == ROLE and t.concept is None and action.key in _PERSON_AS_RECIPIENT:
                 # 公命长: "the eldest" is what is commanded (choose the eldest), not a person addressed
                 object_tokens.append(t)
             elif t.kind == ROLE:
@@ -447,6 +470,18 @@ class StepResolver:
             if vo_role is not None and not objects_persons and action.flag("pivot"):
                 # 君命皆致: those commanded are the ones named for the act (致者), who act next
                 objects_persons = [vo_role]
+        if (
+            subject and isinstance(action.flag("defaultAgent"), str) and any(t.kind == ER for t in prefix)
+            and object_tokens and object_tokens[0].kind == ZHI and not objects_persons
+        ):
+            # 祝史小臣师亦就其位而荐之: "as for X, (the server) serves them at their places" — 之 takes
+            # up the persons named first; the act is the default agent's
+            objects_persons = list(subject)
+            agent = (self.term(self.vocabulary.concepts[str(action.flag("defaultAgent"))]),)
+            agent_explicit = False
+            default_agent = True
+            object_tokens = [x for x in object_tokens if x.kind != ZHI]
+            notes.append("agent: default agent; the persons named first are served (topic)")
         passive = self._passive_toast(action, agent, objects_persons, pp_persons, object_tokens)
         if passive is not None:
             # 衆賔獻 / 每一人獻: "the guests (each) are toasted" — the person named has just been the
@@ -465,6 +500,7 @@ class StepResolver:
         # pivot: 公命小臣辞 / 小臣作下大夫二人媵爵 — the person commanded is the agent of the next act
         if action.flag("pivot") and objects_persons:
             st.pivot_agent = tuple(objects_persons)
+            st.pivot_commander = agent
 
         # cups and wine --------------------------------------------------------------------------
         vessel, wine = self._cup(clause, action, agent, object_tokens, prefix, recipient)
@@ -536,6 +572,12 @@ class StepResolver:
         self._mention(tuple(objects_persons) + tuple(pp_persons))
         if agent and not default_agent:
             st.subject = agent
+            if action.key == "action-baisong" and recipient and not recipient_alt:
+                # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
+                st.subject = recipient
+            if action.key == "action-xu" and recipient and not recipient_alt:
+                # 公许 告于賔: the ruler grants; the one who asked goes on
+                st.subject = recipient
             if (
                 not self._is_principal(agent[0].key) and recipient and self._is_principal(recipient[0].key)
                 and action.key in _SERVING
@@ -586,6 +628,12 @@ class StepResolver:
         st = self.state
         if st.pivot_agent:
             return st.pivot_agent, "named by the pivot verb before it"
+        if (
+            any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens)
+            and st.before_condition
+        ):
+            # 公有命则不易不洗: the condition's subject is not carried past 则
+            return st.before_condition, "carried over from before the condition"
         named = self._role_named_for(clause)
         if named is not None:
             return (named,), "default agent: the role named for this act"
@@ -598,6 +646,8 @@ class StepResolver:
                     if s.agent[0].key != st.subject[0].key:
                         return s.agent, "completes the drinking he began"
                     break
+            if st.subject[0].key not in st.holder and st.last_holder and st.last_holder[0].key != st.subject[0].key:
+                return st.last_holder, "holds the cup"
         if action.key == "action-baixi":
             washer = st.last_agent_of.get("action-xi")
             if washer:
@@ -629,6 +679,27 @@ class StepResolver:
                 other = answered.recipient[:1] or ((self.other_party(st.subject),) if self.other_party(st.subject) else ())
                 if other and other[0] is not None:
                     return tuple(other), "reply by the other party"
+        continues = any(t.text in ("乃", "遂") for t in clause.prefix)
+        opens_block = not self.steps or self.steps[-1].block != clause.block
+        if action.key in _OFFICE_ACTS and not continues and (opens_block or any(t.kind == COND for t in clause.prefix)):
+            # a paragraph (or a condition) that opens with 请 / 命 and no subject: by whoever made
+            # the last such request or command (小臣请…, 公命…), within a few blocks; inside a
+            # paragraph the actor goes on (升自西阶 … 请彻俎), and so after 乃/遂 (乃命执幂者)
+            for s in reversed(self.steps):
+                if s.block < clause.block - 4:
+                    break
+                if any(n.startswith("action: causative") for n in s.notes):
+                    continue  # 射人升卿 is read as 命 but is no command of office
+                if s.action.key == action.key and s.agent:
+                    return s.agent, "makes this request or command, as before"
+        if (
+            action.key in _CUP_PREPARATION and st.subject
+            and any((c := self.concept(a.key)) is not None and c.flag("doesNotPour") for a in st.subject)
+        ):
+            # 君尊不酌: the ruler does not wash, fill or pour; the other party does
+            other = self.other_party(st.subject)
+            if other is not None:
+                return (other,), "the ruler does not prepare the cup (注 君尊不酌)"
         if action.key == "action-fanming":
             for s in reversed(self.steps):
                 if s.action.key == "action-ming" and s.agent and s.agent[0].key != "role-gong":
@@ -668,8 +739,8 @@ class StepResolver:
     def _role_named_for(self, clause: Clause) -> Term | None:
         """A role whose name is the act + 者 does the act: 执幂 → 执幂者, 羞膳 → 羞膳者, 媵爵 → 媵爵者."""
         verb = clause.verb
-        rest = "".join(t.text for t in clause.suffix[:1])
-        for form in (verb.text + rest, verb.text):
+        rest = "".join(t.text for t in clause.suffix[:1] if t.kind in (OBJECT, OTHER, VESSEL, ROLE))
+        for form in ((verb.text + rest,) if rest else (verb.text,)):
             cs = self.vocabulary.by_label.get(form + "者", ())
             for c in cs:
                 if c.kind == "role":
@@ -717,8 +788,9 @@ class StepResolver:
         most senior present), ``served`` (荐, 设: the one who has just been toasted),
         ``next-in-rank`` (旅酬: resolved later from who receives it).
         """
+        zhi_first = bool(object_tokens) and object_tokens[0].kind == ZHI
         if action.key in _PERSON_AS_RECIPIENT or action.flag("personObject") or action.flag("recipientRule") != "none":
-            if objects_persons and action.key in _PERSON_AS_RECIPIENT:
+            if objects_persons and action.key in _PERSON_AS_RECIPIENT and not (zhi_first and action.flag("personObject")):
                 return tuple(objects_persons), False, None
             if pp_persons:
                 return tuple(pp_persons), False, None
@@ -730,6 +802,15 @@ class StepResolver:
         if alternatives:
             return alternatives, True, "either of the persons after 若…若"
         rule = action.flag("recipientRule", "none")
+        if action.key in ("action-shou", "action-baishou"):
+            nominal = clause.flags.get("nominal_object")
+            if nominal in ("命",):
+                p = self.superior(agent)
+                return ((p,) if p else ()), False, "a command is received from the superior"
+            lt = self.state.last_toast
+            if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(r.key == agent[0].key for r in lt[1])):
+                if lt[0][0].key != agent[0].key:
+                    return lt[0][:1], False, "receives from the giver of the toast"
         if action.key == "action-zuo" and self.state.last_xian is not None:
             giver, _receiver = self.state.last_xian
             return giver, False, "the return toast goes to who gave the 献"
@@ -747,6 +828,11 @@ class StepResolver:
             if action.key == "action-ming":
                 return (), False, None
             rule = "other-party"
+        if rule == "other-party" and self._agent_from_pivot:
+            # 公命小臣辞: the servant declines, for the ruler, to the ruler's other party
+            p = self.other_party(self.state.pivot_commander)
+            if p is not None and all(p.key != a.key for a in agent):
+                return (p,), False, "to the other party of the one who commanded it"
         if rule == "other-party":
             p = self.other_party(agent)
             return ((p,) if p else ()), False, "other party of the exchange"
@@ -790,7 +876,18 @@ class StepResolver:
         written = [t for t in clause.tokens if t.kind == VESSEL and t.concept is not None]
         wine_tok = next((t for t in clause.tokens if t.kind == WINE and t.concept is not None), None)
         vessel: Term | None = None
-        if written:
+        if written and action.key == "action-baisong" and recipient and recipient[0].key in st.holder:
+            # 拜送爵: the cup named is the one just sent, now in the receiver's hands
+            sent = st.holder[recipient[0].key]
+            vessel = sent if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
+        elif written and action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder:
+            # 拜受爵 / 受爵: the cup comes from the giver's hands (a generic 爵 is that cup)
+            given = st.holder.pop(recipient[0].key)
+            vessel = given if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
+            st.holder[who] = vessel
+            if recipient[0].key in st.wine_in:
+                st.wine_in[who] = st.wine_in.pop(recipient[0].key)
+        elif written:
             t = written[0]
             vessel = self.term(t.concept, t.text)  # type: ignore[arg-type]
             held = st.holder.get(who)
@@ -799,7 +896,11 @@ class StepResolver:
                 vessel = held
             elif action.key not in ("action-dian",) or who not in st.holder:
                 st.holder[who] = vessel
-        elif action.flag("cupAction") and action.key != "action-jiang" and not self._names_other_thing(object_tokens):
+        elif (
+            action.flag("cupAction") and not self._names_other_thing(object_tokens)
+            and (action.key != "action-jiang" or (prefix and prefix[-1].kind == YI))
+        ):
+            # (以降: going down with it, the cup in hand)
             vessel = st.holder.get(who)
             if vessel is None:
                 vessel = self._block_cup(clause.block)
@@ -812,13 +913,16 @@ class StepResolver:
         if vessel is not None and who in st.holder and agent:
             st.last_holder = agent
         # cups change hands
-        if action.key in _HANDING and recipient and vessel is not None:
+        if action.key in _HANDING and recipient and vessel is not None and recipient[0].key != who:
             st.holder[recipient[0].key] = vessel
+            st.holder.pop(who, None)
             if wine is not None:
                 st.wine_in[recipient[0].key] = wine
-        if action.key == "action-shou" and recipient and recipient[0].key in st.holder and not written:
+        if action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder and not written:
             vessel = st.holder[recipient[0].key]
             st.holder[who] = vessel
+            st.holder.pop(recipient[0].key, None)
+            st.last_holder = agent
             if recipient[0].key in st.wine_in:
                 wine = st.wine_in[recipient[0].key]
                 st.wine_in[who] = wine
@@ -892,6 +996,12 @@ _ANSWERS = {
     "action-ming": frozenset({"action-qing"}),
 }
 """What each answering act answers: a bow, a refusal, a command, a request."""
+
+_OFFICE_ACTS = frozenset({"action-qing", "action-ming"})
+"""Requests and commands, made by whoever holds that office in the rite (小臣请, 公命)."""
+
+_CUP_PREPARATION = frozenset({"action-xi", "action-zhuo", "action-shi-fill", "action-guan"})
+"""Washing, pouring, filling (and washing the hands for it): never the ruler's (注 君尊不酌)."""
 
 _DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
 """Drinking acts: done by whoever holds the cup."""
