@@ -178,6 +178,7 @@ class _State:
     last_xian: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
     pivot_agent: tuple[Term, ...] = ()
     pivot_commander: tuple[Term, ...] = ()
+    last_alternatives: tuple[Term, ...] = ()
     labels: dict[str, str] = field(default_factory=dict)
     condition_open: bool = False
     condition_continues: bool = False
@@ -800,7 +801,11 @@ class StepResolver:
                     return (p,), False, "之 = the last person named"
         alternatives = self._alternatives(clause)
         if alternatives:
+            self.state.last_alternatives = alternatives
             return alternatives, True, "either of the persons after 若…若"
+        if any(t.text in g.CHOICE for t in clause.tokens) and self.state.last_alternatives:
+            # 唯公所赐 again: the ruler chooses among the same persons as before (若賔若长)
+            return self.state.last_alternatives, True, "either of the persons offered before"
         rule = action.flag("recipientRule", "none")
         if action.key in ("action-shou", "action-baishou"):
             nominal = clause.flags.get("nominal_object")

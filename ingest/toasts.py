@@ -57,7 +57,8 @@ class Toast:
             "receiver": join(t.label for t in self.receiver) or None,
             "type": self.type.label,
             "type_alternative": self.type_alternative.label if self.type_alternative else None,
-            "performed_by": "+".join(t.label for t in self.performed_by) or None,
+            "performed_by": (giver_join if self.performed_by == self.giver else join if self.performed_by == self.receiver else "+".join)(
+                t.label for t in self.performed_by) or None,
             "step": self.step.as_record()["id"],
             "sequence": self.step.sequence,
             "block": self.step.block,
