@@ -17,9 +17,8 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
-
 from yili.api.sparql import make_sparql_router
-from yili.graph.queries import GraphQueries, OxigraphBackend
+from yili.graph.queries import GraphQueries
 from yili.ingest.errors import NotFoundError, RequestTooLargeError, YiliError
 from yili.ontology.namespaces import base_iri, mint
 from yili.ontology.vocabulary import Vocabulary
@@ -91,7 +90,9 @@ def install_handlers(app: FastAPI) -> None:
             except ValueError:
                 return error_json(YiliError("bad Content-Length header"))
             if too_big:
-                return error_json(RequestTooLargeError(f"request body of {length} bytes exceeds the limit of {MAX_BODY_BYTES} bytes"))
+                return error_json(
+                    RequestTooLargeError(f"request body of {length} bytes exceeds the limit of {MAX_BODY_BYTES} bytes")
+                )
         return await call_next(request)
 
 
@@ -134,8 +135,12 @@ def create_app(service: Service) -> FastAPI:
             "name": "yili-kg",
             "summary": service.summary,
             "links": {
-                "toasts": "/toasts", "steps": "/steps?limit=50&offset=0", "phases": "/phases",
-                "sparql": "/sparql", "docs": "/docs", "term": "/terms/賓",
+                "toasts": "/toasts",
+                "steps": "/steps?limit=50&offset=0",
+                "phases": "/phases",
+                "sparql": "/sparql",
+                "docs": "/docs",
+                "term": "/terms/賓",
             },
         }
 
@@ -211,8 +216,13 @@ def create_app(service: Service) -> FastAPI:
             raise NotFoundError(f"no term named {name[:50]!r}…")
         c = service.vocabulary.lookup(name)
         return {
-            "iri": c.iri, "kind": c.kind, "zh-Hant": c.hant, "zh-Hans": c.hans,
-            "labels": sorted(c.labels), "definition": c.definition, "broader": list(c.broader),
+            "iri": c.iri,
+            "kind": c.kind,
+            "zh-Hant": c.hant,
+            "zh-Hans": c.hans,
+            "labels": sorted(c.labels),
+            "definition": c.definition,
+            "broader": list(c.broader),
         }
 
     return app
@@ -220,9 +230,7 @@ def create_app(service: Service) -> FastAPI:
 
 def _as_jsonld(service: Service, data: dict[str, Any]) -> dict[str, Any]:
     """A step as JSON-LD over ``context.jsonld`` (IRIs for terms, integers for offsets)."""
-    rows = service.store.query(
-        f"SELECT ?p ?o WHERE {{ <{data['id']}> ?p ?o }}", use_default_graph_as_union=True
-    )
+    rows = service.store.query(f"SELECT ?p ?o WHERE {{ <{data['id']}> ?p ?o }}", use_default_graph_as_union=True)
     out: dict[str, Any] = {"@context": _context(), "id": data["id"], "type": []}
     short = {v["@id"] if isinstance(v, dict) else v: k for k, v in _context().items() if not k.startswith("@")}
     yk = str(base_iri()) + "ontology#"

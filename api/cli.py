@@ -8,6 +8,8 @@ standard error and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import json
 import sys
 import time
@@ -62,8 +64,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     blocks = sum(len(e.document.blocks) for e in extractions)
     steps = sum(len(e.steps) for e in extractions)
     toasts = sum(len(e.toasts) for e in extractions)
-    print(f"built {out}/graph.ttl, graph.trig, steps.jsonl, toasts.jsonl: {len(extractions)} edition(s), "
-          f"{blocks} blocks, {steps} steps, {toasts} toasts, {triples} triples, {seconds:.2f} s")
+    print(
+        f"built {out}/graph.ttl, graph.trig, steps.jsonl, toasts.jsonl: {len(extractions)} edition(s), "
+        f"{blocks} blocks, {steps} steps, {toasts} toasts, {triples} triples, {seconds:.2f} s"
+    )
     return 0
 
 
@@ -112,7 +116,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     """``yili-kg serve [--graph FILE] [INPUT ...]``: build (or load) the graph and serve it over HTTP."""
     import uvicorn
-
     from yili.api.app import create_app
     from yili.api.service import service_from_extractions, service_from_file
 
@@ -123,9 +126,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _extractor, extractions = _extract(args.inputs, args.vocab)
         service = service_from_extractions(extractions, base=args.base_iri, vocabulary_files=args.vocab)
     s = service.summary
-    print(f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
-          f"ready in {time.perf_counter() - t0:.2f} s; serving on http://{args.host}:{args.port} "
-          f"(SPARQL at /sparql, docs at /docs)", flush=True)
+    print(
+        f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
+        f"ready in {time.perf_counter() - t0:.2f} s; serving on http://{args.host}:{args.port} "
+        f"(SPARQL at /sparql, docs at /docs)",
+        flush=True,
+    )
     uvicorn.run(create_app(service), host=args.host, port=args.port, log_level="warning")
     return 0
 
@@ -149,10 +155,15 @@ def parser() -> argparse.ArgumentParser:
 
     def common(sp: argparse.ArgumentParser, inputs: bool = True) -> None:
         if inputs:
-            sp.add_argument("inputs", nargs="*", metavar="INPUT",
-                            help="text files (UTF-8, blank-line blocks); default: the embedded 燕礼 excerpt")
-        sp.add_argument("--vocab", action="append", default=[], metavar="FILE",
-                        help="an extra SKOS vocabulary file in Turtle (repeatable)")
+            sp.add_argument(
+                "inputs",
+                nargs="*",
+                metavar="INPUT",
+                help="text files (UTF-8, blank-line blocks); default: the embedded 燕礼 excerpt",
+            )
+        sp.add_argument(
+            "--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle (repeatable)"
+        )
         sp.add_argument("--base-iri", default=None, help="base IRI for minted IRIs (default https://w3id.org/yili-kg/)")
 
     b = sub.add_parser("build", help="build the graph and write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl")
@@ -188,8 +199,11 @@ def parser() -> argparse.ArgumentParser:
     sv.set_defaults(func=cmd_serve)
 
     x = sub.add_parser("export", help="export the step graph for graph tools")
-    x.add_argument("format", choices=["gexf", "graphml", "cytoscape", "dot"],
-                   help="gexf (Gephi), graphml, cytoscape (Cytoscape.js JSON), dot (Graphviz)")
+    x.add_argument(
+        "format",
+        choices=["gexf", "graphml", "cytoscape", "dot"],
+        help="gexf (Gephi), graphml, cytoscape (Cytoscape.js JSON), dot (Graphviz)",
+    )
     common(x)
     x.add_argument("--out", required=True, metavar="FILE")
     x.set_defaults(func=cmd_export)
@@ -206,10 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         # the reader stopped early (yili-kg steps | head): not an error
-        try:
-            sys.stdout = open("/dev/null", "w")  # noqa: SIM115
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout must stay open until exit
         return 0
     except KeyboardInterrupt:
         return 130

@@ -68,7 +68,6 @@ import pyoxigraph
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
-
 from yili.ingest.errors import QueryError, QueryTimeoutError, RequestTooLargeError, YiliError
 
 __all__ = [
@@ -261,9 +260,7 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def make_sparql_router(
-    get_store: Callable[[], pyoxigraph.Store], *, limits: SparqlLimits | None = None
-) -> APIRouter:
+def make_sparql_router(get_store: Callable[[], pyoxigraph.Store], *, limits: SparqlLimits | None = None) -> APIRouter:
     """Build the router of the read-only SPARQL 1.1 Protocol endpoint at ``/sparql``.
 
     Parameters
@@ -344,14 +341,10 @@ def make_sparql_router(
         """
         return await answer(request)
 
-    @router.api_route(
-        "/sparql", methods=["PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"], include_in_schema=False
-    )
+    @router.api_route("/sparql", methods=["PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"], include_in_schema=False)
     async def sparql_other_method(request: Request) -> Response:
         """Refuse any method but GET and POST with a JSON 405 (SPARQL 1.1 Protocol 2.1)."""
-        return _error_response(
-            MethodNotAllowedError(f"The SPARQL endpoint takes GET and POST, not {request.method}.")
-        )
+        return _error_response(MethodNotAllowedError(f"The SPARQL endpoint takes GET and POST, not {request.method}."))
 
     return router
 
@@ -470,9 +463,7 @@ def _content_type(header: str | None) -> tuple[str | None, str | None]:
 
 async def _read_body(request: Request, max_bytes: int) -> bytes:
     """The request body, read no further than ``max_bytes``; raises RequestTooLargeError past it."""
-    too_large = RequestTooLargeError(
-        f"The request body is over {max_bytes:,} bytes (SparqlLimits.max_body_bytes)."
-    )
+    too_large = RequestTooLargeError(f"The request body is over {max_bytes:,} bytes (SparqlLimits.max_body_bytes).")
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > max_bytes:
         raise too_large
@@ -497,9 +488,7 @@ def _decode_utf8(body: bytes) -> str:
 def _parse_form(text: str) -> list[tuple[str, str]]:
     """The fields of an ``application/x-www-form-urlencoded`` body, percent-decoded as UTF-8."""
     try:
-        return urllib.parse.parse_qsl(
-            text, keep_blank_values=True, encoding="utf-8", errors="strict", max_num_fields=1000
-        )
+        return urllib.parse.parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict", max_num_fields=1000)
     except (UnicodeDecodeError, ValueError) as error:
         raise QueryError(f"The form body cannot be decoded: {error}.") from None
 
@@ -640,9 +629,7 @@ def _negotiate(
         chosen = names.get(key) or (_lookup(from_media_type, key) if "/" in key else None)
         if chosen is not None and chosen in offered:
             return chosen
-        raise NotAcceptableError(
-            f"format={format_name!r} is not available for {what}; use one of: {', '.join(names)}."
-        )
+        raise NotAcceptableError(f"format={format_name!r} is not available for {what}; use one of: {', '.join(names)}.")
     ranges = _media_ranges(accept)
     if not ranges:
         return offered[0]
@@ -737,9 +724,7 @@ class _WorkerPool:
         future: Future[_Answer] = Future()
         with self._lock:
             if len(self._threads) < self._size:
-                thread = threading.Thread(
-                    target=self._work, name=f"sparql-worker-{len(self._threads)}", daemon=True
-                )
+                thread = threading.Thread(target=self._work, name=f"sparql-worker-{len(self._threads)}", daemon=True)
                 thread.start()
                 self._threads.append(thread)
         self._jobs.put((job, future))
@@ -760,9 +745,7 @@ class _WorkerPool:
                 _release_frames(error)
                 future.set_exception(RuntimeError("SPARQL evaluation failed; see the log."))
 
-    async def evaluate(
-        self, get_store: Callable[[], pyoxigraph.Store], operation: _Operation, limits: SparqlLimits
-    ) -> Response:
+    async def evaluate(self, get_store: Callable[[], pyoxigraph.Store], operation: _Operation, limits: SparqlLimits) -> Response:
         """Evaluate ``operation`` on a worker within ``limits.timeout_s``; the HTTP answer.
 
         Raises
@@ -914,9 +897,7 @@ def _graph_name(iri: str, parameter: str) -> pyoxigraph.NamedNode:
         raise QueryError(f"{parameter} {iri!r} is not a valid IRI: {error}") from None
 
 
-def _take(
-    results: Any, limits: SparqlLimits, check_budget: Callable[[], None], headers: dict[str, str]
-) -> list[Any]:
+def _take(results: Any, limits: SparqlLimits, check_budget: Callable[[], None], headers: dict[str, str]) -> list[Any]:
     """Read at most ``limits.max_rows`` rows lazily, checking the budget before each one.
 
     One row past the cap means the answer is too large: RequestTooLargeError, or, with
@@ -937,9 +918,7 @@ def _take(
     return rows
 
 
-def _serialize_solutions(
-    variables: Sequence[str], rows: Sequence[Any], results_format: QueryResultsFormat
-) -> bytes:
+def _serialize_solutions(variables: Sequence[str], rows: Sequence[Any], results_format: QueryResultsFormat) -> bytes:
     """Serialise solutions already read, with pyoxigraph's serialiser for ``results_format``.
 
     pyoxigraph serialises only a live result iterator, which the row cap and the time budget cannot

@@ -56,8 +56,10 @@ def main() -> None:
     for name, q in (("who toasts whom", WHO), ("agent changes between consecutive steps", HEAVY)):
         t_ox, _ = timed(lambda q=q: list(store.query(q, use_default_graph_as_union=True)), 7)
         t_rdf, _ = timed(lambda q=q: list(graph.query(q)), 3)
-        print(f"  query '{name}': Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.1f} ms -> "
-              f"Oxigraph is {t_rdf / t_ox:.1f}x faster")
+        print(
+            f"  query '{name}': Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.1f} ms -> "
+            f"Oxigraph is {t_rdf / t_ox:.1f}x faster"
+        )
 
     queries = GraphQueries(OxigraphBackend(store), extractor.vocabulary)
     t_rest, rows = timed(lambda: queries.toasts(receiver="賓"), 20)
@@ -74,12 +76,18 @@ def main() -> None:
         store_all = store_from_dataset(ds_all)
         _cur, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        print(f"corpus: {len(docs)} files, {all_chars} classic characters, {sum(len(e.steps) for e in exs)} steps, "
-              f"{len(store_all)} triples")
-        print(f"  extraction {t_all * 1000:.0f} ms = {all_chars / t_all:,.0f} chars/s; "
-              f"throughput ratio corpus/excerpt = {(all_chars / t_all) / (chars / t_extract):.2f}")
-        print(f"  Python heap peak while building the corpus graph: {peak / 2**20:.1f} MiB "
-              f"({peak / len(store_all):.0f} bytes per triple)")
+        print(
+            f"corpus: {len(docs)} files, {all_chars} classic characters, {sum(len(e.steps) for e in exs)} steps, "
+            f"{len(store_all)} triples"
+        )
+        print(
+            f"  extraction {t_all * 1000:.0f} ms = {all_chars / t_all:,.0f} chars/s; "
+            f"throughput ratio corpus/excerpt = {(all_chars / t_all) / (chars / t_extract):.2f}"
+        )
+        print(
+            f"  Python heap peak while building the corpus graph: {peak / 2**20:.1f} MiB "
+            f"({peak / len(store_all):.0f} bytes per triple)"
+        )
     print(f"max resident set size of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 

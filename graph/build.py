@@ -15,7 +15,6 @@ from pathlib import Path
 
 from rdflib import Dataset, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, XSD
-
 from yili.ingest.document import Document
 from yili.ingest.pipeline import Extraction
 from yili.ingest.steps import Step, Term
@@ -53,9 +52,9 @@ def _rebase_graph(graph: Graph, base: str) -> Graph:
 
     def move(node):  # type: ignore[no-untyped-def]
         if isinstance(node, URIRef) and str(node).startswith(DEFAULT_BASE):
-            return URIRef(base + str(node)[len(DEFAULT_BASE):])
+            return URIRef(base + str(node)[len(DEFAULT_BASE) :])
         if isinstance(node, Literal) and node.datatype is None and str(node).startswith(DEFAULT_BASE):
-            return Literal(base + str(node)[len(DEFAULT_BASE):], lang=node.language)
+            return Literal(base + str(node)[len(DEFAULT_BASE) :], lang=node.language)
         return node
 
     for s, p, o in graph:
@@ -68,7 +67,7 @@ def _iri(term: Term | None, base: str) -> URIRef | None:
         return None
     iri = term.iri
     if base != DEFAULT_BASE and iri.startswith(DEFAULT_BASE):
-        iri = base + iri[len(DEFAULT_BASE):]
+        iri = base + iri[len(DEFAULT_BASE) :]
     return URIRef(iri)
 
 
@@ -87,12 +86,15 @@ class GraphBuilder:
         self.base = base or base_iri()
         self.dataset = Dataset()
         for prefix, ns in PREFIXES.items():
-            self.dataset.bind(prefix, ns if self.base == DEFAULT_BASE or not ns.startswith(DEFAULT_BASE) else self.base + ns[len(DEFAULT_BASE):])
+            self.dataset.bind(
+                prefix,
+                ns if self.base == DEFAULT_BASE or not ns.startswith(DEFAULT_BASE) else self.base + ns[len(DEFAULT_BASE) :],
+            )
         vocab = self.dataset.graph(vocabulary_graph_iri(self.base))
         source = read_graph([*default_files(), *vocabulary_files])
         for triple in _rebase_graph(source, self.base):
             vocab.add(triple)
-        self.yk = Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE):])
+        self.yk = Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :])
 
     def add(self, extraction: Extraction) -> URIRef:
         """Add one edition's steps, toasts, phases, blocks and commentary.
@@ -178,8 +180,11 @@ class GraphBuilder:
         g.add((iri, RDFS.label, Literal(f"{s.sequence}. {s.text}")))
         # labels as written in this edition (賔, not 宾), for display and exports
         for prop, value in (
-            (yk.agentLabel, s.agent_label), (yk.recipientLabel, s.recipient_label), (yk.actionLabel, s.action.label),
-            (yk.vesselLabel, s.vessel.label if s.vessel else None), (yk.wineLabel, s.wine.label if s.wine else None),
+            (yk.agentLabel, s.agent_label),
+            (yk.recipientLabel, s.recipient_label),
+            (yk.actionLabel, s.action.label),
+            (yk.vesselLabel, s.vessel.label if s.vessel else None),
+            (yk.wineLabel, s.wine.label if s.wine else None),
             (yk.facingLabel, s.facing.label if s.facing else None),
         ):
             if value:
@@ -242,8 +247,12 @@ class GraphBuilder:
             if (x := _iri(p, b)) is not None:
                 g.add((iri, yk.performedBy, x))
         rec = t.as_record()
-        for prop, value in ((yk.giverLabel, rec["giver"]), (yk.receiverLabel, rec["receiver"]),
-                            (yk.performedByLabel, rec["performed_by"]), (yk.toastTypeLabel, rec["type"])):
+        for prop, value in (
+            (yk.giverLabel, rec["giver"]),
+            (yk.receiverLabel, rec["receiver"]),
+            (yk.performedByLabel, rec["performed_by"]),
+            (yk.toastTypeLabel, rec["type"]),
+        ):
             if value:
                 g.add((iri, prop, Literal(value)))
         if len(t.giver) > 1 or len(t.receiver) > 1 or t.note:
@@ -254,12 +263,13 @@ class GraphBuilder:
 def _rebase(iri: URIRef, base: str) -> URIRef:
     s = str(iri)
     if base != DEFAULT_BASE and s.startswith(DEFAULT_BASE):
-        return URIRef(base + s[len(DEFAULT_BASE):])
+        return URIRef(base + s[len(DEFAULT_BASE) :])
     return iri
 
 
-def build_dataset(extractions: Iterable[Extraction], base: str | None = None,
-                  vocabulary_files: Iterable[str | Path] = ()) -> Dataset:
+def build_dataset(
+    extractions: Iterable[Extraction], base: str | None = None, vocabulary_files: Iterable[str | Path] = ()
+) -> Dataset:
     """Build the dataset for several editions (one named graph each, plus the vocabulary graph).
 
     Parameters

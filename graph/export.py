@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import networkx as nx
-
 from yili.ingest.errors import InputError
 from yili.ingest.pipeline import Extraction
 
@@ -51,10 +50,16 @@ def step_network(extractions: Sequence[Extraction]) -> nx.MultiDiGraph:
         for s in e.steps:
             node = f"step:{s.key}"
             rec = s.as_record()
-            g.add_node(node, kind="step", label=s.text, **{
-                k: (v if isinstance(v, int) and not isinstance(v, bool) else str(v) if v is not None else "")
-                for k, v in rec.items() if k not in ("id", "text")
-            })
+            g.add_node(
+                node,
+                kind="step",
+                label=s.text,
+                **{
+                    k: (v if isinstance(v, int) and not isinstance(v, bool) else str(v) if v is not None else "")
+                    for k, v in rec.items()
+                    if k not in ("id", "text")
+                },
+            )
             if prev is not None:
                 g.add_edge(prev, node, kind="next")
             prev = node
@@ -72,8 +77,15 @@ def step_network(extractions: Sequence[Extraction]) -> nx.MultiDiGraph:
                     if giver.key and receiver.key:
                         g.add_node(f"role:{giver.key}", kind="role", label=giver.label)
                         g.add_node(f"role:{receiver.key}", kind="role", label=receiver.label)
-                        g.add_edge(f"role:{giver.key}", f"role:{receiver.key}", kind="toast", type=t.type.label,
-                                   sequence=t.step.sequence, label=t.type.label, text=t.step.text)
+                        g.add_edge(
+                            f"role:{giver.key}",
+                            f"role:{receiver.key}",
+                            kind="toast",
+                            type=t.type.label,
+                            sequence=t.step.sequence,
+                            label=t.type.label,
+                            text=t.step.text,
+                        )
     return g
 
 
@@ -107,11 +119,17 @@ def write_dot(extractions: Sequence[Extraction], path: Path) -> None:
     g = step_network(extractions)
     h = nx.MultiDiGraph()
     for n, d in g.nodes(data=True):
-        h.add_node(n.replace(":", "_").replace("/", "_"), label=json.dumps(d.get("label", ""), ensure_ascii=False),
-                   shape="box" if d.get("kind") == "step" else "ellipse")
+        h.add_node(
+            n.replace(":", "_").replace("/", "_"),
+            label=json.dumps(d.get("label", ""), ensure_ascii=False),
+            shape="box" if d.get("kind") == "step" else "ellipse",
+        )
     for u, v, d in g.edges(data=True):
-        h.add_edge(u.replace(":", "_").replace("/", "_"), v.replace(":", "_").replace("/", "_"),
-                   label=json.dumps(d.get("label", d.get("kind", "")), ensure_ascii=False))
+        h.add_edge(
+            u.replace(":", "_").replace("/", "_"),
+            v.replace(":", "_").replace("/", "_"),
+            label=json.dumps(d.get("label", d.get("kind", "")), ensure_ascii=False),
+        )
     nx.drawing.nx_pydot.write_dot(h, path)
 
 

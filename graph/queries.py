@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import pyoxigraph
-
 from yili.ingest.errors import NotFoundError, UnknownTermError
 from yili.ontology.namespaces import DEFAULT_BASE, PREFIXES, base_iri
 from yili.ontology.vocabulary import Vocabulary
@@ -95,7 +94,7 @@ STEP_FIELDS = """
 
 
 def _sparql_iri(iri: str) -> str:
-    if any(c in iri for c in "<>\"{}|^`\\ \n"):
+    if any(c in iri for c in '<>"{}|^`\\ \n'):
         raise UnknownTermError(f"not a usable IRI: {iri!r}")
     return f"<{iri}>"
 
@@ -122,7 +121,7 @@ class GraphQueries:
         c = self.vocabulary.lookup(name, kind)
         iri = c.iri
         if self.base != DEFAULT_BASE and iri.startswith(DEFAULT_BASE):
-            iri = self.base + iri[len(DEFAULT_BASE):]
+            iri = self.base + iri[len(DEFAULT_BASE) :]
         return iri
 
     def toasts(self, giver: str | None = None, receiver: str | None = None, type: str | None = None) -> list[dict[str, object]]:
@@ -154,19 +153,26 @@ class GraphQueries:
             filters.append(f"?step yk:receiver {_sparql_iri(self._concept_iri(receiver, 'role'))} .")
         if type:
             filters.append(f"?step yk:toastType {_sparql_iri(self._concept_iri(type, 'action'))} .")
-        q = _PREFIX_BLOCK + f"""
+        q = (
+            _PREFIX_BLOCK
+            + f"""
 SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type ?performed_by ?edition WHERE {{
   ?step a yk:Toast ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
         yk:charStart ?char_start ; yk:charEnd ?char_end ; yk:giverLabel ?giver ; yk:receiverLabel ?receiver ;
         yk:toastTypeLabel ?type ; yk:inEdition ?edition .
   OPTIONAL {{ ?step yk:performedByLabel ?performed_by }}
-  {' '.join(filters)}
+  {" ".join(filters)}
 }} ORDER BY ?edition ?sequence"""
+        )
         return self.backend.select(q)
 
     def steps(
-        self, agent: str | None = None, action: str | None = None, vessel: str | None = None,
-        limit: int = 50, offset: int = 0,
+        self,
+        agent: str | None = None,
+        action: str | None = None,
+        vessel: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
     ) -> Page:
         """The steps, in order, filtered and paginated.
 
@@ -199,12 +205,16 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
         where = f"?step a yk:Step ; yk:inEdition ?edition ; yk:sequence ?sequence . {' '.join(filters)}"
         total_rows = self.backend.select(_PREFIX_BLOCK + f"SELECT (COUNT(DISTINCT ?step) AS ?n) WHERE {{ {where} }}")
         total = int(total_rows[0]["n"]) if total_rows else 0  # type: ignore[arg-type]
-        q = _PREFIX_BLOCK + f"""
+        q = (
+            _PREFIX_BLOCK
+            + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition WHERE {{
-  {{ SELECT DISTINCT ?step ?edition ?sequence WHERE {{ {where} }} ORDER BY ?edition ?sequence LIMIT {int(limit)} OFFSET {int(offset)} }}
+  {{ SELECT DISTINCT ?step ?edition ?sequence WHERE {{ {where} }}
+     ORDER BY ?edition ?sequence LIMIT {int(limit)} OFFSET {int(offset)} }}
   {STEP_FIELDS}
 }} ORDER BY ?edition ?sequence"""
+        )
         items = [_step_row(r) for r in self.backend.select(q)]
         return Page(items, total, limit, offset)
 
@@ -229,7 +239,9 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             If no step has that IRI.
         """
         s = _sparql_iri(iri)
-        rows = self.backend.select(_PREFIX_BLOCK + f"""
+        rows = self.backend.select(
+            _PREFIX_BLOCK
+            + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition ?prev ?next ?blockIri ?phase ?giver ?receiver ?type ?repeats WHERE {{
   BIND({s} AS ?step)
@@ -240,35 +252,46 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
   OPTIONAL {{ ?step yk:inPhase/rdfs:label ?phase }}
   OPTIONAL {{ ?step yk:repeats ?repeats }}
   OPTIONAL {{ ?step a yk:Toast ; yk:giverLabel ?giver ; yk:receiverLabel ?receiver ; yk:toastTypeLabel ?type }}
-}} LIMIT 1""")
+}} LIMIT 1"""
+        )
         if not rows:
             raise NotFoundError(f"no step with IRI {iri}")
         r = rows[0]
         out = _step_row(r)
-        out.update({
-            "previous": r.get("prev"), "next": r.get("next"), "block_iri": r.get("blockIri"),
-            "phase": r.get("phase"), "repeats": r.get("repeats"),
-            "toast": {"giver": r["giver"], "receiver": r["receiver"], "type": r["type"]} if r.get("type") else None,
-        })
-        comments = self.backend.select(_PREFIX_BLOCK + f"""
+        out.update(
+            {
+                "previous": r.get("prev"),
+                "next": r.get("next"),
+                "block_iri": r.get("blockIri"),
+                "phase": r.get("phase"),
+                "repeats": r.get("repeats"),
+                "toast": {"giver": r["giver"], "receiver": r["receiver"], "type": r["type"]} if r.get("type") else None,
+            }
+        )
+        comments = self.backend.select(
+            _PREFIX_BLOCK
+            + f"""
 SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
   {s} yk:inBlock ?b . ?c yk:comments ?b ; yk:layer/skos:notation ?layer ; yk:text ?text ;
      yk:charStart ?char_start ; yk:charEnd ?char_end .
   OPTIONAL {{ ?c yk:commentator ?commentator }}
-}} ORDER BY ?char_start""")
+}} ORDER BY ?char_start"""
+        )
         out["commentary"] = [
-            {k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]}
-            for c in comments
+            {k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]} for c in comments
         ]
         return out
 
     def phases(self) -> list[dict[str, object]]:
         """The phases of every edition, in order, with their first and last step IRIs."""
-        return self.backend.select(_PREFIX_BLOCK + """
+        return self.backend.select(
+            _PREFIX_BLOCK
+            + """
 SELECT ?phase ?label ?number ?first ?last ?edition WHERE {
   ?phase a yk:Phase ; rdfs:label ?label ; yk:sequence ?number ; yk:firstStep ?first ; yk:lastStep ?last ;
          yk:inEdition ?edition .
-} ORDER BY ?edition ?number""")
+} ORDER BY ?edition ?number"""
+        )
 
 
 def _step_row(r: dict[str, object]) -> dict[str, object]:

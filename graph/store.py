@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pyoxigraph
 from rdflib import Dataset
-
 from yili.ingest.errors import InputError
 
 FORMATS: dict[str, pyoxigraph.RdfFormat] = {

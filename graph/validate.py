@@ -13,7 +13,6 @@ from pathlib import Path
 
 from rdflib import Dataset, Graph
 from rdflib.namespace import SH
-
 from yili.ingest.errors import InputError
 from yili.ontology.vocabulary import default_files, read_graph
 

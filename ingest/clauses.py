@@ -20,11 +20,39 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from yili.ingest import grammar as g
-from yili.ontology.vocabulary import Vocabulary
 from yili.ingest.tokens import (
-    ACTION, ADV, COND, CONJ, DIR, END, ER, FACING, FINAL, JIU, MARK, NEG, NUM, OBJECT, OTHER, PLACE,
-    RANK, ROLE, RU, SUO, TAIL, THEN, VESSEL, WINE, YI, YU, YUE, ZHI, ZI, Token, with_kind,
+    ACTION,
+    ADV,
+    COND,
+    CONJ,
+    DIR,
+    END,
+    ER,
+    FACING,
+    JIU,
+    MARK,
+    NEG,
+    NUM,
+    OBJECT,
+    OTHER,
+    PLACE,
+    RANK,
+    ROLE,
+    RU,
+    SUO,
+    TAIL,
+    THEN,
+    VESSEL,
+    WINE,
+    YI,
+    YU,
+    YUE,
+    ZHI,
+    ZI,
+    Token,
+    with_kind,
 )
+from yili.ontology.vocabulary import Vocabulary
 
 PREFIX_KINDS = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR})
 """Words that always open the next act: adverbs, negation, condition, 以, 而, 就, 与/及, 左/右 (左执爵)."""
@@ -84,12 +112,10 @@ class Clause:
     @property
     def suffix(self) -> list[Token]:
         """Tokens after the act."""
-        return self.tokens[self.head + 1:]
+        return self.tokens[self.head + 1 :]
 
 
-def normalise(
-    tokens: list[Token], vocabulary: Vocabulary | None = None
-) -> tuple[list[Token], dict[int, dict[str, object]]]:
+def normalise(tokens: list[Token], vocabulary: Vocabulary | None = None) -> tuple[list[Token], dict[int, dict[str, object]]]:
     """Re-read tokens by context before segmentation.
 
     Rules
@@ -126,13 +152,17 @@ def normalise(
             for k in range(i, stop + 1):
                 out.append(with_kind(tokens[k], TAIL, tokens[k].concept))
             flags_key = len(out) - 1
-            comparison_flags[flags_key] = "".join(x.text for x in tokens[i:stop + 1])
+            comparison_flags[flags_key] = "".join(x.text for x in tokens[i : stop + 1])
             i = stop + 1
             continue
         prev0 = out[-1] if out else None
         if (
-            t.kind == ACTION and t.text in g.SENDING_OFF and prev0 is not None and prev0.kind == ACTION
-            and prev0.concept is not None and ("action-bai" in prev0.concept.broader or prev0.concept.key == "action-bai")
+            t.kind == ACTION
+            and t.text in g.SENDING_OFF
+            and prev0 is not None
+            and prev0.kind == ACTION
+            and prev0.concept is not None
+            and ("action-bai" in prev0.concept.broader or prev0.concept.key == "action-bai")
         ):
             # 再拜稽首送觯: one act, the bow of sending off the cup (拜送)
             out[-1] = Token(prev0.text + t.text, prev0.start, t.end, ACTION, prev0.concept, prev0.readings)
@@ -140,8 +170,12 @@ def normalise(
             i += 1
             continue
         if (
-            vocabulary is not None and t.kind == ACTION and t.concept is not None and prev0 is not None
-            and prev0.kind == NEG and t.concept.key in g.SPLIT_WHEN_NEGATED
+            vocabulary is not None
+            and t.kind == ACTION
+            and t.concept is not None
+            and prev0 is not None
+            and prev0.kind == NEG
+            and t.concept.key in g.SPLIT_WHEN_NEGATED
         ):
             first, second = (vocabulary.concepts.get(k) for k in g.SPLIT_WHEN_NEGATED[t.concept.key])
             if first is not None and second is not None:
@@ -165,8 +199,12 @@ def normalise(
             i += 2
             continue
         if (
-            t.kind == ACTION and t.concept is not None and prev0 is not None and prev0.kind == ACTION
-            and prev0.concept is not None and t.concept.key in g.NOUN_AFTER.get(prev0.concept.key, ())
+            t.kind == ACTION
+            and t.concept is not None
+            and prev0 is not None
+            and prev0.kind == ACTION
+            and prev0.concept is not None
+            and t.concept.key in g.NOUN_AFTER.get(prev0.concept.key, ())
         ):
             out.append(with_kind(t, OBJECT))  # 大夫祭荐: 荐 is the served dishes
             i += 1
@@ -193,26 +231,37 @@ def normalise(
                 k -= 1
             head = out[k] if k >= 0 else None
             if (
-                head is not None and head.kind == ACTION and head.concept is not None
-                and head.concept.key in g.ANY_ACT_OBJECT_HEADS and "verbal_object" not in flags.get(k, {})
+                head is not None
+                and head.kind == ACTION
+                and head.concept is not None
+                and head.concept.key in g.ANY_ACT_OBJECT_HEADS
+                and "verbal_object" not in flags.get(k, {})
             ):
                 flags.setdefault(k, {})["verbal_object"] = t.concept
-                flags[k]["verbal_object_text"] = "".join(x.text for x in out[k + 1:]) + t.text
-                out[k + 1:] = [with_kind(x, TAIL) for x in out[k + 1:]]
+                flags[k]["verbal_object_text"] = "".join(x.text for x in out[k + 1 :]) + t.text
+                out[k + 1 :] = [with_kind(x, TAIL) for x in out[k + 1 :]]
                 out.append(with_kind(t, TAIL))
                 i += 1
                 continue
         if (
-            t.kind == ACTION and prev is not None and prev.kind == ACTION and prev.concept is not None
-            and t.concept is not None and t.concept.key in g.NOMINAL_ACT_OBJECTS.get(prev.concept.key, ())
+            t.kind == ACTION
+            and prev is not None
+            and prev.kind == ACTION
+            and prev.concept is not None
+            and t.concept is not None
+            and t.concept.key in g.NOMINAL_ACT_OBJECTS.get(prev.concept.key, ())
         ):
             flags.setdefault(len(out) - 1, {})["nominal_object"] = t.text
             out.append(with_kind(t, TAIL))
             i += 1
             continue
         if (
-            t.kind == ACTION and prev is not None and prev.kind == ACTION and prev.concept is not None
-            and prev.concept.key in g.VERBAL_OBJECT_HEADS and t.concept is not None
+            t.kind == ACTION
+            and prev is not None
+            and prev.kind == ACTION
+            and prev.concept is not None
+            and prev.concept.key in g.VERBAL_OBJECT_HEADS
+            and t.concept is not None
             and t.concept.key in g.VERBAL_OBJECTS
         ):
             flags.setdefault(len(out) - 1, {})["verbal_object"] = t.concept
@@ -221,8 +270,11 @@ def normalise(
             i += 1
             continue
         if (
-            prev is not None and prev.kind == ACTION and prev.concept is not None
-            and prev.concept.key in g.MOTION_VERBS and t.kind in (ACTION, OBJECT)
+            prev is not None
+            and prev.kind == ACTION
+            and prev.concept is not None
+            and prev.concept.key in g.MOTION_VERBS
+            and t.kind in (ACTION, OBJECT)
             and any(c.kind == PLACE for c in t.readings)
             and not (t.kind == ACTION and t.concept is not None and t.concept.flag("cupAction"))
         ):
@@ -349,8 +401,10 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             i += 1
             continue
         if t.kind == ROLE:
-            doubled = nxt is not None and nxt.kind == ROLE and (
-                nxt.text == t.text or (nxt.concept is not None and nxt.concept == t.concept)
+            doubled = (
+                nxt is not None
+                and nxt.kind == ROLE
+                and (nxt.text == t.text or (nxt.concept is not None and nxt.concept == t.concept))
             )
             if takes_person and not has_person_object and i == h1 + 1:
                 # the person object, with the persons listed after it (揖卿大夫, 请执幂者与羞膳者)
@@ -399,9 +453,7 @@ def _quote_heads(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict
     return out, flags
 
 
-def _quote_spans(
-    tokens: list[Token], heads: list[int]
-) -> tuple[list[int], dict[int, dict[str, object]], list[tuple[int, int]]]:
+def _quote_spans(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict[int, dict[str, object]], list[tuple[int, int]]]:
     """Drop the acts inside quoted speech (after 曰) from the heads.
 
     The quote runs from 曰 to the next person who starts a subject (卿大夫皆对) or the block's end.
@@ -429,7 +481,7 @@ def _quote_spans(
         spans.append((i + 1, j))
         for h in heads:
             if h < i and speaker_has_act and h == before[-1]:
-                flags.setdefault(h, {})["quote"] = "".join(x.text for x in tokens[i + 1:j])
+                flags.setdefault(h, {})["quote"] = "".join(x.text for x in tokens[i + 1 : j])
     out = [h for h in heads if h not in quoted]
     return out, flags, spans
 
@@ -463,7 +515,7 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
     if not heads:
         return clauses
     bounds = [0]
-    for h1, h2 in zip(heads, heads[1:]):
+    for h1, h2 in zip(heads, heads[1:], strict=False):
         bounds.append(_split_after(tokens, h1, h2))
     bounds.append(len(tokens))
     for n, h in enumerate(heads):
@@ -483,7 +535,9 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
             flags["section_start"] = True
         verb = part[head]
         if (
-            verb.concept is not None and verb.concept.key in g.CAUSATIVE_MOTION and head + 1 < len(part)
+            verb.concept is not None
+            and verb.concept.key in g.CAUSATIVE_MOTION
+            and head + 1 < len(part)
             and part[head + 1].kind == ROLE
         ):
             flags["causative"] = True

@@ -166,7 +166,7 @@ def split_commentary(text: str, start: int) -> list[Piece]:
     """
     cuts = [0] + [m.start() for m in _LAYER_MARK.finditer(text) if m.start() > 0] + [len(text)]
     pieces = []
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in zip(cuts, cuts[1:], strict=False):
         chunk = text[a:b]
         if not chunk.strip("○ \n"):
             continue
@@ -211,7 +211,7 @@ def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", editio
         return _parse_lines(text, source=source, rite=rite, edition=edition)
     spans = _spans(text)
     title_span, rest = spans[0], spans[1:]
-    title = text[title_span[0]:title_span[1]]
+    title = text[title_span[0] : title_span[1]]
     if not rest and not _COMMENTARY_OPEN.match(title):
         # A single paragraph: treat it as one classic block with no title.
         title, rest = "", spans
@@ -340,7 +340,10 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     stem = p.stem
     return parse_text(
-        text, source=str(p), rite=rite or _rite_key(stem), edition=edition or _edition_key(stem),
+        text,
+        source=str(p),
+        rite=rite or _rite_key(stem),
+        edition=edition or _edition_key(stem),
     )
 
 

@@ -102,9 +102,17 @@ class Report:
 
     def as_dict(self) -> dict[str, object]:
         """The scores as a JSON-ready dict."""
+
         def one(s: Score) -> dict[str, float | int]:
-            return {"precision": round(s.precision, 4), "recall": round(s.recall, 4), "f1": round(s.f1, 4),
-                    "tp": s.tp, "fp": s.fp, "fn": s.fn}
+            return {
+                "precision": round(s.precision, 4),
+                "recall": round(s.recall, 4),
+                "f1": round(s.f1, 4),
+                "tp": s.tp,
+                "fp": s.fp,
+                "fn": s.fn,
+            }
+
         return {"fields": {k: one(v) for k, v in self.fields.items()}, "toasts": one(self.toasts)}
 
 
@@ -168,8 +176,17 @@ class _Folder:
         return False
 
 
-_KIND = {"agent": "role", "recipient": "role", "action": "action", "vessel": "vessel", "wine": "wine",
-         "facing": "facing", "object": None, "location": None, "mode": None}
+_KIND = {
+    "agent": "role",
+    "recipient": "role",
+    "action": "action",
+    "vessel": "vessel",
+    "wine": "wine",
+    "facing": "facing",
+    "object": None,
+    "location": None,
+    "mode": None,
+}
 
 
 def evaluate(extraction: Extraction, gold_dir: str | Path, vocabulary: Vocabulary) -> Report:
@@ -257,9 +274,14 @@ def _score_toasts(
                 continue
             rec = t.as_record()
             type_ok = any(fold.same(ty, rec["type"], "action", "type") for ty in types) or (
-                rec.get("type_alternative") is not None and any(fold.same(ty, rec["type_alternative"], "action", "type") for ty in types)
+                rec.get("type_alternative") is not None
+                and any(fold.same(ty, rec["type_alternative"], "action", "type") for ty in types)
             )
-            if type_ok and fold.same(g["giver"], rec["giver"], "role", "giver") and fold.same(g["receiver"], rec["receiver"], "role", "receiver"):
+            if (
+                type_ok
+                and fold.same(g["giver"], rec["giver"], "role", "giver")
+                and fold.same(g["receiver"], rec["receiver"], "role", "receiver")
+            ):
                 hit = k
                 break
         if hit is None:

@@ -8,26 +8,31 @@ that turn a place into a position (西阶 + 上 = 西阶上).  Each entry cites 
 
 from __future__ import annotations
 
-ADVERBS: frozenset[str] = frozenset({
-    "皆",  # all (of a group): 卿大夫皆降, 媵爵者皆坐
-    "遂",  # thereupon, by the same actor: 遂卒爵, 遂拜
-    "乃",  # then, by the same actor: 乃升就席
-    "亦",  # also: 主人亦升自西阶
-    "又",  # again: 又命之
-    "少",  # a little: 賔少进
-    "序",  # in order, one after the other: 序进 (注曰序次第也)
-    "先",  # first: 乐正先升
-    "复",  # again: 复再拜稽首
-    "俱",  # together
-    "辩", "徧", "遍", "辯",  # to each in turn: 辩献卿 (the host toasts every minister in turn)
-    "因",  # thereupon
-    "反",  # back, again (before an act that has no 反- word of its own): 不洗反升
-    "各",  # each
-    "已",  # already
-    "始",  # first
-    "将",  # about to
-    "并",  # together
-})
+ADVERBS: frozenset[str] = frozenset(
+    {
+        "皆",  # all (of a group): 卿大夫皆降, 媵爵者皆坐
+        "遂",  # thereupon, by the same actor: 遂卒爵, 遂拜
+        "乃",  # then, by the same actor: 乃升就席
+        "亦",  # also: 主人亦升自西阶
+        "又",  # again: 又命之
+        "少",  # a little: 賔少进
+        "序",  # in order, one after the other: 序进 (注曰序次第也)
+        "先",  # first: 乐正先升
+        "复",  # again: 复再拜稽首
+        "俱",  # together
+        "辩",
+        "徧",
+        "遍",
+        "辯",  # to each in turn: 辩献卿 (the host toasts every minister in turn)
+        "因",  # thereupon
+        "反",  # back, again (before an act that has no 反- word of its own): 不洗反升
+        "各",  # each
+        "已",  # already
+        "始",  # first
+        "将",  # about to
+        "并",  # together
+    }
+)
 """Adverbs: they sit between a subject and its verb and never start a clause of their own."""
 
 SUMMARY_ADVERBS: frozenset[str] = frozenset({"辩", "徧", "遍", "辯"})
@@ -132,6 +137,7 @@ IDIOMS: dict[str, str] = {
 def is_number(ch: str) -> bool:
     """True for the numerals that count persons (一人, 二人, 下大夫二人, 工四人)."""
     return ch in "一二三四五六七八九十两兩"
+
 
 VERBAL_OBJECTS: frozenset[str] = frozenset({"action-jiang", "action-xi", "action-bai", "action-zaibai", "action-che"})
 """The acts that 辞 takes as its object: 辞降, 辞洗, 辞拜."""

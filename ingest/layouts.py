@@ -102,7 +102,7 @@ def mandoku_lines(text: str) -> tuple[str, list[Line]]:
         body = text[start:end]
         if body.startswith("#"):
             if body.startswith("#+TITLE:"):
-                title = body[len("#+TITLE:"):].strip()
+                title = body[len("#+TITLE:") :].strip()
             if "考證" in body or "考证" in body:
                 break  # the 考證 (collation notes) that close a 卷 are not the rite's text
             continue
@@ -192,7 +192,9 @@ def is_zhushu(text: str) -> bool:
 _LABELS = {"音義": ("other", "音義"), "疏": ("shu", "疏")}
 
 
-def zhushu_segments(lines: list[Line]) -> list[tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, str | None, list[tuple[str, tuple[int, int]]]]]]]:
+def zhushu_segments(
+    lines: list[Line],
+) -> list[tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, str | None, list[tuple[str, tuple[int, int]]]]]]]:
     """Split the run-on 注疏 stream into blocks of (classic chars, [(layer, commentator, chars)]).
 
     The stream of unindented lines reads ``[○]經 注… 音義(…) 疏(…)`` again and again: the classic
@@ -201,8 +203,12 @@ def zhushu_segments(lines: list[Line]) -> list[tuple[list[tuple[str, tuple[int, 
     no parenthesis follows runs on into the next classic, which cannot be told apart there
     (a known limit of reading this layout by rule).
     """
-    stream = [(c, s) for ln in lines if ln.indent == 0 and ln.text.strip() not in BOILERPLATE
-              for c, s in zip(ln.chars, ln.spans)]
+    stream = [
+        (c, s)
+        for ln in lines
+        if ln.indent == 0 and ln.text.strip() not in BOILERPLATE
+        for c, s in zip(ln.chars, ln.spans, strict=False)
+    ]
     blocks: list[tuple[list, list]] = []
     mode = "classic"
     depth = 0
@@ -246,7 +252,7 @@ def zhushu_segments(lines: list[Line]) -> list[tuple[list[tuple[str, tuple[int, 
             piece.append(stream[i])
             i += 1
             continue
-        ahead = "".join(c for c, _ in stream[i:i + 3])
+        ahead = "".join(c for c, _ in stream[i : i + 3])
         lab = next((k for k in _LABELS if ahead.startswith(k + "(")), None)
         if lab is not None:
             close_piece()

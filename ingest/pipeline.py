@@ -17,8 +17,8 @@ from pathlib import Path
 from yili.ingest.clauses import segment
 from yili.ingest.document import Document
 from yili.ingest.steps import Step, StepResolver
-from yili.ingest.tokens import Tokenizer
 from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, toast_of
+from yili.ingest.tokens import Tokenizer
 from yili.ontology.vocabulary import Vocabulary, load_vocabulary
 
 
@@ -96,7 +96,7 @@ class Extractor:
                     toasts[i] = replace(t, receiver=repeated.receiver)
                     by_sequence[t.step.sequence] = toasts[i]
                     continue
-                after = steps[t.step.sequence:]
+                after = steps[t.step.sequence :]
                 receiver = _next_receiver(t.step, after)
                 if receiver:
                     toasts[i] = replace(t, receiver=receiver)

@@ -14,7 +14,24 @@ from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
 from yili.ingest.document import Document
 from yili.ingest.tokens import (
-    ACTION, COND, CONJ, ER, FACING, NEG, OBJECT, OTHER, PLACE, RANK, ROLE, TAIL, THEN, VESSEL, WINE, YI, YU, ZHI, ZI,
+    COND,
+    CONJ,
+    ER,
+    FACING,
+    NEG,
+    OBJECT,
+    OTHER,
+    PLACE,
+    RANK,
+    ROLE,
+    TAIL,
+    THEN,
+    VESSEL,
+    WINE,
+    YI,
+    YU,
+    ZHI,
+    ZI,
     Token,
 )
 from yili.ontology.namespaces import mint
@@ -205,7 +222,7 @@ class StepResolver:
 
     def set_lookahead(self, clauses: list[Clause]) -> None:
         """Tell the resolver the act that follows each clause in its block (for 揖升)."""
-        for a, b in zip(clauses, clauses[1:]):
+        for a, b in zip(clauses, clauses[1:], strict=False):
             if b.verb.concept is not None:
                 self._lookahead[a.start] = b.verb.concept.key
 
@@ -355,9 +372,7 @@ class StepResolver:
                 st.condition_continues = True
                 if not has_if and self.steps and self.steps[-1].block == clause.block:
                     self._make_conditional(len(self.steps) - 1)
-        negated = any(t.kind == NEG for t in prefix) or any(
-            t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb]
-        )
+        negated = any(t.kind == NEG for t in prefix) or any(t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb])
         conditional = st.condition_open or choice or (has_if and not has_then)
 
         # agent --------------------------------------------------------------------------------
@@ -393,7 +408,7 @@ class StepResolver:
             agent_alternative = why.endswith("(either)")
             notes.append(f"agent: {why}")
         st.pivot_agent = ()
-        if subject or not (action.key in g.MOTION_VERBS):
+        if subject or action.key not in g.MOTION_VERBS:
             st.served_by = ()
 
         # persons after the verb ----------------------------------------------------------------
@@ -408,7 +423,7 @@ class StepResolver:
                 j = i + 1
                 while j < len(suffix) and suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE):
                     j += 1
-                np = suffix[i + 1:j]
+                np = suffix[i + 1 : j]
                 roles = self._role_terms(np)
                 if roles and t.kind == YU:
                     pp_persons.extend(roles)
@@ -428,9 +443,7 @@ class StepResolver:
                 for p in self._role_terms([t]):
                     if all(p.key != q.key for q in objects_persons):
                         objects_persons.append(p)
-            elif t.kind == ZHI:
-                object_tokens.append(t)
-            elif t.kind in (OBJECT, OTHER, VESSEL, WINE):
+            elif t.kind == ZHI or t.kind in (OBJECT, OTHER, VESSEL, WINE):
                 object_tokens.append(t)
             elif t.kind == PLACE and location_tok is None:
                 location_tok = t
@@ -472,8 +485,12 @@ class StepResolver:
                 # 君命皆致: those commanded are the ones named for the act (致者), who act next
                 objects_persons = [vo_role]
         if (
-            subject and isinstance(action.flag("defaultAgent"), str) and any(t.kind == ER for t in prefix)
-            and object_tokens and object_tokens[0].kind == ZHI and not objects_persons
+            subject
+            and isinstance(action.flag("defaultAgent"), str)
+            and any(t.kind == ER for t in prefix)
+            and object_tokens
+            and object_tokens[0].kind == ZHI
+            and not objects_persons
         ):
             # 祝史小臣师亦就其位而荐之: "as for X, (the server) serves them at their places" — 之 takes
             # up the persons named first; the act is the default agent's
@@ -490,9 +507,7 @@ class StepResolver:
             objects_persons, agent = list(agent), passive
             agent_explicit = False
             notes.append("agent: toasted persons named before the verb (passive reading)")
-        recipient, recipient_alt, why = self._recipient(
-            action, agent, objects_persons, pp_persons, object_tokens, clause
-        )
+        recipient, recipient_alt, why = self._recipient(action, agent, objects_persons, pp_persons, object_tokens, clause)
         if why:
             notes.append(f"recipient: {why}")
         if causative or (action.key == "action-ming" and objects_persons):
@@ -526,8 +541,9 @@ class StepResolver:
         # place and facing ------------------------------------------------------------------------
         location = _place_label(location_tok.text) if location_tok is not None else None
         location_term = (
-            self.term(location_tok.concept) if location_tok is not None and location_tok.concept is not None
-            and location_tok.concept.kind == "place" else None
+            self.term(location_tok.concept)
+            if location_tok is not None and location_tok.concept is not None and location_tok.concept.kind == "place"
+            else None
         )
         facing_tok = next((t for t in clause.tokens if t.kind == FACING), None)
         rank_tok = next((t for t in clause.tokens if t.kind == RANK), None)
@@ -580,7 +596,9 @@ class StepResolver:
                 # 公许 告于賔: the ruler grants; the one who asked goes on
                 st.subject = recipient
             if (
-                not self._is_principal(agent[0].key) and recipient and self._is_principal(recipient[0].key)
+                not self._is_principal(agent[0].key)
+                and recipient
+                and self._is_principal(recipient[0].key)
                 and action.key in _SERVING
             ):
                 # an attendant's service (膳宰赞授肺) does not take over the topic: the person
@@ -596,8 +614,12 @@ class StepResolver:
         if action.key != "action-ming" or not causative:
             st.last_agent_of[action.key] = agent
         if (
-            agent and recipient and not recipient_alt and action.flag("recipientRule") in ("other-party", "superior")
-            and self._is_principal(agent[0].key) and self._is_principal(recipient[0].key)
+            agent
+            and recipient
+            and not recipient_alt
+            and action.flag("recipientRule") in ("other-party", "superior")
+            and self._is_principal(agent[0].key)
+            and self._is_principal(recipient[0].key)
             and agent[0].key != recipient[0].key
         ):
             st.pairs.append((agent[0].key, recipient[0].key))
@@ -629,10 +651,7 @@ class StepResolver:
         st = self.state
         if st.pivot_agent:
             return st.pivot_agent, "named by the pivot verb before it"
-        if (
-            any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens)
-            and st.before_condition
-        ):
+        if any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens) and st.before_condition:
             # 公有命则不易不洗: the condition's subject is not carried past 则
             return st.before_condition, "carried over from before the condition"
         named = self._role_named_for(clause)
@@ -694,7 +713,8 @@ class StepResolver:
                 if s.action.key == action.key and s.agent:
                     return s.agent, "makes this request or command, as before"
         if (
-            action.key in _CUP_PREPARATION and st.subject
+            action.key in _CUP_PREPARATION
+            and st.subject
             and any((c := self.concept(a.key)) is not None and c.flag("doesNotPour") for a in st.subject)
         ):
             # 君尊不酌: the ruler does not wash, fill or pour; the other party does
@@ -721,7 +741,11 @@ class StepResolver:
         return ((self.term(senior),) if senior else ()), "most senior person of the text"
 
     def _passive_toast(
-        self, action: Concept, agent: tuple[Term, ...], objects_persons: list[Term], pp_persons: list[Term],
+        self,
+        action: Concept,
+        agent: tuple[Term, ...],
+        objects_persons: list[Term],
+        pp_persons: list[Term],
         object_tokens: list[Token],
     ) -> tuple[Term, ...] | None:
         """The giver, if a toast clause is passive: its subject received the last toast of this
@@ -741,7 +765,7 @@ class StepResolver:
         """A role whose name is the act + 者 does the act: 执幂 → 执幂者, 羞膳 → 羞膳者, 媵爵 → 媵爵者."""
         verb = clause.verb
         rest = "".join(t.text for t in clause.suffix[:1] if t.kind in (OBJECT, OTHER, VESSEL, ROLE))
-        for form in ((verb.text + rest,) if rest else (verb.text,)):
+        for form in (verb.text + rest,) if rest else (verb.text,):
             cs = self.vocabulary.by_label.get(form + "者", ())
             for c in cs:
                 if c.kind == "role":
@@ -897,12 +921,18 @@ class StepResolver:
             vessel = self.term(t.concept, t.text)  # type: ignore[arg-type]
             held = st.holder.get(who)
             # a generic 爵 names the cup in hand when that is a narrower cup (疏 觚亦称爵)
-            if held is not None and t.concept.key == "vessel-jue" and held.key != "vessel-jue" and action.key not in ("action-geng", "action-yi-change"):
+            if (
+                held is not None
+                and t.concept.key == "vessel-jue"
+                and held.key != "vessel-jue"
+                and action.key not in ("action-geng", "action-yi-change")
+            ):
                 vessel = held
             elif action.key not in ("action-dian",) or who not in st.holder:
                 st.holder[who] = vessel
         elif (
-            action.flag("cupAction") and not self._names_other_thing(object_tokens)
+            action.flag("cupAction")
+            and not self._names_other_thing(object_tokens)
             and (action.key != "action-jiang" or (prefix and prefix[-1].kind == YI))
         ):
             # (以降: going down with it, the cup in hand)
@@ -990,7 +1020,9 @@ class StepResolver:
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
 
-_HANDING = frozenset({"action-xian", "action-zuo", "action-chou", "action-ying", "action-shou-hand", "action-ci", "action-lvchou"})
+_HANDING = frozenset(
+    {"action-xian", "action-zuo", "action-chou", "action-ying", "action-shou-hand", "action-ci", "action-lvchou"}
+)
 """Acts that put the cup in the receiver's hands."""
 
 _ANSWERS = {
@@ -1020,16 +1052,41 @@ _DRINK_BEGIN = frozenset({"action-yin", "action-cui", "action-ji"})
 _SERVING = frozenset({"action-shou-hand", "action-jian", "action-she"})
 """An attendant's service to a person: 授 (赞授), 荐, 设."""
 
-_CUP_OBJECT_ACTS = frozenset({
-    "action-dian", "action-xi", "action-shi-fill", "action-zhi", "action-shou", "action-shou-hand", "action-qu",
-    "action-ju", "action-geng", "action-yi-change", "action-baishou", "action-baisong",
-})
+_CUP_OBJECT_ACTS = frozenset(
+    {
+        "action-dian",
+        "action-xi",
+        "action-shi-fill",
+        "action-zhi",
+        "action-shou",
+        "action-shou-hand",
+        "action-qu",
+        "action-ju",
+        "action-geng",
+        "action-yi-change",
+        "action-baishou",
+        "action-baisong",
+    }
+)
 """Acts whose elided object is the cup (奠, 洗, 实, 执, 受, 授, 取, 举, 更, 易; 拜受爵, 拜送爵)."""
 
-_PERSON_AS_RECIPIENT = frozenset({
-    "action-xian", "action-zuo", "action-chou", "action-ying", "action-lvchou", "action-ci", "action-yi",
-    "action-na", "action-jian", "action-shou-hand", "action-xi-mat", "action-ming", "action-zuo-appoint",
-})
+_PERSON_AS_RECIPIENT = frozenset(
+    {
+        "action-xian",
+        "action-zuo",
+        "action-chou",
+        "action-ying",
+        "action-lvchou",
+        "action-ci",
+        "action-yi",
+        "action-na",
+        "action-jian",
+        "action-shou-hand",
+        "action-xi-mat",
+        "action-ming",
+        "action-zuo-appoint",
+    }
+)
 """Acts whose written person is the recipient (献賔, 揖卿大夫, 纳賔, 命賔, 作下大夫二人)."""
 
 
@@ -1041,7 +1098,7 @@ def _place_label(text: str) -> str:
     """A written place as the location label: 及庭 → 庭 (及 is 'reaching')."""
     for lead in g.REACHING:
         if text.startswith(lead) and len(text) > len(lead):
-            return text[len(lead):]
+            return text[len(lead) :]
     return text
 
 

@@ -57,8 +57,10 @@ class Toast:
             "receiver": join(t.label for t in self.receiver) or None,
             "type": self.type.label,
             "type_alternative": self.type_alternative.label if self.type_alternative else None,
-            "performed_by": (giver_join if self.performed_by == self.giver else join if self.performed_by == self.receiver else "+".join)(
-                t.label for t in self.performed_by) or None,
+            "performed_by": (
+                giver_join if self.performed_by == self.giver else join if self.performed_by == self.receiver else "+".join
+            )(t.label for t in self.performed_by)
+            or None,
             "step": self.step.as_record()["id"],
             "sequence": self.step.sequence,
             "block": self.step.block,
@@ -129,8 +131,15 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         if step.action.key == "action-shou" and step.summary and step.object in ("酬", "旅"):
             lv = voc.concepts.get("action-lvchou")
             if lv is not None:
-                return Toast(step, resolver.term(lv), step.agent, step.agent, step.agent, summary=True,
-                             note="the pledge received in turn along the rank")
+                return Toast(
+                    step,
+                    resolver.term(lv),
+                    step.agent,
+                    step.agent,
+                    step.agent,
+                    summary=True,
+                    note="the pledge received in turn along the rank",
+                )
         return None
     if step.mode == "negated":
         return None  # 不献: a toast left out is no toast
@@ -143,8 +152,11 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         xian_giver, xian_receiver = resolver.state.last_xian
         giver, receiver = xian_receiver, xian_giver
     if kind == "action-ying":
-        top = max((voc.concepts[t.key] for t in receiver if t.key in voc.concepts),
-                  key=lambda c: int(c.flag("rank", 0) or 0), default=None)
+        top = max(
+            (voc.concepts[t.key] for t in receiver if t.key in voc.concepts),
+            key=lambda c: int(c.flag("rank", 0) or 0),
+            default=None,
+        )
         giver_rank = max((int(voc.concepts[t.key].flag("rank", 0) or 0) for t in giver if t.key in voc.concepts), default=0)
         if top is not None and int(top.flag("rank", 0) or 0) <= giver_rank + 10 and not top.flag("doesNotPour"):
             chou = voc.concepts.get("action-chou")
@@ -157,11 +169,24 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         receiver = _next_receiver(step, upcoming)
     performed = step.agent
     giver_concepts = [voc.concepts.get(t.key) for t in giver]
-    if any(c is not None and c.flag("doesNotPour") for c in giver_concepts) and [t.key for t in performed] == [t.key for t in giver] and receiver:
+    if (
+        any(c is not None and c.flag("doesNotPour") for c in giver_concepts)
+        and [t.key for t in performed] == [t.key for t in giver]
+        and receiver
+    ):
         performed = receiver[:1]
         note = (note + "; " if note else "") + "the ruler does not pour (注 君尊不酌)"
-    toast = Toast(step, type_term, giver, receiver, performed, type_alt, step.summary,
-                  step.recipient_alternative and receiver == step.recipient, note)
+    toast = Toast(
+        step,
+        type_term,
+        giver,
+        receiver,
+        performed,
+        type_alt,
+        step.summary,
+        step.recipient_alternative and receiver == step.recipient,
+        note,
+    )
     resolver.note_toast(giver, receiver, kind, toast.receiver_alternative)
     return toast
 
@@ -193,8 +218,15 @@ def group_summary_toast(resolver: StepResolver, step: Step, last: Toast | None) 
         return None
     if not step.agent or not last.receiver or step.agent[0].key != last.receiver[0].key:
         return None
-    return Toast(step, last.type, last.giver, step.agent, last.performed_by, summary=True,
-                 note="the rest of the group receive as the leader did")
+    return Toast(
+        step,
+        last.type,
+        last.giver,
+        step.agent,
+        last.performed_by,
+        summary=True,
+        note="the rest of the group receive as the leader did",
+    )
 
 
 def phases_of(steps: list[Step], toasts: list[Toast]) -> list[Phase]:
@@ -217,7 +249,7 @@ def phases_of(steps: list[Step], toasts: list[Toast]) -> list[Phase]:
         seq = t.step.sequence
         performer = {p.key for p in t.performed_by} | {p.key for p in t.step.agent}
         start = seq
-        for s in steps[prev_seq:seq - 1]:
+        for s in steps[prev_seq : seq - 1]:
             if s.action.key in prep and s.agent and s.agent[0].key in performer and s.block >= t.step.block - 8:
                 start = s.sequence
                 break

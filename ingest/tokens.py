@@ -29,18 +29,55 @@ from yili.ontology.vocabulary import Concept, Vocabulary
 jieba.setLogLevel(logging.WARNING)
 
 ROLE, ACTION, VESSEL, WINE, PLACE, FACING, RANK, OBJECT = (
-    "role", "action", "vessel", "wine", "place", "facing", "rank", "object",
+    "role",
+    "action",
+    "vessel",
+    "wine",
+    "place",
+    "facing",
+    "rank",
+    "object",
 )
 ADV, NEG, COND, THEN, YU, ZI, YI, ER, JIU, CONJ, ZHI, YUE, SUO, RU, END, FINAL, DIR, NUM, TAIL, MARK, OTHER = (
-    "adv", "neg", "cond", "then", "yu", "zi", "yi", "er", "jiu", "conj", "zhi", "yue", "suo", "ru", "end",
-    "final", "dir", "num", "tail", "mark", "other",
+    "adv",
+    "neg",
+    "cond",
+    "then",
+    "yu",
+    "zi",
+    "yi",
+    "er",
+    "jiu",
+    "conj",
+    "zhi",
+    "yue",
+    "suo",
+    "ru",
+    "end",
+    "final",
+    "dir",
+    "num",
+    "tail",
+    "mark",
+    "other",
 )
 
 _GRAMMAR_KINDS: list[tuple[frozenset[str], str]] = [
-    (g.NEGATORS, NEG), (g.CONDITIONAL, COND), (g.THEN, THEN), (g.LOCATIVE_PREPOSITIONS, YU),
-    (g.SOURCE_PREPOSITIONS, ZI), (g.INSTRUMENT, YI), (g.LINKER, ER), (g.GO_TO, JIU),
-    (g.CONJUNCTIONS, CONJ), (g.PRONOUN_OBJECT, ZHI), (g.SPEECH, YUE), (g.RELATIVE, SUO),
-    (g.COMPARISON, RU), (g.FINALS, FINAL), (g.ADVERBS, ADV),
+    (g.NEGATORS, NEG),
+    (g.CONDITIONAL, COND),
+    (g.THEN, THEN),
+    (g.LOCATIVE_PREPOSITIONS, YU),
+    (g.SOURCE_PREPOSITIONS, ZI),
+    (g.INSTRUMENT, YI),
+    (g.LINKER, ER),
+    (g.GO_TO, JIU),
+    (g.CONJUNCTIONS, CONJ),
+    (g.PRONOUN_OBJECT, ZHI),
+    (g.SPEECH, YUE),
+    (g.RELATIVE, SUO),
+    (g.COMPARISON, RU),
+    (g.FINALS, FINAL),
+    (g.ADVERBS, ADV),
 ]
 
 
@@ -227,15 +264,26 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
             # person + a place noun + 之 + direction: a position by that person's place (賔席之前);
             # without 之 the person is the subject (主人筵前献賔: the host, before the mat, toasts)
             if (
-                j + 2 < n and tokens[j].kind in (ACTION, PLACE, OBJECT) and tokens[j].text in g.PERSONAL_PLACES
-                and tokens[j + 1].kind == ZHI and tokens[j + 2].kind == DIR
+                j + 2 < n
+                and tokens[j].kind in (ACTION, PLACE, OBJECT)
+                and tokens[j].text in g.PERSONAL_PLACES
+                and tokens[j + 1].kind == ZHI
+                and tokens[j + 2].kind == DIR
             ):
                 k = j + 3
                 while k < n and tokens[k].kind == DIR:
                     k += 1
                 base = _alt_place(tokens[j])
-                out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base,
-                                 (t.concept,) if t.concept is not None else ()))
+                out.append(
+                    Token(
+                        "".join(x.text for x in tokens[i:k]),
+                        t.start,
+                        tokens[k - 1].end,
+                        PLACE,
+                        base,
+                        (t.concept,) if t.concept is not None else (),
+                    )
+                )
                 i = k
                 continue
             if j < n and tokens[j].text in g.SIDE_OF_PERSON:

@@ -112,5 +112,5 @@ def rebase(iri: str, base: str) -> str:
     'https://example.org/kg/vocab/role-bin'
     """
     if base != DEFAULT_BASE and iri.startswith(DEFAULT_BASE):
-        return base + iri[len(DEFAULT_BASE):]
+        return base + iri[len(DEFAULT_BASE) :]
     return iri

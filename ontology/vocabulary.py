@@ -15,7 +15,6 @@ from pathlib import Path
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import SKOS
-
 from yili.ingest.errors import UnknownTermError, VocabularyError
 from yili.ontology.namespaces import YK, YKV
 
@@ -144,7 +143,7 @@ def _literal_value(node: object) -> object:
 
 def _local(iri: URIRef) -> str:
     s = str(iri)
-    return s[len(str(YKV)):] if s.startswith(str(YKV)) else s
+    return s.removeprefix(str(YKV))
 
 
 def default_files() -> list[Path]:
@@ -219,9 +218,7 @@ def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabu
                 continue
             pref = {lit.language: str(lit) for lit in graph.objects(subject, SKOS.prefLabel) if isinstance(lit, Literal)}
             labels = {
-                str(lit)
-                for prop in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel)
-                for lit in graph.objects(subject, prop)
+                str(lit) for prop in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel) for lit in graph.objects(subject, prop)
             }
             if not labels:
                 raise VocabularyError(f"concept {subject} in ykv:{scheme} has no skos:prefLabel")
@@ -230,13 +227,20 @@ def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabu
             flags = {}
             for p, o in graph.predicate_objects(subject):
                 if str(p).startswith(str(YK)):
-                    name = str(p)[len(str(YK)):]
+                    name = str(p)[len(str(YK)) :]
                     flags[name] = _local(o) if isinstance(o, URIRef) else _literal_value(o)
             definition = next((str(d) for d in graph.objects(subject, SKOS.definition)), None)
             broader = tuple(_local(b) for b in graph.objects(subject, SKOS.broader) if isinstance(b, URIRef))
             concepts[key] = Concept(
-                iri=str(subject), key=key, kind=kind, hant=hant, hans=hans, labels=frozenset(labels),
-                broader=broader, definition=definition, flags=flags,
+                iri=str(subject),
+                key=key,
+                kind=kind,
+                hant=hant,
+                hans=hans,
+                labels=frozenset(labels),
+                broader=broader,
+                definition=definition,
+                flags=flags,
             )
     by_label: dict[str, list[Concept]] = {}
     for c in concepts.values():

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from yili.ingest.document import Document, load_default
 from yili.ingest.pipeline import Extraction, Extractor
 
@@ -65,7 +64,6 @@ def service(extraction: Extraction):
 @pytest.fixture(scope="session")
 def client(service):
     from fastapi.testclient import TestClient
-
     from yili.api.app import create_app
 
     return TestClient(create_app(service))

@@ -26,7 +26,12 @@ def test_toasts_in_ritual_order(client):
     assert r.status_code == 200
     first = r.json()[0]
     assert {k: first[k] for k in ("giver", "receiver", "type", "text", "char_start", "char_end", "sequence")} == {
-        "giver": "主人", "receiver": "賔", "type": "献", "text": "主人筵前献賔", "char_start": 1057, "char_end": 1063,
+        "giver": "主人",
+        "receiver": "賔",
+        "type": "献",
+        "text": "主人筵前献賔",
+        "char_start": 1057,
+        "char_end": 1063,
         "sequence": 70,
     }
     assert first["step"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057"
@@ -44,7 +49,10 @@ def test_any_variant_finds_the_guest(client, name):
 def test_unknown_name_is_a_404_naming_it(client):
     r = client.get("/toasts", params={"giver": "皇帝"})
     assert r.status_code == 404
-    assert r.json() == {"error": "unknown_term", "message": "unknown role name '皇帝': not a label of any role concept in the vocabulary"}
+    assert r.json() == {
+        "error": "unknown_term",
+        "message": "unknown role name '皇帝': not a label of any role concept in the vocabulary",
+    }
 
 
 def test_steps_are_ordered_and_paginated(client):
@@ -112,7 +120,6 @@ def test_huge_request_body_is_refused(client):
 @pytest.fixture(scope="module")
 def server(service):
     import uvicorn
-
     from yili.api.app import create_app
 
     with socket.socket() as s:
@@ -145,6 +152,7 @@ def test_rest_over_http(server):
     import httpx
 
     r = httpx.get(f"{server}/toasts", params={"receiver": "公"}, timeout=10)
-    assert [(t["giver"], t["type"]) for t in r.json()][:2] == [("主人", "献"), ("媵爵者", "媵")] or \
-        [t["giver"] for t in r.json()][0] == "主人"
+    assert [(t["giver"], t["type"]) for t in r.json()][:2] == [("主人", "献"), ("媵爵者", "媵")] or [
+        t["giver"] for t in r.json()
+    ][0] == "主人"
     assert json.loads(httpx.get(f"{server}/", timeout=10).text)["summary"]["toasts"] == 26

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from yili.api.cli import main
 
 
@@ -23,10 +22,31 @@ def test_build_writes_graph_and_jsonl(tmp_path, capsys):
     assert f"1 edition(s), 112 blocks, {len(steps)} steps, 26 toasts" in summary and "triples" in summary
     first_toast = next(s for s in steps if s["action"] == "献")
     assert {k: first_toast[k] for k in ("text", "agent", "recipient", "vessel", "wine", "location", "mode")} == {
-        "text": "主人筵前献賔", "agent": "主人", "recipient": "賔", "vessel": "觚", "wine": "膳", "location": "筵前",
-        "mode": "actual"}
-    assert set(steps[0]) >= {"id", "sequence", "block", "char_start", "char_end", "text", "agent", "action", "recipient",
-                             "object", "vessel", "wine", "location", "facing", "mode"}
+        "text": "主人筵前献賔",
+        "agent": "主人",
+        "recipient": "賔",
+        "vessel": "觚",
+        "wine": "膳",
+        "location": "筵前",
+        "mode": "actual",
+    }
+    assert set(steps[0]) >= {
+        "id",
+        "sequence",
+        "block",
+        "char_start",
+        "char_end",
+        "text",
+        "agent",
+        "action",
+        "recipient",
+        "object",
+        "vessel",
+        "wine",
+        "location",
+        "facing",
+        "mode",
+    }
     toasts = [json.loads(line) for line in (out / "toasts.jsonl").read_text(encoding="utf-8").splitlines()]
     assert (toasts[0]["giver"], toasts[0]["type"], toasts[0]["receiver"]) == ("主人", "献", "賔")
     assert (out / "graph.ttl").stat().st_size > 100_000 and (out / "graph.trig").stat().st_size > 100_000
@@ -62,8 +82,9 @@ def test_user_vocabulary_adds_a_role(tmp_path, capsys):
     ],
 )
 def test_errors_are_one_line_with_exit_code_2(tmp_path, args, expected):
-    proc = subprocess.run([sys.executable, "-m", "yili.api.cli", *args], capture_output=True, text=True,
-                          timeout=180, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "yili.api.cli", *args], capture_output=True, text=True, timeout=180, cwd=tmp_path
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().splitlines() == [f"yili-kg: error: {expected}"]
 
@@ -88,8 +109,9 @@ def test_empty_and_commentary_only_files(tmp_path):
 
 
 def test_steps_into_a_closed_pipe_is_quiet():
-    proc = subprocess.run(f"{sys.executable} -m yili.api.cli steps | head -1", shell=True, capture_output=True,
-                          text=True, timeout=180)
+    proc = subprocess.run(
+        f"{sys.executable} -m yili.api.cli steps | head -1", shell=True, capture_output=True, text=True, timeout=180
+    )
     assert json.loads(proc.stdout)["text"] == "尔大夫"
     assert "Traceback" not in proc.stderr and "Broken pipe" not in proc.stderr
 

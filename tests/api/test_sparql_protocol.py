@@ -21,7 +21,6 @@ import rdflib
 import uvicorn
 from fastapi.testclient import TestClient
 from SPARQLWrapper import JSON, TURTLE, SPARQLWrapper
-
 from yili.api import sparql
 from yili.api.sparql import SparqlLimits, make_sparql_router
 
@@ -44,9 +43,7 @@ DATA = f"""
 }}
 """
 PREFIXES = f"PREFIX ex: <{EX}> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
-STEP_LABELS = (
-    PREFIXES + "SELECT ?label WHERE { ?step a ex:Step ; rdfs:label ?label ; ex:order ?n } ORDER BY ?n"
-)
+STEP_LABELS = PREFIXES + "SELECT ?label WHERE { ?step a ex:Step ; rdfs:label ?label ; ex:order ?n } ORDER BY ?n"
 FORM = "application/x-www-form-urlencoded"
 
 
@@ -116,9 +113,7 @@ def test_get_select_answers_sparql_json(client: TestClient) -> None:
 
 def test_post_form_and_post_direct_answer_like_get(client: TestClient) -> None:
     form = client.post("/sparql", data={"query": STEP_LABELS})
-    direct = client.post(
-        "/sparql", content=STEP_LABELS.encode(), headers={"content-type": "application/sparql-query"}
-    )
+    direct = client.post("/sparql", content=STEP_LABELS.encode(), headers={"content-type": "application/sparql-query"})
     direct_utf8 = client.post(
         "/sparql",
         content=STEP_LABELS.encode(),
@@ -148,9 +143,7 @@ LABELS = "SELECT ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> 
 def test_default_graph_uri_restricts_the_default_graph(client: TestClient) -> None:
     only_notes = client.get("/sparql", params={"query": LABELS, "default-graph-uri": NOTES})
     assert bindings(only_notes, "label") == ["主人"]
-    both = client.get(
-        "/sparql", params=[("query", LABELS), ("default-graph-uri", NOTES), ("default-graph-uri", RITE)]
-    )
+    both = client.get("/sparql", params=[("query", LABELS), ("default-graph-uri", NOTES), ("default-graph-uri", RITE)])
     assert bindings(both, "label") == ["主人", "主人獻賓", "賓酢主人"]
 
 
@@ -173,9 +166,7 @@ def test_dataset_parameters_in_the_url_of_a_post(client: TestClient) -> None:
 
 
 def test_a_graph_not_in_the_store_is_empty_and_never_fetched(client: TestClient) -> None:
-    response = client.get(
-        "/sparql", params={"query": LABELS, "default-graph-uri": "http://example.org/remote/data.rdf"}
-    )
+    response = client.get("/sparql", params={"query": LABELS, "default-graph-uri": "http://example.org/remote/data.rdf"})
     assert bindings(response, "label") == []
 
 
@@ -187,9 +178,7 @@ def test_from_clause_is_honoured_and_protocol_parameters_replace_it(client: Test
 
 
 def test_the_word_from_inside_a_literal_is_not_a_from_clause(client: TestClient) -> None:
-    query = (
-        f'SELECT ?label WHERE {{ ?s <{RDFS_LABEL}> ?label FILTER(?label != "quoted from 鄭玄") }} # FROM <x>'
-    )
+    query = f'SELECT ?label WHERE {{ ?s <{RDFS_LABEL}> ?label FILTER(?label != "quoted from 鄭玄") }} # FROM <x>'
     assert len(bindings(client.get("/sparql", params={"query": query}), "label")) == 3
 
 
@@ -255,9 +244,7 @@ def test_ask_answers_a_boolean(client: TestClient) -> None:
     response = client.get("/sparql", params={"query": query})
     assert response.headers["content-type"] == "application/sparql-results+json"
     assert response.json() == {"head": {}, "boolean": True}
-    no = client.get(
-        "/sparql", params={"query": PREFIXES + "ASK { ex:step2 ex:actor ex:host }", "format": "xml"}
-    )
+    no = client.get("/sparql", params={"query": PREFIXES + "ASK { ex:step2 ex:actor ex:host }", "format": "xml"})
     assert ET.fromstring(no.text).find(f"{SRX}boolean").text == "false"  # type: ignore[union-attr]
 
 
@@ -282,9 +269,7 @@ EXPECTED_GRAPH = {
         ("application/sparql-results+json, */*;q=0.1", None, "text/turtle; charset=utf-8", "turtle"),
     ],
 )
-def test_construct_answers_rdf(
-    client: TestClient, accept: str, fmt: str | None, media_type: str, rdflib_format: str
-) -> None:
+def test_construct_answers_rdf(client: TestClient, accept: str, fmt: str | None, media_type: str, rdflib_format: str) -> None:
     params = {"query": CONSTRUCT} | ({"format": fmt} if fmt else {})
     response = client.get("/sparql", params=params, headers={"accept": accept})
     assert response.status_code == 200, response.text
@@ -303,10 +288,7 @@ def test_describe_answers_turtle(client: TestClient) -> None:
 
 def test_relative_iris_resolve_against_the_endpoint(client: TestClient) -> None:
     response = client.get("/sparql", params={"query": "CONSTRUCT { <s> <p> 1 } WHERE {}", "format": "nt"})
-    assert (
-        response.text
-        == '<http://testserver/s> <http://testserver/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .\n'
-    )
+    assert response.text == '<http://testserver/s> <http://testserver/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .\n'
 
 
 def test_results_carry_every_kind_of_term() -> None:
@@ -374,9 +356,7 @@ def test_updates_are_refused_read_only(client: TestClient, store: pyoxigraph.Sto
     responses = [
         client.get("/sparql", params={"update": update}),
         client.post("/sparql", data={"update": update}),
-        client.post(
-            "/sparql", content=update.encode(), headers={"content-type": "application/sparql-update"}
-        ),
+        client.post("/sparql", content=update.encode(), headers={"content-type": "application/sparql-update"}),
         client.post("/sparql", content=b"CLEAR ALL", headers={"content-type": "application/sparql-update"}),
     ]
     for response in responses:
@@ -418,9 +398,7 @@ def test_unsupported_bodies(client: TestClient, content: bytes, headers: dict[st
 
 
 def test_a_body_that_is_not_utf8(client: TestClient) -> None:
-    response = client.post(
-        "/sparql", content=b"ASK { \xff }", headers={"content-type": "application/sparql-query"}
-    )
+    response = client.post("/sparql", content=b"ASK { \xff }", headers={"content-type": "application/sparql-query"})
     assert "UTF-8" in error(response, 400, "query")
     form = client.post("/sparql", content=b"query=ASK%20%7B%FF%7D", headers={"content-type": FORM})
     error(form, 400, "query")

@@ -26,7 +26,6 @@ import rdflib
 from fastapi.testclient import TestClient
 from rdflib.collection import Collection
 from rdflib.namespace import RDF, RDFS
-
 from yili.api.sparql import make_sparql_router
 
 REPO = Path(__file__).resolve().parents[2]
@@ -134,9 +133,7 @@ def read_request(graph: rdflib.Graph, node: rdflib.term.Node) -> ProtocolRequest
         encoding = str(graph.value(body_node, CNT.characterEncoding) or "UTF-8")
         body = str(graph.value(body_node, CNT.chars)).encode(encoding)
     response = graph.value(node, HT.resp)
-    classes = frozenset(
-        str(status).rsplit("#StatusCode", 1)[-1] for status in graph.objects(response, MF.expectedStatus)
-    )
+    classes = frozenset(str(status).rsplit("#StatusCode", 1)[-1] for status in graph.objects(response, MF.expectedStatus))
     expected_format = graph.value(response, MF.expectedFormat)
     expected_boolean = graph.value(response, MF.expectedBoolean)
     return ProtocolRequest(
@@ -181,9 +178,7 @@ def replay(case: ProtocolCase) -> Verdict:
     app.include_router(make_sparql_router(lambda: store))
     with TestClient(app, base_url="http://www.example") as client:
         for number, request in enumerate(case.requests, start=1):
-            response = client.request(
-                request.method, endpoint_path(request.path), headers=request.headers, content=request.body
-            )
+            response = client.request(request.method, endpoint_path(request.path), headers=request.headers, content=request.body)
             where = f"request {number} ({request.method} {request.path[:60]})"
             if request.is_update and "2xx" in request.expected_classes:
                 # A read-only endpoint: the update must be refused, and its effects cannot be checked.
@@ -193,9 +188,7 @@ def replay(case: ProtocolCase) -> Verdict:
             status_class = f"{response.status_code // 100}xx"
             if status_class not in request.expected_classes:
                 expected = ", ".join(sorted(request.expected_classes))
-                return Verdict(
-                    "fail", f"{where}: {response.status_code} {response.text[:200]}, not {expected}"
-                )
+                return Verdict("fail", f"{where}: {response.status_code} {response.text[:200]}, not {expected}")
             problem = check_format(request, response.headers.get("content-type", ""), response.content)
             if problem:
                 return Verdict("fail", f"{where}: {problem}")

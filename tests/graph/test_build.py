@@ -10,7 +10,6 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.compare import to_isomorphic
 from rdflib.namespace import RDF, SKOS
-
 from yili.graph.build import build_dataset, union_graph
 from yili.graph.validate import validate_graph
 from yili.ontology.namespaces import YK
@@ -63,8 +62,22 @@ def test_a_broken_graph_is_reported_with_the_right_message(union):
 
 
 def test_every_term_used_is_a_skos_concept_with_labels_and_a_definition(union):
-    props = [YK.agent, YK.recipient, YK.action, YK.vessel, YK.wine, YK.location, YK.facing, YK.rankOrder,
-             YK.giver, YK.receiver, YK.toastType, YK.performedBy, YK.object, YK.mode]
+    props = [
+        YK.agent,
+        YK.recipient,
+        YK.action,
+        YK.vessel,
+        YK.wine,
+        YK.location,
+        YK.facing,
+        YK.rankOrder,
+        YK.giver,
+        YK.receiver,
+        YK.toastType,
+        YK.performedBy,
+        YK.object,
+        YK.mode,
+    ]
     used = {o for p in props for o in union.objects(None, p)}
     assert len(used) > 60
     for term in used:
@@ -102,7 +115,6 @@ def test_graph_file_loads_in_oxigraph(tmp_path, union, dataset):
 def test_ontology_passes_an_owl_rl_closure(union):
     import owlrl
     from rdflib.namespace import OWL
-
     from yili.ontology.vocabulary import default_files, read_graph
 
     g = read_graph(default_files())

@@ -16,13 +16,12 @@ from pathlib import Path
 import owlrl
 import pyoxigraph
 import pytest
+import yili.ontology
 from pyshacl import validate
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import OWL, RDF, RDFS, SH, SKOS
-
-import yili.ontology
-from yili.ontology.namespaces import OA, YK, YKV
+from yili.ontology.namespaces import YK, YKV
 
 ONTOLOGY_DIR = Path(yili.ontology.__file__).resolve().parent
 TURTLE_FILES = ["yili.ttl", "alignments.ttl", "shapes.ttl"]
@@ -39,26 +38,87 @@ PROPERTY_TYPES = {OWL.ObjectProperty, OWL.DatatypeProperty, OWL.AnnotationProper
 # The model as the brief for the build names it: every one of these must be declared in yili.ttl.
 MODEL: dict[URIRef, list[str]] = {
     OWL.Class: [
-        "Rite", "Edition", "Block", "Step", "Toast", "Phase", "Commentary",
-        "Role", "Action", "Vessel", "Wine", "Place", "Facing", "Mode", "CommentaryLayer",
+        "Rite",
+        "Edition",
+        "Block",
+        "Step",
+        "Toast",
+        "Phase",
+        "Commentary",
+        "Role",
+        "Action",
+        "Vessel",
+        "Wine",
+        "Place",
+        "Facing",
+        "Mode",
+        "CommentaryLayer",
     ],
     OWL.ObjectProperty: [
-        "agent", "recipient", "object", "vessel", "wine", "location", "facing", "rankOrder", "mode",
-        "next", "previous", "partOfRite", "inEdition", "inBlock", "inPhase", "firstStep", "lastStep",
-        "repeats", "giver", "receiver", "performedBy", "toastType", "toastTypeAlternative", "comments",
-        "layer", "editionOf", "source", "action",
+        "agent",
+        "recipient",
+        "object",
+        "vessel",
+        "wine",
+        "location",
+        "facing",
+        "rankOrder",
+        "mode",
+        "next",
+        "previous",
+        "partOfRite",
+        "inEdition",
+        "inBlock",
+        "inPhase",
+        "firstStep",
+        "lastStep",
+        "repeats",
+        "giver",
+        "receiver",
+        "performedBy",
+        "toastType",
+        "toastTypeAlternative",
+        "comments",
+        "layer",
+        "editionOf",
+        "source",
+        "action",
     ],
     OWL.DatatypeProperty: [
-        "sequence", "blockNumber", "charStart", "charEnd", "text", "objectLabel", "locationLabel",
-        "negated", "commentator", "note",
+        "sequence",
+        "blockNumber",
+        "charStart",
+        "charEnd",
+        "text",
+        "objectLabel",
+        "locationLabel",
+        "negated",
+        "commentator",
+        "note",
     ],
     OWL.AnnotationProperty: [
-        "rank", "attendant", "cupAction", "posture", "responsive", "recipientRule", "doesNotPour",
-        "personObject", "pivot", "defaultAgent",
+        "rank",
+        "attendant",
+        "cupAction",
+        "posture",
+        "responsive",
+        "recipientRule",
+        "doesNotPour",
+        "personObject",
+        "pivot",
+        "defaultAgent",
     ],
 }
 SCHEMES = [
-    "roles", "actions", "toast-types", "vessels", "wines", "places", "facings", "objects", "modes",
+    "roles",
+    "actions",
+    "toast-types",
+    "vessels",
+    "wines",
+    "places",
+    "facings",
+    "objects",
+    "modes",
     "commentary-layers",
 ]
 MODEL_CONCEPTS = {
@@ -96,7 +156,10 @@ ex:beimian a skos:Concept , yk:Facing ; skos:inScheme ykv:facings ; skos:prefLab
 ex:dongshang a skos:Concept , yk:Facing ; skos:inScheme ykv:facings ; skos:prefLabel "东上"@zh-Hans .
 """
 
-VALID_GRAPH = PREAMBLE + CONCEPTS + """\
+VALID_GRAPH = (
+    PREAMBLE
+    + CONCEPTS
+    + """\
 ex:rite a yk:Rite .
 ex:edition a yk:Edition ; yk:editionOf ex:rite .
 ex:block1 a yk:Block ; yk:blockNumber 1 ; yk:inEdition ex:edition .
@@ -146,9 +209,13 @@ ex:s3 a yk:Step ;
     yk:repeats ex:s1 ;
     yk:note "a test step" .
 """
+)
 
 # Four faults, one per step; everything else about these steps is right.
-BROKEN_GRAPH = PREAMBLE + CONCEPTS + """\
+BROKEN_GRAPH = (
+    PREAMBLE
+    + CONCEPTS
+    + """\
 # Two sequence numbers.
 ex:b1 a yk:Step ;
     yk:sequence 1 , 2 ;
@@ -174,6 +241,7 @@ ex:b4 a yk:Step ;
     yk:agent ex:xijie ; yk:action ex:jiang ; yk:mode ykv:mode-actual ;
     yk:charStart 9 ; yk:charEnd 12 ; yk:text "西阶降" .
 """
+)
 
 # (focus node, path, constraint component, words the English message must contain)
 EXPECTED_FAULTS = {
@@ -216,12 +284,7 @@ def context() -> dict:
 
 def _yk_terms(graph: Graph) -> set[URIRef]:
     """Every yk: IRI that occurs anywhere in ``graph``."""
-    return {
-        term
-        for triple in graph
-        for term in triple
-        if isinstance(term, URIRef) and str(term).startswith(str(YK))
-    }
+    return {term for triple in graph for term in triple if isinstance(term, URIRef) and str(term).startswith(str(YK))}
 
 
 def _validate(data_turtle: str, ontology: Graph, shapes: Graph, inference: str) -> tuple[bool, Graph]:
@@ -436,9 +499,7 @@ def test_valid_tiny_graph_is_owl_rl_consistent_with_the_ontology(ontology: Graph
 
 def test_owl_rl_catches_a_step_used_as_a_role(ontology: Graph) -> None:
     """The disjointness axioms have teeth: a step cannot be a concept (here, another step's agent)."""
-    graph = Graph().parse(
-        data=PREAMBLE + "ex:s1 a yk:Step . ex:s2 a yk:Step ; yk:agent ex:s1 .", format="turtle"
-    )
+    graph = Graph().parse(data=PREAMBLE + "ex:s1 a yk:Step . ex:s2 a yk:Step ; yk:agent ex:s1 .", format="turtle")
     graph += ontology
     assert _owlrl_problems(graph)
 
@@ -464,9 +525,7 @@ def test_shapes_accept_a_correct_graph(ontology: Graph, shapes: Graph, inference
 
 
 @pytest.mark.parametrize("inference", ["none", "rdfs"])
-def test_shapes_catch_each_fault_with_a_readable_message(
-    ontology: Graph, shapes: Graph, inference: str
-) -> None:
+def test_shapes_catch_each_fault_with_a_readable_message(ontology: Graph, shapes: Graph, inference: str) -> None:
     conforms, report = _validate(BROKEN_GRAPH, ontology, shapes, inference)
     assert not conforms
     found = _results(report)
@@ -480,10 +539,14 @@ def test_shapes_catch_each_fault_with_a_readable_message(
 
 def test_agent_without_a_scheme_and_a_bad_mode_are_caught(ontology: Graph, shapes: Graph) -> None:
     """A value that is no concept at all, or a concept of another scheme, is reported on its path."""
-    data = PREAMBLE + CONCEPTS + """\
+    data = (
+        PREAMBLE
+        + CONCEPTS
+        + """\
 ex:x a yk:Step ; yk:sequence 1 ; yk:agent ex:nobody ; yk:action ex:bai ; yk:mode ex:gu ;
     yk:vessel ex:shan ; yk:charStart 0 ; yk:charEnd 1 ; yk:text "拜" .
 """
+    )
     conforms, report = _validate(data, ontology, shapes, "none")
     assert not conforms
     paths = {path for (_, path, _) in _results(report)}

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from yili.ingest.document import parse_text, read_file
 from yili.ingest.errors import InputError
 
@@ -23,7 +22,7 @@ def test_every_piece_round_trips_to_its_offsets(document):
     pieces = [p for b in document.blocks for p in (b.classic, *b.commentary)]
     assert len(pieces) > 200
     for p in pieces:
-        assert document.text[p.start:p.end] == p.text
+        assert document.text[p.start : p.end] == p.text
 
 
 def test_commentary_layers_are_split_and_attached(document):
@@ -75,9 +74,7 @@ def test_cli_reports_bad_input_in_one_line_with_exit_code_2(tmp_path):
         ([str(tmp_path / "missing.txt")], "no such file"),
         ([str(bad)], "not UTF-8"),
     ]:
-        proc = subprocess.run(
-            [sys.executable, "-m", "yili.api.cli", "steps", *args], capture_output=True, text=True, timeout=120
-        )
+        proc = subprocess.run([sys.executable, "-m", "yili.api.cli", "steps", *args], capture_output=True, text=True, timeout=120)
         assert proc.returncode == 2
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("yili-kg: error: ") and expected in lines[0]

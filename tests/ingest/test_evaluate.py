@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import shared_path
 from yili.ingest.evaluate import evaluate
+
+from tests.conftest import shared_path
 
 
 def test_scores_on_the_gold_meet_the_targets(extraction, vocabulary):
@@ -35,12 +36,28 @@ def test_scorer_folds_variants_accepts_narrower_cups_and_counts_errors(tmp_path,
     s1, s2 = r.steps
     base = {"block": 1, "recipient": None, "object": None, "wine": None, "location": None, "facing": None, "mode": "actual"}
     gold_steps = [
-        {**base, "char_start": s1.char_start, "char_end": s1.char_end, "span": s1.text, "agent": "主人", "action": "取",
-         "object": "觚", "vessel": "爵"},  # 觚 is a narrower 爵: right
-        {**base, "char_start": s2.char_start, "char_end": s2.char_end, "span": s2.text, "agent": "賔", "action": "献",
-         "recipient": "宾", "vessel": None},  # agent wrong; recipient 宾 = 賓
+        {
+            **base,
+            "char_start": s1.char_start,
+            "char_end": s1.char_end,
+            "span": s1.text,
+            "agent": "主人",
+            "action": "取",
+            "object": "觚",
+            "vessel": "爵",
+        },  # 觚 is a narrower 爵: right
+        {
+            **base,
+            "char_start": s2.char_start,
+            "char_end": s2.char_end,
+            "span": s2.text,
+            "agent": "賔",
+            "action": "献",
+            "recipient": "宾",
+            "vessel": None,
+        },  # agent wrong; recipient 宾 = 賓
     ]
-    assert text[s1.char_start:s1.char_end] == "主人取觚"
+    assert text[s1.char_start : s1.char_end] == "主人取觚"
     gold_toasts = [{"block": 1, "span": "献賓", "type": "献", "giver": "主人", "receiver": "賔"}]
     report = evaluate(r, _write_gold(tmp_path, gold_steps, gold_toasts), extractor.vocabulary)
     f = report.fields

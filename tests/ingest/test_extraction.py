@@ -15,11 +15,12 @@ def fields(step):
 
 # -- toasts: who toasts whom ---------------------------------------------------------------------
 
+
 def test_first_toast_is_the_host_toasting_the_guest(extraction):
     t = extraction.toasts[0]
     r = t.as_record()
     assert (r["giver"], r["type"], r["receiver"], r["text"]) == ("主人", "献", "賔", "主人筵前献賔")
-    assert extraction.document.text[r["char_start"]:r["char_end"]] == "主人筵前献賔"
+    assert extraction.document.text[r["char_start"] : r["char_end"]] == "主人筵前献賔"
     assert t.step.block == 24
     # the cup is the 觚 taken up in block 22, the wine the 膳 poured in block 23
     assert (t.step.vessel.label, t.step.wine.label, t.step.location) == ("觚", "膳", "筵前")
@@ -55,12 +56,25 @@ def test_the_hosts_ying_to_the_guest_is_his_chou(extraction):
 
 
 def test_toasts_of_the_whole_excerpt_in_order(extraction):
-    got = [(t.giver[0].key.split("-", 1)[1], t.type.label, t.receiver[0].key.split("-", 1)[1] if t.receiver[0].key else t.receiver[0].label)
-           for t in extraction.toasts[:10]]
+    got = [
+        (
+            t.giver[0].key.split("-", 1)[1],
+            t.type.label,
+            t.receiver[0].key.split("-", 1)[1] if t.receiver[0].key else t.receiver[0].label,
+        )
+        for t in extraction.toasts[:10]
+    ]
     assert got == [
-        ("zhuren", "献", "bin"), ("bin", "酢", "zhuren"), ("zhuren", "献", "gong"), ("gong", "酢", "zhuren"),
-        ("zhuren", "酬", "bin"), ("yingjuezhe", "媵", "gong"), ("gong", "酬", "bin"), ("bin", "旅酬", "dafu"),
-        ("dafu", "旅酬", "dafu"), ("zhuren", "献", "qing"),
+        ("zhuren", "献", "bin"),
+        ("bin", "酢", "zhuren"),
+        ("zhuren", "献", "gong"),
+        ("gong", "酢", "zhuren"),
+        ("zhuren", "酬", "bin"),
+        ("yingjuezhe", "媵", "gong"),
+        ("gong", "酬", "bin"),
+        ("bin", "旅酬", "dafu"),
+        ("dafu", "旅酬", "dafu"),
+        ("zhuren", "献", "qing"),
     ]
 
 
@@ -76,6 +90,7 @@ def test_a_conditional_toast_to_the_lords_is_found(extraction):
 
 # -- steps of the excerpt ----------------------------------------------------------------------------
 
+
 def test_segmentation_of_the_domain_example(extraction):
     block = [s.text for s in extraction.steps if s.block == 19]
     assert block == ["主人北面盥", "坐", "取觚", "洗", "賔少进", "辞洗", "主人坐", "奠觚于篚", "兴", "对", "賔反位"]
@@ -89,7 +104,7 @@ def test_steps_tile_each_block_without_the_section_mark(extraction):
         steps = [s for s in extraction.steps if s.block == block.number]
         assert "".join(s.text for s in steps) == block.classic.text.replace("○", "")
         for s in steps:
-            assert doc.text[s.char_start:s.char_end] == s.text
+            assert doc.text[s.char_start : s.char_end] == s.text
     assert [s.sequence for s in extraction.steps] == list(range(1, len(extraction.steps) + 1))
 
 
@@ -99,16 +114,27 @@ def test_step_fields_in_the_excerpt(extraction):
     assert fields(step_at(extraction, "不啐酒", 33)) == ("主人", "啐", None, "酒", "觚", "膳", None, None, "negated")
     ming = step_at(extraction, "若君命皆致")
     assert (ming.agent[0].key, ming.action.label, ming.recipient[0].key, ming.object, ming.mode) == (
-        "role-gong", "命", "role-yingjuezhe", "皆致", "conditional")  # 致者 = 媵爵者
+        "role-gong",
+        "命",
+        "role-yingjuezhe",
+        "皆致",
+        "conditional",
+    )  # 致者 = 媵爵者
     assert step_at(extraction, "射人升賔").action.label == "命"  # 大射礼 摈者以命升賔
 
 
 # -- rules of the language, on text written for the tests -------------------------------------------
 
+
 def test_subject_is_carried_and_changes_at_a_written_person(extractor):
     r = extract_text(extractor, "主人坐取觯洗賔辞洗主人对卒洗")
     assert [(s.text, s.agent_label) for s in r.steps] == [
-        ("主人坐", "主人"), ("取觯", "主人"), ("洗", "主人"), ("賔辞洗", "賔"), ("主人对", "主人"), ("卒洗", "主人"),
+        ("主人坐", "主人"),
+        ("取觯", "主人"),
+        ("洗", "主人"),
+        ("賔辞洗", "賔"),
+        ("主人对", "主人"),
+        ("卒洗", "主人"),
     ]
     assert [s.recipient_label for s in r.steps][3:5] == ["主人", "賔"]  # 辞 to the host, 对 to the guest
     assert r.steps[3].object == "洗"  # 辞洗: declining the washing
@@ -117,7 +143,11 @@ def test_subject_is_carried_and_changes_at_a_written_person(extractor):
 def test_cup_in_hand_and_toast_recipient(extractor):
     r = extract_text(extractor, "主人洗觚升实之献卿卿西阶上拜")
     assert [(s.text, s.vessel.label if s.vessel else None) for s in r.steps][:4] == [
-        ("主人洗觚", "觚"), ("升", None), ("实之", "觚"), ("献卿", "觚")]
+        ("主人洗觚", "觚"),
+        ("升", None),
+        ("实之", "觚"),
+        ("献卿", "觚"),
+    ]
     assert (r.toasts[0].giver[0].label, r.toasts[0].receiver[0].label) == ("主人", "卿")
     assert (r.steps[4].agent_label, r.steps[4].recipient_label, r.steps[4].location) == ("卿", "主人", "西阶上")
 
@@ -136,12 +166,18 @@ def test_pivot_verb_names_the_next_agent(extractor):
 def test_causative_motion_is_a_command(extractor):
     r = extract_text(extractor, "射人升卿卿升")
     assert [(s.text, s.action.label, s.recipient_label, s.object) for s in r.steps] == [
-        ("射人升卿", "命", "卿", "升"), ("卿升", "升", None, None)]
+        ("射人升卿", "命", "卿", "升"),
+        ("卿升", "升", None, None),
+    ]
 
 
 def test_negation_and_condition(extractor):
     r = extract_text(extractor, "大夫不拜卒爵\n\n若有诸公则主人献之")
-    assert [(s.text, s.mode) for s in r.steps] == [("大夫不拜", "negated"), ("卒爵", "actual"), ("若有诸公则主人献之", "conditional")]
+    assert [(s.text, s.mode) for s in r.steps] == [
+        ("大夫不拜", "negated"),
+        ("卒爵", "actual"),
+        ("若有诸公则主人献之", "conditional"),
+    ]
     assert (r.toasts[0].giver[0].label, r.toasts[0].receiver[0].label) == ("主人", "诸公")
 
 
@@ -153,8 +189,13 @@ def test_condition_continues_into_a_block_without_a_subject(extractor):
 def test_reply_is_by_the_other_party(extractor):
     r = extract_text(extractor, "主人洗觚賔拜洗主人坐奠觚答拜\n\n主人拜賔答拜")
     assert [(s.text, s.agent_label, s.recipient_label) for s in r.steps][1:] == [
-        ("賔拜洗", "賔", "主人"), ("主人坐", "主人", None), ("奠觚", "主人", None), ("答拜", "主人", "賔"),
-        ("主人拜", "主人", "賔"), ("賔答拜", "賔", "主人")]
+        ("賔拜洗", "賔", "主人"),
+        ("主人坐", "主人", None),
+        ("奠觚", "主人", None),
+        ("答拜", "主人", "賔"),
+        ("主人拜", "主人", "賔"),
+        ("賔答拜", "賔", "主人"),
+    ]
 
 
 def test_repeats_link_to_the_step_repeated(extractor):
@@ -178,7 +219,12 @@ def test_the_pledge_passes_to_who_receives_it(extractor):
 def test_traditional_characters_fold_to_the_same_terms(extractor):
     r = extract_text(extractor, "主人筵前獻賓賓西階上拜")
     t = r.toasts[0]
-    assert (t.giver[0].key, t.type.key, t.receiver[0].key, t.receiver[0].label) == ("role-zhuren", "action-xian", "role-bin", "賓")
+    assert (t.giver[0].key, t.type.key, t.receiver[0].key, t.receiver[0].label) == (
+        "role-zhuren",
+        "action-xian",
+        "role-bin",
+        "賓",
+    )
     assert r.steps[1].location == "西階上"
 
 

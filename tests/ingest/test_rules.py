@@ -18,7 +18,9 @@ def test_passive_toast_reading(extractor):
     # 主人献众賔 … 众賔献: the guests, having been named as receivers, "are toasted"
     r = extract_text(extractor, "主人献众賔\n\n众賔献则不拜受爵")
     assert [(t.giver[0].label, t.type.label, t.receiver[0].label) for t in r.toasts][:2] == [
-        ("主人", "献", "众賔"), ("主人", "献", "众賔")]
+        ("主人", "献", "众賔"),
+        ("主人", "献", "众賔"),
+    ]
 
 
 def test_the_subject_before_a_condition_resumes_after_ze(extractor):
@@ -35,7 +37,10 @@ def test_bow_of_sending_off_hands_the_topic_to_the_receiver(extractor):
 def test_the_requester_goes_on_after_the_grant(extractor):
     r = extract_text(extractor, "公坐\n\n司正升请彻俎公许告于賔")
     assert rows(r, "text", "agent", "recipient")[2:] == [
-        ("请彻俎", "司正", "公"), ("公许", "公", "司正"), ("告于賔", "司正", "賔")]
+        ("请彻俎", "司正", "公"),
+        ("公许", "公", "司正"),
+        ("告于賔", "司正", "賔"),
+    ]
 
 
 def test_ji_joins_persons_to_the_actor(extractor):
@@ -89,7 +94,10 @@ def test_either_choice_offers_the_same_persons_again(extraction):
 
 def test_the_pledge_chain_in_the_excerpt(extraction):
     assert step_at(extraction, "受旅").recipient_label == "賔"
-    assert (step_at(extraction, "拜", 62).recipient[0].key, step_at(extraction, "大夫答拜").recipient_label) == ("role-dafu", "賔")
+    assert (step_at(extraction, "拜", 62).recipient[0].key, step_at(extraction, "大夫答拜").recipient_label) == (
+        "role-dafu",
+        "賔",
+    )
 
 
 def test_a_place_owned_by_a_person(extractor):
