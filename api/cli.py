@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence

@@ -204,7 +204,7 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
             filters.append(f"?step yk:vessel/skos:broader* {_sparql_iri(self._concept_iri(vessel, 'vessel'))} .")
         where = f"?step a yk:Step ; yk:inEdition ?edition ; yk:sequence ?sequence . {' '.join(filters)}"
         total_rows = self.backend.select(_PREFIX_BLOCK + f"SELECT (COUNT(DISTINCT ?step) AS ?n) WHERE {{ {where} }}")
-        total = int(total_rows[0]["n"]) if total_rows else 0  # type: ignore[arg-type]
+        total = int(str(total_rows[0]["n"])) if total_rows else 0
         q = (
             _PREFIX_BLOCK
             + f"""

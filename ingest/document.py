@@ -166,6 +166,7 @@ def split_commentary(text: str, start: int) -> list[Piece]:
     """
     cuts = [0] + [m.start() for m in _LAYER_MARK.finditer(text) if m.start() > 0] + [len(text)]
     pieces = []
+    who: str | None
     for a, b in zip(cuts, cuts[1:], strict=False):
         chunk = text[a:b]
         if not chunk.strip("○ \n"):
@@ -176,8 +177,7 @@ def split_commentary(text: str, start: int) -> list[Piece]:
         elif head.startswith("疏曰"):
             layer, who = LAYER_SUBCOMMENTARY, "疏"
         else:
-            name = head.split("曰", 1)[0] if "曰" in head[:5] else None
-            layer, who = LAYER_OTHER, name
+            layer, who = LAYER_OTHER, (head.split("曰", 1)[0] if "曰" in head[:5] else None)
         pieces.append(Piece(layer, chunk, start + a, start + b, who))
     return pieces
 
@@ -264,7 +264,7 @@ def _parse_lines(text: str, *, source: str, rite: str, edition: str) -> Document
         return _parse_zhushu(text, title, lines, source=source, rite=rite, edition=edition)
     grouped = layouts.group_blocks(lines)
     layouts.require_classic(grouped, source)
-    blocks = []
+    blocks: list[Block] = []
     for classic_lines, note_lines in grouped:
         chars = [c for ln in classic_lines for c in ln.chars]
         spans = [s for ln in classic_lines for s in ln.spans]
@@ -282,7 +282,7 @@ def _parse_zhushu(text: str, title: str, lines: list, *, source: str, rite: str,
     """Read the run-on 儀禮注疏 layout (see :func:`yili.ingest.layouts.zhushu_segments`)."""
     from yili.ingest import layouts
 
-    blocks = []
+    blocks: list[Block] = []
     for classic, notes in layouts.zhushu_segments(lines):
         chars = [c for c, _ in classic]
         if not "".join(chars).strip("○\u3000 "):

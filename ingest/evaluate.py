@@ -215,7 +215,7 @@ def evaluate(extraction: Extraction, gold_dir: str | Path, vocabulary: Vocabular
     gold_steps = read_jsonl(gold_dir / "steps.jsonl")
     gold_toasts = read_jsonl(gold_dir / "toasts.jsonl")
     fold = _Folder(vocabulary)
-    blocks = sorted({int(g["block"]) for g in gold_steps}) or [0]
+    blocks = sorted({int(str(g["block"])) for g in gold_steps}) or [0]
     lo, hi = blocks[0], blocks[-1]
     preds = [s for s in extraction.steps if lo <= s.block <= hi]
     records = [s.as_record() for s in preds]
@@ -223,7 +223,7 @@ def evaluate(extraction: Extraction, gold_dir: str | Path, vocabulary: Vocabular
     confusions: Counter[tuple[str, str, str]] = Counter()
     aligned: set[int] = set()
     for gold in gold_steps:
-        gs, ge = int(gold["char_start"]), int(gold["char_end"])
+        gs, ge = int(str(gold["char_start"])), int(str(gold["char_end"]))
         best, overlap = None, 0
         for k, s in enumerate(preds):
             o = min(ge, s.char_end) - max(gs, s.char_start)
@@ -270,7 +270,7 @@ def _score_toasts(
         types = [str(g["type"])] + ([str(g["type_alt"])] if g.get("type_alt") else [])
         hit = None
         for k, t in enumerate(preds):
-            if k in used or abs(t.step.block - int(g["block"])) > 3:
+            if k in used or abs(t.step.block - int(str(g["block"]))) > 3:
                 continue
             rec = t.as_record()
             type_ok = any(fold.same(ty, rec["type"], "action", "type") for ty in types) or (

@@ -9,6 +9,7 @@ is open.  Each rule is a method with the text or commentary that justifies it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
@@ -143,7 +144,7 @@ class Step:
         """Recipients as one string (``+`` joint, ``|`` either); None if none."""
         return _join(self.recipient, self.recipient_alternative)
 
-    def as_record(self) -> dict[str, object]:
+    def as_record(self) -> dict[str, Any]:
         """The step as a JSON-ready dict (term values are Chinese labels as the edition writes them;
         null where empty; ``id`` is the step's IRI)."""
         return {
@@ -507,9 +508,9 @@ class StepResolver:
             objects_persons, agent = list(agent), passive
             agent_explicit = False
             notes.append("agent: toasted persons named before the verb (passive reading)")
-        recipient, recipient_alt, why = self._recipient(action, agent, objects_persons, pp_persons, object_tokens, clause)
-        if why:
-            notes.append(f"recipient: {why}")
+        recipient, recipient_alt, recipient_why = self._recipient(action, agent, objects_persons, pp_persons, object_tokens, clause)
+        if recipient_why:
+            notes.append(f"recipient: {recipient_why}")
         if causative or (action.key == "action-ming" and objects_persons):
             recipient = tuple(objects_persons[:1]) if causative else recipient
 
@@ -671,9 +672,9 @@ class StepResolver:
         if action.key == "action-baixi":
             washer = st.last_agent_of.get("action-xi")
             if washer:
-                other = self.other_party(washer)
-                if other is not None:
-                    return (other,), "thanks the other party for washing the cup"
+                thanked = self.other_party(washer)
+                if thanked is not None:
+                    return (thanked,), "thanks the other party for washing the cup"
         if action.key == "action-yi" and st.subject and self._next_is_ascent(clause):
             party = [st.subject[0], self.other_party(st.subject)]
             first = [p for p in party if p is not None and (c := self.concept(p.key)) is not None and c.flag("ascendsFirst")]
@@ -696,9 +697,12 @@ class StepResolver:
         if action.flag("responsive"):
             answered = self._answered(action)
             if answered is not None and st.subject and answered.agent and answered.agent[0].key == st.subject[0].key:
-                other = answered.recipient[:1] or ((self.other_party(st.subject),) if self.other_party(st.subject) else ())
-                if other and other[0] is not None:
-                    return tuple(other), "reply by the other party"
+                replier: tuple[Term, ...] = answered.recipient[:1]
+                if not replier:
+                    someone = self.other_party(st.subject)
+                    replier = (someone,) if someone is not None else ()
+                if replier:
+                    return replier, "reply by the other party"
         continues = any(t.text in ("乃", "遂") for t in clause.prefix)
         opens_block = not self.steps or self.steps[-1].block != clause.block
         if action.key in _OFFICE_ACTS and not continues and (opens_block or any(t.kind == COND for t in clause.prefix)):
@@ -718,9 +722,9 @@ class StepResolver:
             and any((c := self.concept(a.key)) is not None and c.flag("doesNotPour") for a in st.subject)
         ):
             # 君尊不酌: the ruler does not wash, fill or pour; the other party does
-            other = self.other_party(st.subject)
-            if other is not None:
-                return (other,), "the ruler does not prepare the cup (注 君尊不酌)"
+            preparer = self.other_party(st.subject)
+            if preparer is not None:
+                return (preparer,), "the ruler does not prepare the cup (注 君尊不酌)"
         if action.key == "action-fanming":
             for s in reversed(self.steps):
                 if s.action.key == "action-ming" and s.agent and s.agent[0].key != "role-gong":
