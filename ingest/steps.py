@@ -508,7 +508,9 @@ class StepResolver:
             objects_persons, agent = list(agent), passive
             agent_explicit = False
             notes.append("agent: toasted persons named before the verb (passive reading)")
-        recipient, recipient_alt, recipient_why = self._recipient(action, agent, objects_persons, pp_persons, object_tokens, clause)
+        recipient, recipient_alt, recipient_why = self._recipient(
+            action, agent, objects_persons, pp_persons, object_tokens, clause
+        )
         if recipient_why:
             notes.append(f"recipient: {recipient_why}")
         if causative or (action.key == "action-ming" and objects_persons):
