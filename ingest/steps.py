@@ -188,6 +188,7 @@ class _State:
     pairs: list[tuple[str, str]] = field(default_factory=list)
     last_agent_of: dict[str, tuple[Term, ...]] = field(default_factory=dict)
     holder: dict[str, Term] = field(default_factory=dict)
+    things: dict[str, Term] = field(default_factory=dict)
     last_holder: tuple[Term, ...] = ()
     served_by: tuple[Term, ...] = ()
     wine_in: dict[str, Term] = field(default_factory=dict)
@@ -219,6 +220,7 @@ class StepResolver:
         self.steps: list[Step] = []
         self.hant = _looks_traditional(document.text)
         self._lookahead: dict[int, str] = {}
+        self._next_has_subject: dict[int, bool] = {}
         self._agent_from_pivot = False
 
     def set_lookahead(self, clauses: list[Clause]) -> None:
@@ -226,6 +228,7 @@ class StepResolver:
         for a, b in zip(clauses, clauses[1:], strict=False):
             if b.verb.concept is not None:
                 self._lookahead[a.start] = b.verb.concept.key
+                self._next_has_subject[a.start] = any(t.kind == ROLE for t in b.prefix)
 
     # -- terms ------------------------------------------------------------------------------
     def term(self, concept: Concept, written: str | None = None) -> Term:
@@ -468,7 +471,7 @@ class StepResolver:
                 notes.append("action: causative motion read as 命")
         elif clause.flags.get("verbal_object"):
             vo: Concept = clause.flags["verbal_object"]  # type: ignore[assignment]
-            object_text = str(clause.flags.get("verbal_object_text") or vo.hans)
+            object_text = str(clause.flags.get("verbal_object_text") or vo.hans).lstrip("".join(g.ADVERBS))
             object_term = self.term(vo)
             if action.key in g.VERBAL_OBJECT_HEADS:
                 object_text = vo.hans if vo.hans in object_text else object_text
@@ -520,6 +523,15 @@ class StepResolver:
         if action.flag("pivot") and objects_persons:
             st.pivot_agent = tuple(objects_persons)
             st.pivot_commander = agent
+            nxt = self._lookahead.get(clause.start)
+            if (
+                action.key == "action-ming"
+                and object_text is None
+                and nxt in self.vocabulary.concepts
+                and not self._next_has_subject.get(clause.start, True)
+            ):
+                # 公命小臣辞: what is commanded is the next act
+                object_text = self.term(self.vocabulary.concepts[nxt]).label
 
         # cups and wine --------------------------------------------------------------------------
         vessel, wine = self._cup(clause, action, agent, object_tokens, prefix, recipient)
@@ -533,13 +545,36 @@ class StepResolver:
                     object_term = self.term(written[0].concept, written[0].text)
             elif any(t.kind == ZHI for t in object_tokens):
                 if action.flag("cupAction") and vessel is not None and not action.flag("personObject"):
-                    object_text = vessel.label
+                    object_text = self._surface_cup(clause, vessel)
                 elif recipient:
                     object_text = None
+            instrument = self._instrument_cup(prefix)
+            if object_text is None and instrument is not None and action.key in g.MOTION_VERBS:
+                object_text = instrument  # 以虚爵降: he goes down with the empty cup
+            if object_text is None and vessel is not None and prefix and prefix[-1].kind == YI and action.key in g.MOTION_VERBS:
+                object_text = self._surface_cup(clause, vessel)  # 受爵以降: goes down with it
             if object_text is None and action.flag("cupAction") and vessel is not None and action.key in _CUP_OBJECT_ACTS:
-                object_text = vessel.label
+                object_text = self._surface_cup(clause, None)
             if object_text is None and objects_persons and action.key not in _PERSON_AS_RECIPIENT:
                 object_text = "+".join(p.label for p in objects_persons)
+            if object_text is None:
+                implied = action.flag("impliedObject")
+                if isinstance(implied, str) and implied in self.vocabulary.concepts:
+                    # 举幂 / 反幂: the cover is in the word
+                    c = self.vocabulary.concepts[implied]
+                    object_term = self.term(c)
+                    object_text = object_term.label
+            if object_text is None and action.key == "action-ci-decline" and recipient:
+                object_text = self._declined_act(recipient)
+            if object_text is None and action.key in _THING_ACTS:
+                held_thing = st.things.get(agent[0].key) if agent else None
+                if held_thing is not None:
+                    object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
+        # a thing taken up stays in hand for the acts that follow, until it is put down
+        if agent and action.key == "action-qu" and object_term is not None and object_term.key.startswith("object-"):
+            st.things[agent[0].key] = object_term
+        elif agent and (action.key in ("action-jia", "action-dian") or (action.key == "action-zhi" and vessel is not None)):
+            st.things.pop(agent[0].key, None)
 
         # place and facing ------------------------------------------------------------------------
         location = _place_label(location_tok.text) if location_tok is not None else None
@@ -944,7 +979,11 @@ class StepResolver:
             # (以降: going down with it, the cup in hand)
             vessel = st.holder.get(who)
             if vessel is None:
-                vessel = self._block_cup(clause.block)
+                # 坐奠觚于篚 兴 对 卒洗: finishing an interrupted act takes up the same cup again
+                completing = bool(clause.flags.get("completive"))
+                vessel = self._block_cup(clause.block, through_basket=completing)
+                if completing and vessel is not None and who:
+                    st.holder[who] = vessel
         wine: Term | None = None
         if wine_tok is not None:
             wine = self.term(wine_tok.concept, wine_tok.text)  # type: ignore[arg-type]
@@ -990,12 +1029,66 @@ class StepResolver:
                 return True
         return False
 
-    def _block_cup(self, block: int) -> Term | None:
+    def _block_cup(self, block: int, through_basket: bool = False) -> Term | None:
+        """The last cup of an earlier step in the block, unless it was put away in the basket
+        (``through_basket`` looks past that, for an act being completed)."""
         for s in reversed(self.steps):
             if s.block != block:
                 break
+            if not through_basket and s.action.key == "action-dian" and s.location and s.location.endswith("篚"):
+                return None  # 奠爵于篚 … 洗: the cup just put away is not the one washed
             if s.vessel is not None:
                 return s.vessel
+        return None
+
+    def _surface_cup(self, clause: Clause, default: Term | None) -> str | None:
+        """The cup as the text names it for an elided cup object: the last cup name written in
+        the block up to this clause, else ``default``'s label (a cup put away in the basket is
+        not the one meant, unless the act is being completed: 奠觚于篚 … 卒洗)."""
+        completing = bool(clause.flags.get("completive"))
+        for s in reversed(self.steps):
+            if s.block != clause.block:
+                break
+            if not completing and s.action.key == "action-dian" and s.location and s.location.endswith("篚"):
+                break
+            written = self._written_cup(s.text)
+            if written:
+                return written
+        return default.label if default is not None else None
+
+    def _written_cup(self, text: str) -> str | None:
+        """The longest cup name written in ``text``, not counting role names and idioms that
+        contain one (媵爵者, 既爵)."""
+        for label, cs in self.vocabulary.by_label.items():
+            if any(c.kind == "role" for c in cs) and len(label) > 1:
+                text = text.replace(label, "")
+        for idiom in g.IDIOMS:
+            text = text.replace(idiom, "")
+        found = None
+        for label, cs in self.vocabulary.by_label.items():
+            if any(c.kind == "vessel" for c in cs) and label in text and (found is None or len(label) > len(found)):
+                found = label
+        return found
+
+    def _instrument_cup(self, prefix: list[Token]) -> str | None:
+        """The cup after 以 in the prefix (以虚爵降): its written name."""
+        for k, t in enumerate(prefix):
+            if t.kind == YI:
+                rest = [x for x in prefix[k + 1 :] if x.kind in (VESSEL, OTHER)]
+                if any(x.kind == VESSEL for x in rest):
+                    return next(x.text for x in rest if x.kind == VESSEL)
+        return None
+
+    def _declined_act(self, recipient: tuple[Term, ...]) -> str | None:
+        """What a bare 辞 declines: the other's last act, if it is coming down, washing or bowing
+        (賔降 主人辞: the descent; 賔下拜 小臣辞: the bow)."""
+        for s in reversed(self.steps[-6:]):
+            if s.agent and s.agent[0].key == recipient[0].key:
+                if "拜" in s.text or "action-bai" in self.vocabulary.broader_closure(s.action.key):
+                    return "拜"
+                if s.action.key in g.VERBAL_OBJECTS:
+                    return s.action.label
+                return None
         return None
 
     def _repeats(self, clause: Clause, action: Term, agent: tuple[Term, ...]) -> int | None:
@@ -1045,6 +1138,9 @@ _OFFICE_ACTS = frozenset({"action-qing", "action-ming"})
 
 _CUP_PREPARATION = frozenset({"action-xi", "action-zhuo", "action-shi-fill", "action-guan"})
 """Washing, pouring, filling (and washing the hands for it): never the ruler's (注 君尊不酌)."""
+
+_THING_ACTS = frozenset({"action-jue", "action-ji", "action-ji-taste", "action-jia", "action-dian"})
+"""Acts on the thing in hand (取肺 … 絶 祭 哜之 加于俎: the lung)."""
 
 _DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
 """Drinking acts: done by whoever holds the cup."""
