@@ -117,7 +117,7 @@ def test_step_fields_in_the_excerpt(extraction):
         "role-gong",
         "命",
         "role-yingjuezhe",
-        "皆致",
+        "致",
         "conditional",
     )  # 致者 = 媵爵者
     assert step_at(extraction, "射人升賔").action.label == "命"  # 大射礼 摈者以命升賔
