@@ -43,7 +43,8 @@ def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
 
 def cmd_build(args: argparse.Namespace) -> int:
     """``yili-kg build [INPUT ...] [--out DIR]``: write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl."""
-    from yili.graph.build import build_dataset, union_graph
+    from yili.graph.build import build_dataset, prefixes_for
+    from yili.graph.store import store_from_dataset, write_files
 
     t0 = time.perf_counter()
     _extractor, extractions = _extract(args.inputs, args.vocab)
@@ -53,13 +54,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
-    union_graph(dataset).serialize(out / "graph.ttl", format="turtle", encoding="utf-8")
-    dataset.serialize(out / "graph.trig", format="trig", encoding="utf-8")
+    store = store_from_dataset(dataset)
+    write_files(store, out / "graph.trig", out / "graph.ttl", prefixes_for(args.base_iri))
     with open(out / "steps.jsonl", "w", encoding="utf-8") as f:
         _write_jsonl((s.as_record() for e in extractions for s in e.steps), f)
     with open(out / "toasts.jsonl", "w", encoding="utf-8") as f:
         _write_jsonl((t.as_record() for e in extractions for t in e.toasts), f)
-    triples = sum(1 for _ in dataset.quads((None, None, None, None)))
+    triples = len(store)
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
     steps = sum(len(e.steps) for e in extractions)

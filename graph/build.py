@@ -34,6 +34,13 @@ MODES = {"actual": YKV["mode-actual"], "conditional": YKV["mode-conditional"], "
 LAYERS = {"jing": YKV["layer-jing"], "zhu": YKV["layer-zhu"], "shu": YKV["layer-shu"], "other": YKV["layer-other"]}
 
 
+def prefixes_for(base: str | None = None) -> dict[str, str]:
+    """The project's prefixes (:data:`~yili.ontology.namespaces.PREFIXES`) with ``yk:``/``ykv:``
+    moved under ``base`` when another base IRI is chosen."""
+    b = base or base_iri()
+    return {p: (b + ns[len(DEFAULT_BASE) :] if ns.startswith(DEFAULT_BASE) else ns) for p, ns in PREFIXES.items()}
+
+
 def vocabulary_graph_iri(base: str | None = None) -> URIRef:
     """IRI of the named graph that holds the ontology and the vocabulary."""
     return mint("graph", "vocabulary", base=base)

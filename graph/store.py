@@ -75,3 +75,23 @@ def load_file(path: str | Path) -> pyoxigraph.Store:
 def triple_count(store: pyoxigraph.Store) -> int:
     """Number of quads in the store (triples across all graphs)."""
     return len(store)
+
+
+def write_files(store: pyoxigraph.Store, trig: str | Path, turtle: str | Path, prefixes: dict[str, str]) -> None:
+    """Write the store as TriG (named graphs kept) and as Turtle (every triple in one graph).
+
+    Oxigraph serialises natively, two orders of magnitude faster than rdflib's serialisers on
+    these graphs.
+
+    Parameters
+    ----------
+    store : pyoxigraph.Store
+    trig, turtle : path
+        Output files.
+    prefixes : dict[str, str]
+        Prefix → namespace IRI, used in both files.
+    """
+    store.dump(str(trig), pyoxigraph.RdfFormat.TRIG, prefixes=prefixes)
+    merged = pyoxigraph.Store()
+    merged.bulk_extend(pyoxigraph.Quad(q.subject, q.predicate, q.object, pyoxigraph.DefaultGraph()) for q in store)
+    merged.dump(str(turtle), pyoxigraph.RdfFormat.TURTLE, from_graph=pyoxigraph.DefaultGraph(), prefixes=prefixes)
