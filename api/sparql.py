@@ -27,7 +27,7 @@ status  ``error``                   when
 403     ``read_only``               a SPARQL Update
 405     ``method_not_allowed``      a method other than GET and POST
 406     ``not_acceptable``          no offered format satisfies ``Accept`` / ``format=``
-413     ``too_large``               body, query or result over a :class:`SparqlLimits` bound
+413     ``too_large``               body, query, brackets or rows over a :class:`SparqlLimits` bound
 415     ``unsupported_media_type``  a POST body that is neither form nor ``sparql-query``,
                                     or not UTF-8
 503     ``timeout``                 the query ran past its time budget
@@ -38,9 +38,19 @@ answers them itself, so it registers nothing on the application and works on its
 
 Hostile input is bounded by :class:`SparqlLimits`.  Queries are evaluated on a small pool of worker
 threads (pyoxigraph releases the GIL while it evaluates), so a slow query never stalls the event
-loop.  Oxigraph cannot interrupt a query in the middle of one evaluation step (a sort, an aggregate):
-the request is answered with 503 when the budget runs out, and the worker stops at the next result
-row; meanwhile it keeps its slot, which is why the pool is small and bounded.
+loop.  Oxigraph cannot interrupt a query in the middle of one evaluation step (planning, a sort, an
+aggregate): the request is answered with 503 when the budget runs out, and the worker stops at the
+next result row; meanwhile it keeps its slot, which is why the pool is small and bounded.  Some
+small queries keep a worker busy far past the budget (on an empty store, a group of some 300
+triple patterns, a path of 1,000 steps or 400 nested collections each take Oxigraph 25 s or more);
+only evaluation in a separate process, which can be killed, would bound those.
+
+Oxigraph's parser and planner recurse on nested and chained syntax, and a stack overflow in Rust
+ends the whole process (with the default 8 MiB thread stack, 3,000 nested ``{`` already do).  So the
+workers run on 256 MiB stacks (:data:`WORKER_STACK_BYTES`, address space reserved, not memory used)
+and a query may hold at most ``SparqlLimits.max_brackets`` brackets, counted in the raw text, where
+no string or comment can hide them.  Long chains without brackets (thousands of triple patterns or
+path steps) are bounded only by that stack and ``max_query_length``; they take minutes to evaluate.
 
 ``SERVICE`` (federated query) is refused before Oxigraph sees the query, because Oxigraph would
 otherwise call the remote endpoint over HTTP.  The check is lexical and deliberately conservative: any
@@ -85,6 +95,8 @@ FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 QUERY_MEDIA_TYPE = "application/sparql-query"
 UPDATE_MEDIA_TYPE = "application/sparql-update"
 TRUNCATED_HEADER = "X-SPARQL-Results-Truncated"
+WORKER_STACK_BYTES = 256 * 1024 * 1024
+"""Stack of each worker thread: room for Oxigraph's recursion on ``SparqlLimits.max_brackets``."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -110,6 +122,10 @@ class SparqlLimits:
         What happens past ``max_rows``: ``False`` answers 413 ``too_large`` (a client never mistakes
         a partial answer for a whole one); ``True`` answers 200 with the first ``max_rows`` rows and
         the header ``X-SPARQL-Results-Truncated: <max_rows>``.
+    max_brackets : int, default 10_000
+        Most brackets (``{ ( [ <``, counted in the raw text) a query may hold; more: 413.  Nesting
+        depth cannot exceed it, so with :data:`WORKER_STACK_BYTES` of stack Oxigraph's recursive
+        parser cannot overflow (it needs about 4 KiB per level, 40 MiB at this bound).
     max_concurrent_queries : int, default 4
         Worker threads evaluating queries; further queries wait for a free worker, and the wait
         counts against their time budget.
@@ -132,10 +148,12 @@ class SparqlLimits:
     timeout_s: float = 10.0
     max_rows: int = 100_000
     truncate_results: bool = False
+    max_brackets: int = 10_000
     max_concurrent_queries: int = 4
 
     def __post_init__(self) -> None:
-        for name in ("max_query_length", "max_body_bytes", "timeout_s", "max_rows", "max_concurrent_queries"):
+        bounds = ("max_query_length", "max_body_bytes", "timeout_s", "max_rows", "max_brackets")
+        for name in (*bounds, "max_concurrent_queries"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"SparqlLimits.{name} must be positive, not {getattr(self, name)!r}")
 
@@ -420,6 +438,11 @@ async def _read_operation(request: Request, limits: SparqlLimits) -> _Operation:
             f"The query is {len(query):,} characters long; the limit is {limits.max_query_length:,} "
             "(SparqlLimits.max_query_length)."
         )
+    brackets = _count_brackets(query)
+    if brackets > limits.max_brackets:
+        raise RequestTooLargeError(
+            f"The query holds {brackets:,} brackets; the limit is {limits.max_brackets:,} (SparqlLimits.max_brackets)."
+        )
     if _mentions_service(query):
         raise QueryError(
             "SERVICE (federated query) is not allowed: this endpoint never calls other services. "
@@ -497,23 +520,31 @@ def _parse_form(text: str) -> list[tuple[str, str]]:
 # Looking at the query text
 
 
-def _is_name_char(char: str) -> bool:
-    """Whether ``char`` continues a SPARQL variable or local name (ASCII word char or letter)."""
-    return char == "_" or (char.isascii() and char.isalnum()) or (not char.isascii() and char.isalpha())
+def _count_brackets(query: str) -> int:
+    """How many ``{ ( [ <`` the query holds, strings, IRIs and comments included.
+
+    An upper bound on the nesting depth Oxigraph's parser will reach, whatever the query means.
+
+    >>> _count_brackets("SELECT * { ?s ?p ?o FILTER(?o < 3) }")
+    3
+    """
+    return sum(query.count(bracket) for bracket in "{([<")
 
 
+_WORD = re.compile(r"\w+")
 _SERVICE = re.compile("service", re.IGNORECASE)
 
 
 def _mentions_service(query: str) -> bool:
-    """Whether the query may hold a ``SERVICE`` clause (SPARQL 1.1 Query, section 8.3 / Federation).
+    """Whether the query may hold a ``SERVICE`` clause (W3C, *SPARQL 1.1 Federated Query*).
 
-    Conservative on purpose: an occurrence of ``service`` (any case) is harmless only when it is
-    inside a variable name (``?service``, ``?myservice``) or the local part of a prefixed name
-    (``ex:service``, ``ex:fooService``): Oxigraph reads those names greedily, so no keyword can start
-    there.  Every other occurrence counts, even in a string, an IRI or a comment, because Oxigraph
-    reads the keyword without a word boundary (``1SERVICE <x> {}`` and ``ex:.SERVICE <x> {}`` both
-    call ``<x>``) and a lexer of our own could disagree with Oxigraph's about where strings end.
+    Conservative on purpose.  A word (a run of letters, digits and ``_``) containing ``service`` in
+    any case is harmless only right after ``?`` or ``$`` (a variable: ``?service``) or ``:`` (the
+    local part of a prefixed name: ``ex:fooService``), because Oxigraph reads those names greedily
+    and no keyword can start inside them.  Every other occurrence counts, even in a string, an IRI
+    or a comment: Oxigraph reads the keyword without a word boundary (``1SERVICE <x> {}`` and
+    ``ex:.SERVICE <x> {}`` both call ``<x>``), and a lexer of our own could disagree with Oxigraph's
+    about where a string ends.
 
     >>> _mentions_service("SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
     True
@@ -522,13 +553,9 @@ def _mentions_service(query: str) -> bool:
     >>> _mentions_service('SELECT * { ?s ?p "self-service" }')
     True
     """
-    for match in _SERVICE.finditer(query):
-        start = match.start()
-        while start > 0 and _is_name_char(query[start - 1]):
-            start -= 1
-        if start > 0 and query[start - 1] in ":?$":
-            continue
-        return True
+    for word in _WORD.finditer(query):
+        if _SERVICE.search(word.group()) and (word.start() == 0 or query[word.start() - 1] not in ":?$"):
+            return True
     return False
 
 
@@ -725,7 +752,7 @@ class _WorkerPool:
         with self._lock:
             if len(self._threads) < self._size:
                 thread = threading.Thread(target=self._work, name=f"sparql-worker-{len(self._threads)}", daemon=True)
-                thread.start()
+                _start_with_large_stack(thread)
                 self._threads.append(thread)
         self._jobs.put((job, future))
         return future
@@ -767,6 +794,26 @@ class _WorkerPool:
                 stop.set()
         headers = {"Vary": "Accept", **answer.headers}
         return Response(answer.body, media_type=answer.media_type, headers=headers)
+
+
+_STACK_SIZE_LOCK = threading.Lock()
+
+
+def _start_with_large_stack(thread: threading.Thread) -> None:
+    """Start ``thread`` with a :data:`WORKER_STACK_BYTES` stack (the default elsewhere is unchanged).
+
+    :func:`threading.stack_size` is process-wide, so it is set just for this start and restored.
+    """
+    with _STACK_SIZE_LOCK:
+        try:
+            previous = threading.stack_size(WORKER_STACK_BYTES)
+        except (ValueError, RuntimeError):  # a platform that cannot size thread stacks
+            thread.start()
+            return
+        try:
+            thread.start()
+        finally:
+            threading.stack_size(previous)
 
 
 def _release_frames(error: BaseException) -> None:

@@ -8,6 +8,8 @@ import doctest
 import io
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -487,7 +489,7 @@ def test_limits_defaults_and_validation() -> None:
         10.0,
         100_000,
     )
-    assert (limits.truncate_results, limits.max_concurrent_queries) == (False, 4)
+    assert (limits.truncate_results, limits.max_brackets, limits.max_concurrent_queries) == (False, 10_000, 4)
     with pytest.raises(ValueError, match="timeout_s"):
         SparqlLimits(timeout_s=0)
 
@@ -505,6 +507,45 @@ def test_a_body_over_the_byte_limit(store: pyoxigraph.Store) -> None:
         body = b"ASK {}" + b" " * 2000
         response = client.post("/sparql", content=body, headers={"content-type": "application/sparql-query"})
         assert "max_body_bytes" in error(response, 413, "too_large")
+
+
+def test_too_many_brackets(store: pyoxigraph.Store) -> None:
+    with TestClient(make_app(store, SparqlLimits(max_brackets=100))) as client:
+        nested = "SELECT * WHERE " + "{" * 120 + "}" * 120
+        message = error(client.get("/sparql", params={"query": nested}), 413, "too_large")
+        assert "120 brackets" in message
+        assert "SparqlLimits.max_brackets" in message
+        hidden = 'ASK { FILTER("' + "(" * 101 + '" != "") }'  # counted even inside a string
+        error(client.get("/sparql", params={"query": hidden}), 413, "too_large")
+
+
+DEEP_NESTING_SCRIPT = """
+import fastapi, pyoxigraph
+from fastapi.testclient import TestClient
+from yili.api.sparql import make_sparql_router
+store = pyoxigraph.Store()
+app = fastapi.FastAPI()
+app.include_router(make_sparql_router(lambda: store))
+query = "SELECT * WHERE {" + "{" * 4900 + "}" * 4900 + "}"
+print(TestClient(app).get("/sparql", params={"query": query}).status_code)
+"""
+
+
+def test_deep_nesting_does_not_crash_the_process() -> None:
+    # 3,000 nested groups overflow Oxigraph's parser on a default 8 MiB thread stack and end the
+    # process with SIGSEGV; the workers' stacks hold 4,900 (9,800 brackets, under the default bound).
+    # Run in a child process so that a regression fails this test instead of killing the test run.
+    result = subprocess.run([sys.executable, "-c", DEEP_NESTING_SCRIPT], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split()[-1] == "200"
+
+
+def test_a_long_word_is_scanned_in_linear_time(client: TestClient) -> None:
+    started = time.monotonic()
+    error(client.post("/sparql", data={"query": "ASK { " + "a" * 90_000 + " }"}), 400, "query")
+    refused = client.post("/sparql", data={"query": "ASK { " + "aservice" * 11_000 + " }"})
+    assert "SERVICE" in error(refused, 400, "query")
+    assert time.monotonic() - started < 2
 
 
 def test_more_rows_than_the_cap_is_413(store: pyoxigraph.Store) -> None:
