@@ -153,11 +153,11 @@ def create_app(service: Service) -> FastAPI:
         """Toasts (献, 酢, 酬, 媵, 旅酬, 赐) as a JSON array in ritual order.
 
         Each item: ``giver``, ``receiver``, ``type``, ``performed_by`` (labels as the edition writes
-        them), ``step`` (IRI), ``sequence``, ``block``, ``text``, ``char_start``, ``char_end``
-        (code points, 0-based, end-exclusive), ``edition`` (IRI).  Names accept any variant form; an
+        them), ``step`` (IRI), ``url`` (this API's page for the step), ``sequence``, ``block``, ``text``,
+        ``char_start``, ``char_end`` (code points, 0-based, end-exclusive), ``edition`` (IRI).  Names accept any variant form; an
         unknown name answers 404 naming it.
         """
-        return q.toasts(giver=giver, receiver=receiver, type=type)
+        return [{**t, "url": _step_url(service, str(t["step"]))} for t in q.toasts(giver=giver, receiver=receiver, type=type)]
 
     @app.get("/steps", summary="The ritual steps, in order, paginated")
     def steps(
@@ -170,7 +170,7 @@ def create_app(service: Service) -> FastAPI:
     ) -> dict[str, Any]:
         """A page of steps: ``{"items": [...], "total": N, "limit", "offset", "next", "previous"}``.
 
-        Each item has ``id`` (IRI), ``sequence``, ``block``, ``char_start``, ``char_end``, ``text``,
+        Each item has ``id`` (IRI), ``url`` (this API's page for it), ``sequence``, ``block``, ``char_start``, ``char_end``, ``text``,
         ``agent``, ``action``, ``recipient``, ``object``, ``vessel``, ``wine``, ``location``, ``facing``,
         ``mode`` (null where empty).  ``next``/``previous`` are URLs of the neighbouring pages.
         """
@@ -180,7 +180,7 @@ def create_app(service: Service) -> FastAPI:
             return str(request.url.include_query_params(offset=off, limit=limit))
 
         return {
-            "items": page.items,
+            "items": [{**s, "url": _step_url(service, str(s["id"]))} for s in page.items],
             "total": page.total,
             "limit": limit,
             "offset": offset,
@@ -198,6 +198,9 @@ def create_app(service: Service) -> FastAPI:
         """
         iri = str(mint("step", rite, edition, offset, base=service.base))
         data = q.step(iri)
+        data["links"] = {
+            name: _step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
+        } | {"self": _step_url(service, iri)}
         wants_ld = format == "jsonld" or "application/ld+json" in request.headers.get("accept", "")
         if not wants_ld:
             return data
@@ -226,6 +229,12 @@ def create_app(service: Service) -> FastAPI:
         }
 
     return app
+
+
+def _step_url(service: Service, iri: str) -> str | None:
+    """This API's URL path for a step IRI (``/steps/yanli/shuzhu-excerpt/1057``), or None."""
+    prefix = service.base + "step/"
+    return "/steps/" + iri[len(prefix) :] if iri.startswith(prefix) else None
 
 
 def _as_jsonld(service: Service, data: dict[str, Any]) -> dict[str, Any]:

@@ -80,6 +80,13 @@ def test_one_step_links_its_neighbours_and_commentary(client):
     assert s["toast"] == {"giver": "主人", "receiver": "賔", "type": "献"}
     assert s["next"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1063"
     assert s["commentary"][0]["text"] == "注曰賔既拜前受觚退复位"
+    assert s["links"] == {
+        "previous": "/steps/yanli/shuzhu-excerpt/1030",
+        "next": "/steps/yanli/shuzhu-excerpt/1063",
+        "repeats": None,
+        "self": "/steps/yanli/shuzhu-excerpt/1057",
+    }
+    assert client.get(s["links"]["next"]).json()["text"] == "賔西阶上拜"
     assert client.get("/steps/yanli/shuzhu-excerpt/1").status_code == 404
 
 
