@@ -16,7 +16,8 @@ from pathlib import Path
 
 from yili.ingest.clauses import segment
 from yili.ingest.document import Document
-from yili.ingest.steps import Step, StepResolver
+from yili.ingest.resolver import StepResolver
+from yili.ingest.steps import Step
 from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, toast_of
 from yili.ingest.tokens import Tokenizer
 from yili.ontology.vocabulary import Vocabulary, load_vocabulary

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yili.ingest.steps import Step, StepResolver, Term
+from yili.ingest.resolver import StepResolver
+from yili.ingest.steps import Step, Term
 
 TOAST_ROOT = "action-toast"
 

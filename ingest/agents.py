@@ -1,0 +1,208 @@
+"""Who acts when the text does not say: the rules for unwritten agents.
+
+The classic leaves subjects out; these rules, in the order :meth:`AgentRules._unwritten_agent`
+tries them, find the agent from the pivot verb before, the act being completed (卒), the act being
+answered (答拜, 对), the office (请, 命), the cup in hand (卒爵), the vocabulary's default agent
+(荐 → 膳宰), or the subject carried over.
+"""
+
+from __future__ import annotations
+
+from yili.ingest import grammar as g
+from yili.ingest.clauses import Clause
+from yili.ingest.reading import Reader
+from yili.ingest.steps import Step, Term
+from yili.ingest.tokens import (
+    COND,
+    OBJECT,
+    OTHER,
+    ROLE,
+    THEN,
+    VESSEL,
+    ZHI,
+    Token,
+)
+from yili.ontology.vocabulary import Concept
+
+_OFFICE_ACTS = frozenset({"action-qing", "action-ming"})
+"""Requests and commands, made by whoever holds that office in the rite (小臣请, 公命)."""
+
+_CUP_PREPARATION = frozenset({"action-xi", "action-zhuo", "action-shi-fill", "action-guan"})
+"""Washing, pouring, filling (and washing the hands for it): never the ruler's (注 君尊不酌)."""
+
+_DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
+"""Drinking acts: done by whoever holds the cup."""
+
+_DRINK_BEGIN = frozenset({"action-yin", "action-cui", "action-ji"})
+"""Acts that begin a drink: 饮, 啐, 祭 (the libation before drinking)."""
+
+
+class AgentRules(Reader):
+    """Who acts when the text does not say: the rules for unwritten agents."""
+
+    def _unwritten_agent(self, clause: Clause, action: Concept) -> tuple[tuple[Term, ...], str]:
+        """The agent of a clause with no written subject.
+
+        In order:
+
+        1. the person a pivot verb just named (公命小臣 | 辞: the 小臣 declines);
+        2. 卒X completes the act X begun by someone (主人盥 … 賔对 卒盥: the host finishes washing);
+        3. a reply (答拜, 对) answers the act of the other party: if the carried subject made the act
+           being answered, the reply is the other party's (賔拜洗 主人 … 答拜 stays with the host;
+           主人辞降 … 对 is the guest's);
+        4. 反命 (report back) is by whoever carried the command (射人命賔 … 反命);
+        5. a default agent given in the vocabulary for the act (荐 → 膳宰, after 燕礼记
+           凡荐与羞者小膳宰也; 席 → 司宫);
+        6. the subject carried over from the last clause (主人北面盥 | 坐 | 取觚: all the host's);
+        7. at the opening of a rite with nobody named yet, the most senior person of the text.
+        """
+        st = self.state
+        if st.pivot_agent:
+            return st.pivot_agent, "named by the pivot verb before it"
+        if any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens) and st.before_condition:
+            # 公有命则不易不洗: the condition's subject is not carried past 则
+            return st.before_condition, "carried over from before the condition"
+        named = self._role_named_for(clause)
+        if named is not None:
+            return (named,), "default agent: the role named for this act"
+        if action.key in _DRINKING and st.subject:
+            # 卒爵 completes the drinking begun (主人坐祭遂饮 賔辞 卒爵: the host drains the cup)
+            for s in reversed(self.steps):
+                if s.block != clause.block:
+                    break
+                if s.action.key in _DRINK_BEGIN and s.agent:
+                    if s.agent[0].key != st.subject[0].key:
+                        return s.agent, "completes the drinking he began"
+                    break
+            if st.subject[0].key not in st.holder and st.last_holder and st.last_holder[0].key != st.subject[0].key:
+                return st.last_holder, "holds the cup"
+        if action.key == "action-baixi":
+            washer = st.last_agent_of.get("action-xi")
+            if washer:
+                thanked = self.other_party(washer)
+                if thanked is not None:
+                    return (thanked,), "thanks the other party for washing the cup"
+        if action.key == "action-yi" and st.subject and self._next_is_ascent(clause):
+            party = [st.subject[0], self.other_party(st.subject)]
+            first = [p for p in party if p is not None and (c := self.concept(p.key)) is not None and c.flag("ascendsFirst")]
+            if first:
+                return (first[0],), "salutes and goes up first (注曰賔每先升尊也)"
+        closure = self.vocabulary.broader_closure(action.key)
+        if "action-toast" in closure and action.key != "action-zuo":
+            if action.key == "action-lvchou" and st.last_toast is not None and st.last_toast[1]:
+                # the pledge is passed on by the one who has just received it (以旅于西阶上)
+                if st.last_toast_alternative:
+                    return st.last_toast[1], "passes on the pledge he received (either)"
+                return st.last_toast[1], "passes on the pledge he received"
+            for s in reversed(self.steps):
+                if s.action.key == action.key and s.agent:
+                    # the same toast is given by the same giver until another is named
+                    # (主人 is the 献主 throughout: 注曰主人宰夫也; 辩献卿 repeats 主人's 献)
+                    return s.agent, "gives this kind of toast, as before"
+        if clause.flags.get("completive") and action.key in st.last_agent_of:
+            return st.last_agent_of[action.key], "completes the act begun by its agent (卒)"
+        if action.flag("responsive"):
+            answered = self._answered(action)
+            if answered is not None and st.subject and answered.agent and answered.agent[0].key == st.subject[0].key:
+                replier: tuple[Term, ...] = answered.recipient[:1]
+                if not replier:
+                    someone = self.other_party(st.subject)
+                    replier = (someone,) if someone is not None else ()
+                if replier:
+                    return replier, "reply by the other party"
+        continues = any(t.text in ("乃", "遂") for t in clause.prefix)
+        opens_block = not self.steps or self.steps[-1].block != clause.block
+        if action.key in _OFFICE_ACTS and not continues and (opens_block or any(t.kind == COND for t in clause.prefix)):
+            # a paragraph (or a condition) that opens with 请 / 命 and no subject: by whoever made
+            # the last such request or command (小臣请…, 公命…), within a few blocks; inside a
+            # paragraph the actor goes on (升自西阶 … 请彻俎), and so after 乃/遂 (乃命执幂者)
+            for s in reversed(self.steps):
+                if s.block < clause.block - 4:
+                    break
+                if any(n.startswith("action: causative") for n in s.notes):
+                    continue  # 射人升卿 is read as 命 but is no command of office
+                if s.action.key == action.key and s.agent:
+                    return s.agent, "makes this request or command, as before"
+        if (
+            action.key in _CUP_PREPARATION
+            and st.subject
+            and any((c := self.concept(a.key)) is not None and c.flag("doesNotPour") for a in st.subject)
+        ):
+            # 君尊不酌: the ruler does not wash, fill or pour; the other party does
+            preparer = self.other_party(st.subject)
+            if preparer is not None:
+                return (preparer,), "the ruler does not prepare the cup (注 君尊不酌)"
+        if action.key == "action-fanming":
+            for s in reversed(self.steps):
+                if s.action.key == "action-ming" and s.agent and s.agent[0].key != "role-gong":
+                    return s.agent, "reports back the command he carried"
+        default = action.flag("defaultAgent")
+        if isinstance(default, str) and default in self.vocabulary.concepts:
+            return (self.term(self.vocabulary.concepts[default]),), "default agent"
+        if st.served_by and action.key in g.MOTION_VERBS:
+            # 膳宰设折俎 升自西阶: the server himself goes up
+            return st.served_by, "the server moves on"
+        if st.subject:
+            return st.subject, "carried over"
+        senior = max(
+            (c for c in self.vocabulary.of_kind("role") if any(lbl in self.document.text for lbl in c.labels)),
+            key=lambda c: int(c.flag("rank", 0) or 0),
+            default=None,
+        )
+        return ((self.term(senior),) if senior else ()), "most senior person of the text"
+
+    def _passive_toast(
+        self,
+        action: Concept,
+        agent: tuple[Term, ...],
+        objects_persons: list[Term],
+        pp_persons: list[Term],
+        object_tokens: list[Token],
+    ) -> tuple[Term, ...] | None:
+        """The giver, if a toast clause is passive: its subject received the last toast of this
+        kind and no person follows the verb (主人獻衆賔 … 衆賔獻: the guests are toasted)."""
+        if objects_persons or pp_persons or any(t.kind == ZHI for t in object_tokens) or not agent:
+            return None
+        if "action-toast" not in self.vocabulary.broader_closure(action.key) or action.key == "action-zuo":
+            return None
+        for s in reversed(self.steps):
+            if s.action.key == action.key and s.recipient and s.agent:
+                if s.recipient[0].key == agent[0].key and s.agent[0].key != agent[0].key:
+                    return s.agent
+                return None
+        return None
+
+    def _role_named_for(self, clause: Clause) -> Term | None:
+        """A role whose name is the act + 者 does the act: 执幂 → 执幂者, 羞膳 → 羞膳者, 媵爵 → 媵爵者."""
+        verb = clause.verb
+        rest = "".join(t.text for t in clause.suffix[:1] if t.kind in (OBJECT, OTHER, VESSEL, ROLE))
+        for form in (verb.text + rest,) if rest else (verb.text,):
+            cs = self.vocabulary.by_label.get(form + "者", ())
+            for c in cs:
+                if c.kind == "role":
+                    return self.term(c)
+        return None
+
+    def _role_named_for_act(self, act: Concept) -> Term | None:
+        """The role named act + 者 (致 → 致者 = 媵爵者), if any."""
+        for label in act.labels:
+            for c in self.vocabulary.by_label.get(label + "者", ()):
+                if c.kind == "role":
+                    return self.term(c)
+        return None
+
+    def _next_is_ascent(self, clause: Clause) -> bool:
+        nxt = self._lookahead.get(clause.start)
+        return nxt == "action-sheng"
+
+    def _answered(self, action: Concept) -> Step | None:
+        """The act a reply answers: the last bow for 答拜, the last 辞 for 对."""
+        want = "action-ci-decline" if action.key == "action-dui" else "action-bai"
+        for s in reversed(self.steps[-8:]):
+            if want in self.vocabulary.broader_closure(s.action.key) and not self._is_reply(s):
+                return s
+        return None
+
+    def _is_reply(self, step: Step) -> bool:
+        c = self.concept(step.action.key)
+        return bool(c is not None and c.flag("responsive"))

@@ -1,0 +1,211 @@
+"""Which cup, which wine, which thing: the state of what each person holds.
+
+A small state machine per person (取觚 … 奠觚于篚) follows the cup through washing, filling,
+presenting and receiving, so that 主人筵前献賔 knows its cup is the 觚 washed before; the wine
+poured (酌膳, 实散) goes with the cup.
+"""
+
+from __future__ import annotations
+
+from yili.ingest import grammar as g
+from yili.ingest.clauses import Clause
+from yili.ingest.reading import Reader
+from yili.ingest.steps import Term
+from yili.ingest.tokens import (
+    OBJECT,
+    OTHER,
+    PLACE,
+    VESSEL,
+    WINE,
+    YI,
+    Token,
+)
+from yili.ontology.vocabulary import Concept
+
+_HANDING = frozenset(
+    {"action-xian", "action-zuo", "action-chou", "action-ying", "action-shou-hand", "action-ci", "action-lvchou"}
+)
+"""Acts that put the cup in the receiver's hands."""
+
+_CUP_CONTENTS = frozenset({"object-jiu", "object-zhi-fine"})
+"""Objects that are what is in the cup (祭酒, 啐酒, 告旨): the cup is still involved."""
+
+_CUP_OBJECT_ACTS = frozenset(
+    {
+        "action-dian",
+        "action-xi",
+        "action-shi-fill",
+        "action-zhi",
+        "action-shou",
+        "action-shou-hand",
+        "action-qu",
+        "action-ju",
+        "action-geng",
+        "action-yi-change",
+        "action-baishou",
+        "action-baisong",
+    }
+)
+"""Acts whose elided object is the cup (奠, 洗, 实, 执, 受, 授, 取, 举, 更, 易; 拜受爵, 拜送爵)."""
+
+_THING_ACTS = frozenset({"action-jue", "action-ji", "action-ji-taste", "action-jia", "action-dian"})
+"""Acts on the thing in hand (取肺 … 絶 祭 哜之 加于俎: the lung)."""
+
+
+class CupRules(Reader):
+    """Which cup, which wine, which thing: the state of what each person holds."""
+
+    def _cup(
+        self,
+        clause: Clause,
+        action: Concept,
+        agent: tuple[Term, ...],
+        object_tokens: list[Token],
+        prefix: list[Token],
+        recipient: tuple[Term, ...],
+    ) -> tuple[Term | None, Term | None]:
+        """The cup and the wine of a clause.
+
+        The cup written in the clause (取觚, 以虚爵降); else, for an act with a cup
+        (``yk:cupAction``), the cup the agent took up and has not put away (a state per person:
+        取觚 … 奠觚于篚), so that 主人筵前献賔 knows the cup is the 觚 washed before; else the last
+        cup written earlier in the block.  A cup handed over (献, 酢, 酬, 授) passes to the receiver.
+        The wine written (酌膳, 实散) fills the agent's cup and goes with it to the toast.
+        """
+        st = self.state
+        who = agent[0].key if agent else ""
+        written = [t for t in clause.tokens if t.kind == VESSEL and t.concept is not None]
+        wine_tok = next((t for t in clause.tokens if t.kind == WINE and t.concept is not None), None)
+        vessel: Term | None = None
+        if written and action.key == "action-baisong" and recipient and recipient[0].key in st.holder:
+            # 拜送爵: the cup named is the one just sent, now in the receiver's hands
+            sent = st.holder[recipient[0].key]
+            vessel = sent if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
+        elif written and action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder:
+            # 拜受爵 / 受爵: the cup comes from the giver's hands (a generic 爵 is that cup)
+            given = st.holder.pop(recipient[0].key)
+            vessel = given if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
+            st.holder[who] = vessel
+            if recipient[0].key in st.wine_in:
+                st.wine_in[who] = st.wine_in.pop(recipient[0].key)
+        elif written:
+            t = written[0]
+            vessel = self.term(t.concept, t.text)  # type: ignore[arg-type]
+            held = st.holder.get(who)
+            # a generic 爵 names the cup in hand when that is a narrower cup (疏 觚亦称爵)
+            if (
+                held is not None
+                and t.concept.key == "vessel-jue"
+                and held.key != "vessel-jue"
+                and action.key not in ("action-geng", "action-yi-change")
+            ):
+                vessel = held
+            elif action.key not in ("action-dian",) or who not in st.holder:
+                st.holder[who] = vessel
+        elif (
+            action.flag("cupAction")
+            and not self._names_other_thing(object_tokens)
+            and (action.key != "action-jiang" or (prefix and prefix[-1].kind == YI))
+        ):
+            # (以降: going down with it, the cup in hand)
+            vessel = st.holder.get(who)
+            if vessel is None:
+                # 坐奠觚于篚 兴 对 卒洗: finishing an interrupted act takes up the same cup again
+                completing = bool(clause.flags.get("completive"))
+                vessel = self._block_cup(clause.block, through_basket=completing)
+                if completing and vessel is not None and who:
+                    st.holder[who] = vessel
+        wine: Term | None = None
+        if wine_tok is not None:
+            wine = self.term(wine_tok.concept, wine_tok.text)  # type: ignore[arg-type]
+            st.wine_in[who] = wine
+        elif action.flag("cupAction") and action.key != "action-jiang":
+            wine = st.wine_in.get(who)
+        if vessel is not None and who in st.holder and agent:
+            st.last_holder = agent
+        # cups change hands
+        if action.key in _HANDING and recipient and vessel is not None and recipient[0].key != who:
+            st.holder[recipient[0].key] = vessel
+            st.holder.pop(who, None)
+            if wine is not None:
+                st.wine_in[recipient[0].key] = wine
+        if action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder and not written:
+            vessel = st.holder[recipient[0].key]
+            st.holder[who] = vessel
+            st.holder.pop(recipient[0].key, None)
+            st.last_holder = agent
+            if recipient[0].key in st.wine_in:
+                wine = st.wine_in[recipient[0].key]
+                st.wine_in[who] = wine
+        if action.key in ("action-xi",):
+            st.wine_in.pop(who, None)
+        loc = " ".join(t.text for t in clause.tokens if t.kind == PLACE)
+        if action.key == "action-dian" and "篚" in loc:
+            st.holder.pop(who, None)
+            st.wine_in.pop(who, None)
+        if action.key in ("action-geng", "action-yi-change"):
+            st.wine_in.pop(who, None)
+        if not action.flag("cupAction"):
+            return None, wine if wine_tok is not None else None
+        return vessel, wine
+
+    @staticmethod
+    def _names_other_thing(object_tokens: list[Token]) -> bool:
+        """True if the clause's object is a thing that is not a cup nor its wine (授肺, 祭脯醢, 取俎):
+        then the act does not involve the cup in hand."""
+        for t in object_tokens:
+            if t.kind == OBJECT and t.concept is not None and t.concept.key not in _CUP_CONTENTS:
+                return True
+            if t.kind == OTHER:
+                return True
+        return False
+
+    def _block_cup(self, block: int, through_basket: bool = False) -> Term | None:
+        """The last cup of an earlier step in the block, unless it was put away in the basket
+        (``through_basket`` looks past that, for an act being completed)."""
+        for s in reversed(self.steps):
+            if s.block != block:
+                break
+            if not through_basket and s.action.key == "action-dian" and s.location and s.location.endswith("篚"):
+                return None  # 奠爵于篚 … 洗: the cup just put away is not the one washed
+            if s.vessel is not None:
+                return s.vessel
+        return None
+
+    def _surface_cup(self, clause: Clause, default: Term | None) -> str | None:
+        """The cup as the text names it for an elided cup object: the last cup name written in
+        the block up to this clause, else ``default``'s label (a cup put away in the basket is
+        not the one meant, unless the act is being completed: 奠觚于篚 … 卒洗)."""
+        completing = bool(clause.flags.get("completive"))
+        for s in reversed(self.steps):
+            if s.block != clause.block:
+                break
+            if not completing and s.action.key == "action-dian" and s.location and s.location.endswith("篚"):
+                break
+            written = self._written_cup(s.text)
+            if written:
+                return written
+        return default.label if default is not None else None
+
+    def _written_cup(self, text: str) -> str | None:
+        """The longest cup name written in ``text``, not counting role names and idioms that
+        contain one (媵爵者, 既爵)."""
+        for label, cs in self.vocabulary.by_label.items():
+            if any(c.kind == "role" for c in cs) and len(label) > 1:
+                text = text.replace(label, "")
+        for idiom in g.IDIOMS:
+            text = text.replace(idiom, "")
+        found = None
+        for label, cs in self.vocabulary.by_label.items():
+            if any(c.kind == "vessel" for c in cs) and label in text and (found is None or len(label) > len(found)):
+                found = label
+        return found
+
+    def _instrument_cup(self, prefix: list[Token]) -> str | None:
+        """The cup after 以 in the prefix (以虚爵降): its written name."""
+        for k, t in enumerate(prefix):
+            if t.kind == YI:
+                rest = [x for x in prefix[k + 1 :] if x.kind in (VESSEL, OTHER)]
+                if any(x.kind == VESSEL for x in rest):
+                    return next(x.text for x in rest if x.kind == VESSEL)
+        return None

@@ -1,0 +1,179 @@
+"""What a reader of a rite remembers, and the lookups the rules make on it.
+
+:class:`Reader` holds the reading state (:class:`ReadingState`: the subject being carried, the
+persons named, who exchanges cups with whom, who holds which cup) and answers the questions every
+rule asks of it: which concept a written person names, who the other party of an exchange is,
+who is the most senior person present.  The rules themselves are in :mod:`yili.ingest.agents`,
+:mod:`yili.ingest.recipients` and :mod:`yili.ingest.cups`; :mod:`yili.ingest.resolver` puts them
+together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from yili.ingest.document import Document
+from yili.ingest.steps import Step, Term
+from yili.ingest.tokens import (
+    ROLE,
+    Token,
+)
+from yili.ontology.vocabulary import Concept, Vocabulary
+
+
+@dataclass
+class ReadingState:
+    """What a reader remembers while reading a rite in order."""
+
+    subject: tuple[Term, ...] = ()
+    mentions: list[Term] = field(default_factory=list)
+    block_mentions: list[Term] = field(default_factory=list)
+    before_condition: tuple[Term, ...] = ()
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    last_agent_of: dict[str, tuple[Term, ...]] = field(default_factory=dict)
+    holder: dict[str, Term] = field(default_factory=dict)
+    things: dict[str, Term] = field(default_factory=dict)
+    last_holder: tuple[Term, ...] = ()
+    served_by: tuple[Term, ...] = ()
+    wine_in: dict[str, Term] = field(default_factory=dict)
+    last_toast: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
+    last_toast_alternative: bool = False
+    last_xian: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
+    pivot_agent: tuple[Term, ...] = ()
+    pivot_commander: tuple[Term, ...] = ()
+    last_alternatives: tuple[Term, ...] = ()
+    labels: dict[str, str] = field(default_factory=dict)
+    condition_open: bool = False
+    condition_continues: bool = False
+
+
+class Reader:
+    """The reading state of one document and the lookups on it (base of the rule mixins).
+
+    Attributes
+    ----------
+    vocabulary : Vocabulary
+    document : Document
+    state : ReadingState
+    steps : list[Step]
+        The steps made so far, in order.
+    hant : bool
+        True if the document is in traditional characters (for default labels).
+    """
+
+    vocabulary: Vocabulary
+    document: Document
+    state: ReadingState
+    steps: list[Step]
+    hant: bool
+    _lookahead: dict[int, str]
+    _next_has_subject: dict[int, bool]
+    _agent_from_pivot: bool
+
+    def _mention(self, terms: tuple[Term, ...]) -> None:
+        for t in terms:
+            if t.key:
+                self.state.mentions.append(t)
+                self.state.block_mentions.append(t)
+
+    def _role_terms(self, tokens: list[Token]) -> tuple[Term, ...]:
+        """Persons written in ``tokens`` (a subject or an object), in order, resolved."""
+        out: list[Term] = []
+        for t in tokens:
+            if t.kind != ROLE:
+                continue
+            if t.concept is not None:
+                out.append(self.term(t.concept, t.text))
+            else:
+                ref = self._group_reference(exclude=tuple(out))
+                if ref is not None:
+                    out.append(ref)
+        seen: list[Term] = []
+        for t in out:
+            if all(t.key != s.key for s in seen):
+                seen.append(t)
+        return tuple(seen)
+
+    def _group_reference(self, exclude: tuple[Term, ...] = ()) -> Term | None:
+        """一人 / 二人 / 长 / 其他 refer to the group last named (一人拜受爵: the leader of the 工;
+        其他不拜: the other 士)."""
+        keys = {e.key for e in exclude}
+        for t in reversed(self.state.mentions):
+            if t.key not in keys:
+                return t
+        return None
+
+    def _last_person_other_than(self, agents: tuple[Term, ...]) -> Term | None:
+        """之 as a person: the last person named who is not the agent (公降一等揖之: the guest)."""
+        keys = {a.key for a in agents}
+        for t in reversed(self.state.mentions):
+            if t.key not in keys:
+                return t
+        return None
+
+    def _is_principal(self, key: str) -> bool:
+        c = self.concept(key)
+        return c is not None and not c.flag("attendant", False)
+
+    def other_party(self, agents: tuple[Term, ...]) -> Term | None:
+        """The other party of the exchange the agent is in.
+
+        The latest pair of principals who bowed, toasted, declined or answered each other and that
+        includes the agent gives the other; an attendant (膳宰, 小臣) acts for the person being
+        served (the receiver of the latest toast); failing both, the last person named.
+        """
+        if not agents:
+            return None
+        a = agents[0].key
+        if not self._is_principal(a):
+            for t in reversed(self.state.block_mentions):
+                if t.key != a and self._is_principal(t.key):
+                    return t
+            if self.state.last_toast is not None:
+                receivers = self.state.last_toast[1]
+                if receivers and receivers[0].key != a:
+                    return receivers[0]
+        for x, y in reversed(self.state.pairs):
+            if x == a and y != a:
+                return self._term_for_key(y)
+            if y == a and x != a:
+                return self._term_for_key(x)
+        return self._last_person_other_than(agents)
+
+    def _term_for_key(self, key: str) -> Term | None:
+        c = self.concept(key)
+        return self.term(c) if c is not None else None
+
+    def superior(self, agents: tuple[Term, ...]) -> Term | None:
+        """The most senior person named so far who is not the agent: to whom 请, 反命, 再拜稽首 go
+        (注曰再拜稽首拜君命也)."""
+        keys = {a.key for a in agents}
+        best: Concept | None = None
+        actors = {a.key for s in self.steps for a in s.agent}
+        for t in self.state.mentions:
+            if t.key not in actors:
+                continue  # named but not present in person (若有诸公)
+            c = self.concept(t.key)
+            if c is None or c.key in keys:
+                continue
+            if best is None or int(c.flag("rank", 0) or 0) > int(best.flag("rank", 0) or 0):
+                best = c
+        return self.term(best) if best is not None else self.other_party(agents)
+
+    def term(self, concept: Concept, written: str | None = None) -> Term:
+        """A :class:`Term` for ``concept``: labelled as written, else as this text last wrote it."""
+        if written:
+            self.state.labels[concept.key] = written
+            return Term(concept.key, written, concept.iri)
+        label = self.state.labels.get(concept.key) or (concept.hant if self.hant else concept.hans)
+        return Term(concept.key, label, concept.iri)
+
+    def concept(self, key: str) -> Concept | None:
+        return self.vocabulary.concepts.get(key)
+
+
+def _looks_traditional(text: str) -> bool:
+    """True if the text writes mostly traditional characters (獻, 階, 東 rather than 献, 阶, 东)."""
+    trad = sum(text.count(c) for c in "獻階東實爵觶揖禮賓")
+    simp = sum(text.count(c) for c in "献阶东实觯礼宾")
+    return trad > simp

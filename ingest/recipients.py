@@ -1,0 +1,146 @@
+"""To whom an act goes: written persons, alternatives, and the act's ``yk:recipientRule``."""
+
+from __future__ import annotations
+
+from yili.ingest import grammar as g
+from yili.ingest.clauses import Clause
+from yili.ingest.reading import Reader
+from yili.ingest.steps import Term
+from yili.ingest.tokens import (
+    COND,
+    ROLE,
+    ZHI,
+    Token,
+)
+from yili.ontology.vocabulary import Concept
+
+_ANSWERS = {
+    "action-dabai": frozenset({"action-bai"}),
+    "action-dazaibai": frozenset({"action-bai"}),
+    "action-dui": frozenset({"action-ci-decline", "action-ming"}),
+    "action-xu": frozenset({"action-ming", "action-qing", "action-ci-decline"}),
+    "action-ming": frozenset({"action-qing"}),
+}
+"""What each answering act answers: a bow, a refusal, a command, a request."""
+
+_PERSON_AS_RECIPIENT = frozenset(
+    {
+        "action-xian",
+        "action-zuo",
+        "action-chou",
+        "action-ying",
+        "action-lvchou",
+        "action-ci",
+        "action-yi",
+        "action-na",
+        "action-jian",
+        "action-shou-hand",
+        "action-xi-mat",
+        "action-ming",
+        "action-zuo-appoint",
+    }
+)
+"""Acts whose written person is the recipient (献賔, 揖卿大夫, 纳賔, 命賔, 作下大夫二人)."""
+
+
+class RecipientRules(Reader):
+    """To whom an act goes: written persons, alternatives, and the act's ``yk:recipientRule``."""
+
+    def _recipient(
+        self,
+        action: Concept,
+        agent: tuple[Term, ...],
+        objects_persons: list[Term],
+        pp_persons: list[Term],
+        object_tokens: list[Token],
+        clause: Clause,
+    ) -> tuple[tuple[Term, ...], bool, str | None]:
+        """To whom the act goes.
+
+        Written persons first: the person object (献賔, 揖之), then a 于-person (献于公, 媵觚于賔).
+        若X若Y gives alternatives (若賔若长唯公所酬). Else by the act's ``yk:recipientRule``:
+        ``other-party`` (bows, 辞, 对, 受 from, 拜送 to), ``superior`` (请, 反命, 再拜稽首, 媵: to the
+        most senior present), ``served`` (荐, 设: the one who has just been toasted),
+        ``next-in-rank`` (旅酬: resolved later from who receives it).
+        """
+        zhi_first = bool(object_tokens) and object_tokens[0].kind == ZHI
+        if action.key in _PERSON_AS_RECIPIENT or action.flag("personObject") or action.flag("recipientRule") != "none":
+            if objects_persons and action.key in _PERSON_AS_RECIPIENT and not (zhi_first and action.flag("personObject")):
+                return tuple(objects_persons), False, None
+            if pp_persons:
+                return tuple(pp_persons), False, None
+            if any(t.kind == ZHI for t in object_tokens) and action.flag("personObject"):
+                p = self._last_person_other_than(agent)
+                if p is not None:
+                    return (p,), False, "之 = the last person named"
+        alternatives = self._alternatives(clause)
+        if alternatives:
+            self.state.last_alternatives = alternatives
+            return alternatives, True, "either of the persons after 若…若"
+        if any(t.text in g.CHOICE for t in clause.tokens) and self.state.last_alternatives:
+            # 唯公所赐 again: the ruler chooses among the same persons as before (若賔若长)
+            return self.state.last_alternatives, True, "either of the persons offered before"
+        rule = action.flag("recipientRule", "none")
+        if action.key in ("action-shou", "action-baishou"):
+            nominal = clause.flags.get("nominal_object")
+            if nominal in ("命",):
+                p = self.superior(agent)
+                return ((p,) if p else ()), False, "a command is received from the superior"
+            lt = self.state.last_toast
+            if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(r.key == agent[0].key for r in lt[1])):
+                if lt[0][0].key != agent[0].key:
+                    return lt[0][:1], False, "receives from the giver of the toast"
+        if action.key == "action-zuo" and self.state.last_xian is not None:
+            giver, _receiver = self.state.last_xian
+            return giver, False, "the return toast goes to who gave the 献"
+        if rule == "answer":
+            # 答拜 answers a bow, 对 a 辞, 许 a 命/请, 命 a 请 — each directed at the agent
+            # (射人命賔 … 许诺: to the 射人; 射人请賔 公曰命某为賔: to the 射人)
+            keys = {a.key for a in agent}
+            wanted = _ANSWERS.get(action.key, frozenset())
+            for s in reversed(self.steps[-12:]):
+                fam = self.vocabulary.broader_closure(s.action.key)
+                if not (fam & wanted) or self._is_reply(s):
+                    continue
+                if s.agent and keys & {r.key for r in s.recipient} and not (keys & {a.key for a in s.agent}):
+                    return s.agent[:1], False, "answers the last act directed at him"
+            if action.key == "action-ming":
+                return (), False, None
+            rule = "other-party"
+        if rule == "other-party" and self._agent_from_pivot:
+            # 公命小臣辞: the servant declines, for the ruler, to the ruler's other party
+            p = self.other_party(self.state.pivot_commander)
+            if p is not None and all(p.key != a.key for a in agent):
+                return (p,), False, "to the other party of the one who commanded it"
+        if rule == "other-party":
+            p = self.other_party(agent)
+            return ((p,) if p else ()), False, "other party of the exchange"
+        if rule == "superior":
+            p = self.superior(agent)
+            return ((p,) if p else ()), False, "the most senior person present"
+        if rule == "served" and self.state.last_toast is not None:
+            return self.state.last_toast[1], False, "the one just toasted is served"
+        return (), False, None
+
+    def _alternatives(self, clause: Clause) -> tuple[Term, ...]:
+        """若X若Y: either X or Y.  A relative word among them (长, the eldest) stays as written,
+        since it names whoever is eldest, not a person already named."""
+        toks = clause.tokens
+        out: list[Term] = []
+        for i, t in enumerate(toks[:-1]):
+            if t.kind == COND and t.text == "若" and toks[i + 1].kind == ROLE:
+                nxt = toks[i + 1]
+                out.extend(self._role_terms([nxt]) if nxt.concept is not None else (Term("", nxt.text),))
+        return tuple(out) if len(out) >= 2 else ()
+
+    def _declined_act(self, recipient: tuple[Term, ...]) -> str | None:
+        """What a bare 辞 declines: the other's last act, if it is coming down, washing or bowing
+        (賔降 主人辞: the descent; 賔下拜 小臣辞: the bow)."""
+        for s in reversed(self.steps[-6:]):
+            if s.agent and s.agent[0].key == recipient[0].key:
+                if "拜" in s.text or "action-bai" in self.vocabulary.broader_closure(s.action.key):
+                    return "拜"
+                if s.action.key in g.VERBAL_OBJECTS:
+                    return s.action.label
+                return None
+        return None

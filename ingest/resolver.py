@@ -1,0 +1,454 @@
+"""The step resolver: one step per clause, every field filled by the rules of the language.
+
+:class:`StepResolver` walks the clauses of a document in text order and fills each field, keeping
+the state a reader keeps (:mod:`yili.ingest.reading`).  The rules for unwritten agents are in
+:mod:`yili.ingest.agents`, for recipients in :mod:`yili.ingest.recipients`, for cups, wine and
+things in hand in :mod:`yili.ingest.cups`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from yili.ingest import grammar as g
+from yili.ingest.agents import AgentRules
+from yili.ingest.clauses import Clause
+from yili.ingest.cups import _CUP_OBJECT_ACTS, _THING_ACTS, CupRules
+from yili.ingest.document import Document
+from yili.ingest.reading import ReadingState, _looks_traditional
+from yili.ingest.recipients import _PERSON_AS_RECIPIENT, RecipientRules
+from yili.ingest.steps import ACTUAL, CONDITIONAL, NEGATED, Step, Term
+from yili.ingest.tokens import (
+    COND,
+    CONJ,
+    ER,
+    FACING,
+    NEG,
+    OBJECT,
+    OTHER,
+    PLACE,
+    RANK,
+    ROLE,
+    TAIL,
+    THEN,
+    VESSEL,
+    WINE,
+    YI,
+    YU,
+    ZHI,
+    ZI,
+    Token,
+)
+from yili.ontology.vocabulary import Concept, Vocabulary
+
+
+class StepResolver(AgentRules, RecipientRules, CupRules):
+    """Fill the fields of each clause's step from the clause and the reading state.
+
+    Parameters
+    ----------
+    vocabulary : Vocabulary
+    document : Document
+        The edition (for keys and the script of default labels).
+    """
+
+    def __init__(self, vocabulary: Vocabulary, document: Document) -> None:
+        self.vocabulary = vocabulary
+        self.document = document
+        self.state = ReadingState()
+        self.steps: list[Step] = []
+        self.hant = _looks_traditional(document.text)
+        self._lookahead: dict[int, str] = {}
+        self._next_has_subject: dict[int, bool] = {}
+        self._agent_from_pivot = False
+
+    def set_lookahead(self, clauses: list[Clause]) -> None:
+        """Tell the resolver the act that follows each clause in its block (for 揖升)."""
+        for a, b in zip(clauses, clauses[1:], strict=False):
+            if b.verb.concept is not None:
+                self._lookahead[a.start] = b.verb.concept.key
+                self._next_has_subject[a.start] = any(t.kind == ROLE for t in b.prefix)
+
+    # -- terms ------------------------------------------------------------------------------
+
+    # -- people ------------------------------------------------------------------------------
+
+    # -- the main rule ------------------------------------------------------------------------
+    def resolve(self, clause: Clause, first_in_block: bool) -> Step:
+        """Make the step of one clause.
+
+        Parameters
+        ----------
+        clause : Clause
+        first_in_block : bool
+            True for the first clause of a block (a condition may continue into it).
+
+        Returns
+        -------
+        Step
+        """
+        st = self.state
+        verb = clause.verb
+        action = verb.concept
+        assert action is not None
+        notes: list[str] = []
+        prefix, suffix = clause.prefix, clause.suffix
+
+        # condition and negation --------------------------------------------------------------
+        if first_in_block:
+            st.block_mentions = []
+            written_subject = any(t.kind == ROLE for t in prefix)
+            st.condition_open = st.condition_continues and not written_subject
+            if st.condition_open:
+                notes.append("mode: condition continues from the previous block")
+            st.condition_continues = False
+        has_if = any(t.kind == COND and t.text not in g.CHOICE for t in clause.tokens)
+        has_then = any(t.kind == THEN for t in clause.tokens)
+        choice = any(t.text in g.CHOICE for t in clause.tokens)
+        if has_if and not st.condition_open:
+            st.before_condition = st.subject
+        elif has_then and not has_if and self.steps and self.steps[-1].block == clause.block and len(self.steps) >= 2:
+            # X有命则…: the clause before 则 was the condition; its subject is not carried past 则
+            st.before_condition = self.steps[-2].agent
+        if has_if or has_then:
+            st.condition_open = True
+            if has_then:
+                st.condition_continues = True
+                if not has_if and self.steps and self.steps[-1].block == clause.block:
+                    self._make_conditional(len(self.steps) - 1)
+        negated = any(t.kind == NEG for t in prefix) or any(t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb])
+        conditional = st.condition_open or choice or (has_if and not has_then)
+
+        # agent --------------------------------------------------------------------------------
+        n_if = sum(1 for t in clause.tokens if t.text == "若")
+
+        def not_subject(k: int) -> bool:
+            why = g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) if k > 0 else None
+            # 若 X 若 Y is "either X or Y"; a single 若 is "if" and its person is the subject (若君命)
+            return why is not None and not (why == "alternative" and n_if < 2)
+
+        subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k)]
+        for k, t in enumerate(prefix):
+            if t.kind == ROLE and k > 0 and g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) == "existential":
+                self._mention(self._role_terms([t]))
+        for t in clause.tokens:
+            # a person inside a place phrase is named (就旅食之尊而献之: 之 = the 旅食)
+            if t.kind == PLACE:
+                self._mention(tuple(self.term(c) for c in t.readings if c.kind == "role"))
+        subject = self._role_terms(subject_tokens)
+        agent_explicit = bool(subject) and all(t.concept is not None for t in subject_tokens)
+        if subject and prefix and prefix[0].kind == CONJ and st.subject:
+            # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
+            subject = tuple(dict.fromkeys(st.subject + subject))
+            agent_explicit = False
+        agent = subject
+        default_agent = False
+        agent_alternative = False
+        self._agent_from_pivot = False
+        if not agent:
+            agent, why = self._unwritten_agent(clause, action)
+            self._agent_from_pivot = why.startswith("named by the pivot")
+            default_agent = why.startswith("default agent")
+            agent_alternative = why.endswith("(either)")
+            notes.append(f"agent: {why}")
+        st.pivot_agent = ()
+        if subject or action.key not in g.MOTION_VERBS:
+            st.served_by = ()
+
+        # persons after the verb ----------------------------------------------------------------
+        objects_persons: list[Term] = []
+        pp_persons: list[Term] = []
+        location_tok: Token | None = None
+        object_tokens: list[Token] = []
+        i = 0
+        while i < len(suffix):
+            t = suffix[i]
+            if t.kind in (YU, ZI):
+                j = i + 1
+                while j < len(suffix) and suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE):
+                    j += 1
+                np = suffix[i + 1 : j]
+                roles = self._role_terms(np)
+                if roles and t.kind == YU:
+                    pp_persons.extend(roles)
+                for x in np:
+                    if x.kind == PLACE and location_tok is None:
+                        location_tok = x
+                    elif x.kind in (OBJECT, OTHER) and location_tok is None and any(c.kind == "place" for c in x.readings):
+                        location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
+                i = max(j, i + 1)
+                continue
+            if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH:
+                pass  # 命卿大夫君曰…: 君 is who the quoted words are from
+            elif t.kind == ROLE and t.concept is None and action.key in _PERSON_AS_RECIPIENT:
+                # 公命长: "the eldest" is what is commanded (choose the eldest), not a person addressed
+                object_tokens.append(t)
+            elif t.kind == ROLE:
+                for p in self._role_terms([t]):
+                    if all(p.key != q.key for q in objects_persons):
+                        objects_persons.append(p)
+            elif t.kind == ZHI or t.kind in (OBJECT, OTHER, VESSEL, WINE):
+                object_tokens.append(t)
+            elif t.kind == PLACE and location_tok is None:
+                location_tok = t
+            i += 1
+        if location_tok is None:
+            location_tok = next((t for t in prefix if t.kind == PLACE), None)
+
+        causative = bool(clause.flags.get("causative"))
+        # acts are shown by their concept's label (礼辞 → 辞, 至再拜 → 拜至, 吿 → 告); persons and cups
+        # as written (賔, 爵)
+        action_term = self.term(action)
+        object_text: str | None = None
+        object_term: Term | None = None
+        if causative:
+            # 射人升賔: the usher has the guest come up (大射礼 摈者以命升賔)
+            ming = self.concept("action-ming")
+            if ming is not None:
+                action_term = self.term(ming)
+                object_text = verb.text
+                object_term = self.term(action, verb.text)
+                notes.append("action: causative motion read as 命")
+        elif clause.flags.get("verbal_object"):
+            vo: Concept = clause.flags["verbal_object"]  # type: ignore[assignment]
+            object_text = str(clause.flags.get("verbal_object_text") or vo.hans).lstrip("".join(g.ADVERBS))
+            object_term = self.term(vo)
+            if action.key in g.VERBAL_OBJECT_HEADS:
+                object_text = vo.hans if vo.hans in object_text else object_text
+        elif clause.flags.get("nominal_object"):
+            object_text = str(clause.flags["nominal_object"])
+        if clause.flags.get("sending_off") and self.concept("action-baisong") is not None:
+            action = self.concept("action-baisong")  # type: ignore[assignment]
+            action_term = self.term(action)
+
+        # recipient -----------------------------------------------------------------------------
+        if clause.flags.get("verbal_object"):
+            pp_persons = []  # 请羞于诸公卿者: the persons belong to the act requested
+            vo_role = self._role_named_for_act(clause.flags["verbal_object"])  # type: ignore[arg-type]
+            if vo_role is not None and not objects_persons and action.flag("pivot"):
+                # 君命皆致: those commanded are the ones named for the act (致者), who act next
+                objects_persons = [vo_role]
+        if (
+            subject
+            and isinstance(action.flag("defaultAgent"), str)
+            and any(t.kind == ER for t in prefix)
+            and object_tokens
+            and object_tokens[0].kind == ZHI
+            and not objects_persons
+        ):
+            # 祝史小臣师亦就其位而荐之: "as for X, (the server) serves them at their places" — 之 takes
+            # up the persons named first; the act is the default agent's
+            objects_persons = list(subject)
+            agent = (self.term(self.vocabulary.concepts[str(action.flag("defaultAgent"))]),)
+            agent_explicit = False
+            default_agent = True
+            object_tokens = [x for x in object_tokens if x.kind != ZHI]
+            notes.append("agent: default agent; the persons named first are served (topic)")
+        passive = self._passive_toast(action, agent, objects_persons, pp_persons, object_tokens)
+        if passive is not None:
+            # 衆賔獻 / 每一人獻: "the guests (each) are toasted" — the person named has just been the
+            # receiver of this kind of toast and nobody is named after the verb
+            objects_persons, agent = list(agent), passive
+            agent_explicit = False
+            notes.append("agent: toasted persons named before the verb (passive reading)")
+        recipient, recipient_alt, recipient_why = self._recipient(
+            action, agent, objects_persons, pp_persons, object_tokens, clause
+        )
+        if recipient_why:
+            notes.append(f"recipient: {recipient_why}")
+        if causative or (action.key == "action-ming" and objects_persons):
+            recipient = tuple(objects_persons[:1]) if causative else recipient
+
+        # pivot: 公命小臣辞 / 小臣作下大夫二人媵爵 — the person commanded is the agent of the next act
+        if action.flag("pivot") and objects_persons:
+            st.pivot_agent = tuple(objects_persons)
+            st.pivot_commander = agent
+            nxt = self._lookahead.get(clause.start)
+            if (
+                action.key == "action-ming"
+                and object_text is None
+                and nxt in self.vocabulary.concepts
+                and not self._next_has_subject.get(clause.start, True)
+            ):
+                # 公命小臣辞: what is commanded is the next act
+                object_text = self.term(self.vocabulary.concepts[nxt]).label
+
+        # cups and wine --------------------------------------------------------------------------
+        vessel, wine = self._cup(clause, action, agent, object_tokens, prefix, recipient)
+
+        # object ------------------------------------------------------------------------------------
+        if object_text is None:
+            written = [t for t in object_tokens if t.kind in (OBJECT, OTHER, VESSEL, ROLE)]
+            if written:
+                object_text = "".join(t.text for t in written)
+                if len(written) == 1 and written[0].concept is not None:
+                    object_term = self.term(written[0].concept, written[0].text)
+            elif any(t.kind == ZHI for t in object_tokens):
+                if action.flag("cupAction") and vessel is not None and not action.flag("personObject"):
+                    object_text = self._surface_cup(clause, vessel)
+                elif recipient:
+                    object_text = None
+            instrument = self._instrument_cup(prefix)
+            if object_text is None and instrument is not None and action.key in g.MOTION_VERBS:
+                object_text = instrument  # 以虚爵降: he goes down with the empty cup
+            if object_text is None and vessel is not None and prefix and prefix[-1].kind == YI and action.key in g.MOTION_VERBS:
+                object_text = self._surface_cup(clause, vessel)  # 受爵以降: goes down with it
+            if object_text is None and action.flag("cupAction") and vessel is not None and action.key in _CUP_OBJECT_ACTS:
+                object_text = self._surface_cup(clause, None)
+            if object_text is None and objects_persons and action.key not in _PERSON_AS_RECIPIENT:
+                object_text = "+".join(p.label for p in objects_persons)
+            if object_text is None:
+                implied = action.flag("impliedObject")
+                if isinstance(implied, str) and implied in self.vocabulary.concepts:
+                    # 举幂 / 反幂: the cover is in the word
+                    c = self.vocabulary.concepts[implied]
+                    object_term = self.term(c)
+                    object_text = object_term.label
+            if object_text is None and action.key == "action-ci-decline" and recipient:
+                object_text = self._declined_act(recipient)
+            if object_text is None and action.key in _THING_ACTS:
+                held_thing = st.things.get(agent[0].key) if agent else None
+                if held_thing is not None:
+                    object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
+        # a thing taken up stays in hand for the acts that follow, until it is put down
+        if agent and action.key == "action-qu" and object_term is not None and object_term.key.startswith("object-"):
+            st.things[agent[0].key] = object_term
+        elif agent and (action.key in ("action-jia", "action-dian") or (action.key == "action-zhi" and vessel is not None)):
+            st.things.pop(agent[0].key, None)
+
+        # place and facing ------------------------------------------------------------------------
+        location = _place_label(location_tok.text) if location_tok is not None else None
+        location_term = (
+            self.term(location_tok.concept)
+            if location_tok is not None and location_tok.concept is not None and location_tok.concept.kind == "place"
+            else None
+        )
+        facing_tok = next((t for t in clause.tokens if t.kind == FACING), None)
+        rank_tok = next((t for t in clause.tokens if t.kind == RANK), None)
+        facing = self.term(facing_tok.concept, facing_tok.text) if facing_tok and facing_tok.concept else None
+        rank = self.term(rank_tok.concept, rank_tok.text) if rank_tok and rank_tok.concept else None
+
+        summary = any(t.text in g.SUMMARY_ADVERBS for t in prefix)
+        mode = CONDITIONAL if conditional else (NEGATED if negated else ACTUAL)
+        repeats = self._repeats(clause, action_term, agent)
+
+        seq = len(self.steps) + 1
+        step = Step(
+            key=f"{self.document.rite}/{self.document.edition}/{clause.start}",
+            sequence=seq,
+            block=clause.block,
+            char_start=clause.start,
+            char_end=clause.end,
+            text=clause.text,
+            agent=agent,
+            agent_explicit=agent_explicit,
+            action=action_term,
+            recipient=recipient,
+            recipient_alternative=recipient_alt,
+            object=object_text,
+            object_term=object_term,
+            vessel=vessel,
+            wine=wine,
+            location=location,
+            location_term=location_term,
+            facing=facing,
+            rank_order=rank,
+            mode=mode,
+            negated=negated,
+            repeats=repeats,
+            section_start=bool(clause.flags.get("section_start")),
+            summary=summary,
+            notes=tuple(notes),
+        )
+        self.steps.append(step)
+
+        # update the reading state ---------------------------------------------------------------
+        self._mention(agent)
+        self._mention(tuple(objects_persons) + tuple(pp_persons))
+        if agent and not default_agent:
+            st.subject = agent
+            if action.key == "action-baisong" and recipient and not recipient_alt:
+                # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
+                st.subject = recipient
+            if action.key == "action-xu" and recipient and not recipient_alt:
+                # 公许 告于賔: the ruler grants; the one who asked goes on
+                st.subject = recipient
+            if (
+                not self._is_principal(agent[0].key)
+                and recipient
+                and self._is_principal(recipient[0].key)
+                and action.key in _SERVING
+            ):
+                # an attendant's service (膳宰赞授肺) does not take over the topic: the person
+                # served goes on (…不拜酒立卒爵: the ruler), unless the attendant moves next
+                st.subject = recipient
+                st.served_by = agent
+        if agent_alternative:
+            from dataclasses import replace as _replace
+
+            step = _replace(step, agent_alternative=True)
+            self.steps[-1] = step
+        st.last_agent_of[action_term.key] = agent
+        if action.key != "action-ming" or not causative:
+            st.last_agent_of[action.key] = agent
+        if (
+            agent
+            and recipient
+            and not recipient_alt
+            and action.flag("recipientRule") in ("other-party", "superior")
+            and self._is_principal(agent[0].key)
+            and self._is_principal(recipient[0].key)
+            and agent[0].key != recipient[0].key
+        ):
+            st.pairs.append((agent[0].key, recipient[0].key))
+        return step
+
+    def _make_conditional(self, index: int) -> None:
+
+        s = self.steps[index]
+        self.steps[index] = replace(s, mode=CONDITIONAL)
+
+    # -- rules for unwritten fields ---------------------------------------------------------------
+
+    def _repeats(self, clause: Clause, action: Term, agent: tuple[Term, ...]) -> int | None:
+        """如初 / 如賔礼 / 如献卿之礼: the latest earlier step with the same act (or the act named in
+        the comparison) and, if the comparison names a person, that person as agent or recipient."""
+        text = clause.flags.get("comparison")
+        if not text:
+            return None
+        named_roles = {c.key for lbl, cs in self.vocabulary.by_label.items() if lbl in str(text) for c in cs if c.kind == "role"}
+        named_acts = {c.key for lbl, cs in self.vocabulary.by_label.items() if lbl in str(text) for c in cs if c.kind == "action"}
+        want_act = next(iter(named_acts), action.key)
+        for s in reversed(self.steps):
+            if s.action.key != want_act:
+                continue
+            people = {t.key for t in s.agent + s.recipient}
+            if named_roles and not (named_roles & people):
+                continue
+            return s.sequence
+        return None
+
+    def note_toast(self, giver: tuple[Term, ...], receiver: tuple[Term, ...], kind: str, alternative: bool = False) -> None:
+        """Record a toast in the reading state (the served person, the 献 a 酢 returns)."""
+        self.state.last_toast = (giver, receiver)
+        self.state.last_toast_alternative = alternative
+        if kind == "action-xian":
+            self.state.last_xian = (giver, receiver)
+        if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
+            self.state.pairs.append((giver[0].key, receiver[0].key))
+
+
+_SERVING = frozenset({"action-shou-hand", "action-jian", "action-she"})
+"""An attendant's service to a person: 授 (赞授), 荐, 设."""
+
+
+def _person_object_keys(vocabulary: Vocabulary) -> frozenset[str]:
+    return frozenset(c.key for c in vocabulary.of_kind("action") if c.flag("personObject"))
+
+
+def _place_label(text: str) -> str:
+    """A written place as the location label: 及庭 → 庭 (及 is 'reaching')."""
+    for lead in g.REACHING:
+        if text.startswith(lead) and len(text) > len(lead):
+            return text[len(lead) :]
+    return text
