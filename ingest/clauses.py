@@ -17,6 +17,7 @@ the second begins.  The rules are in the order they are tried, each a small func
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from yili.ingest import grammar as g
@@ -115,182 +116,255 @@ class Clause:
         return self.tokens[self.head + 1 :]
 
 
-def normalise(tokens: list[Token], vocabulary: Vocabulary | None = None) -> tuple[list[Token], dict[int, dict[str, object]]]:
-    """Re-read tokens by context before segmentation.
+@dataclass
+class _Rereading:
+    """The state of :func:`normalise`: the tokens read so far (``out``) and the flags for heads."""
 
-    Rules
-    -----
-    * 卒 + act → one act, completed (卒洗, 卒盥, 卒歌): the flag ``completive``.
-    * 辞 / 请 + 降, 洗, 拜 → the second act is the object of the first (辞降: decline the other's
-      coming down), not an act of its own.
-    * 所 + act → a relative clause (大夫所媵觯: the cup the great officers presented), not an act.
-    * an act after 如 up to 初/礼 is part of a comparison (如受賔酬之礼), not an act.
-    * a form that is both an adverb and a place (序) is the adverb unless a direction follows
-      (序进 "advance in order" vs 序内 "inside the side wall").
-    * numeral + 人 refers to persons: 一人拜受爵.
-    * after a motion verb, a form that can be a place is the goal (升席, 降筵: the mat).
-    * a negated bow-on-receiving is two acts, the bow left out and the cup received:
-      众工不拜受爵 = 众工不拜 | 受爵 (they receive without bowing).
+    tokens: list[Token]
+    vocabulary: Vocabulary | None
+    out: list[Token] = field(default_factory=list)
+    flags: dict[int, dict[str, object]] = field(default_factory=dict)
+    comparisons: dict[int, str] = field(default_factory=dict)
+
+    def next(self, i: int) -> Token | None:
+        return self.tokens[i + 1] if i + 1 < len(self.tokens) else None
+
+    def last(self) -> Token | None:
+        return self.out[-1] if self.out else None
+
+    def flag(self, index: int, name: str, value: object) -> None:
+        self.flags.setdefault(index, {})[name] = value
+
+
+def _is_act(tok: Token | None) -> bool:
+    return tok is not None and tok.kind == ACTION and tok.concept is not None
+
+
+def comparison(r: _Rereading, i: int) -> int | None:
+    """如 … 初/礼 is a comparison whose words are no acts: 拜洗如賔礼, 执幂如初, 如献卿之礼."""
+    if r.tokens[i].kind != RU:
+        return None
+    ends = [k for k in range(i + 1, min(i + 9, len(r.tokens))) if r.tokens[k].kind == END]
+    stop = ends[0] if ends else i
+    for k in range(i, stop + 1):
+        r.out.append(with_kind(r.tokens[k], TAIL, r.tokens[k].concept))
+    r.comparisons[len(r.out) - 1] = "".join(x.text for x in r.tokens[i : stop + 1])
+    return stop + 1
+
+
+def sending_off(r: _Rereading, i: int) -> int | None:
+    """A bow followed by 送 is one act, the bow of sending off the cup: 再拜稽首送觯 = 拜送."""
+    t, prev = r.tokens[i], r.last()
+    if not (t.kind == ACTION and t.text in g.SENDING_OFF and _is_act(prev)):
+        return None
+    assert prev is not None and prev.concept is not None
+    if "action-bai" not in prev.concept.broader and prev.concept.key != "action-bai":
+        return None
+    r.out[-1] = Token(prev.text + t.text, prev.start, t.end, ACTION, prev.concept, prev.readings)
+    r.flag(len(r.out) - 1, "sending_off", True)
+    return i + 1
+
+
+def negated_bow_on_receiving(r: _Rereading, i: int) -> int | None:
+    """不拜受爵 is two acts, the bow left out and the cup received: 众工不拜 | 受爵."""
+    t, prev = r.tokens[i], r.last()
+    if r.vocabulary is None or not _is_act(t) or prev is None or prev.kind != NEG:
+        return None
+    assert t.concept is not None
+    if t.concept.key not in g.SPLIT_WHEN_NEGATED:
+        return None
+    first, second = (r.vocabulary.concepts.get(k) for k in g.SPLIT_WHEN_NEGATED[t.concept.key])
+    if first is None or second is None:
+        return None
+    cut = t.start + 1  # one code point: 拜
+    r.out.append(Token(t.text[0], t.start, cut, ACTION, first, (first,)))
+    r.out.append(Token(t.text[1:], cut, t.end, ACTION, second, (second,)))
+    return i + 1
+
+
+def completive(r: _Rereading, i: int) -> int | None:
+    """卒 + act is that act, completed (卒洗, 卒盥, 卒歌): one act flagged ``completive``."""
+    t, nxt = r.tokens[i], r.next(i)
+    if not (t.kind == ACTION and t.text in g.COMPLETIVE and nxt is not None and nxt.kind == ACTION):
+        return None
+    r.flag(len(r.out), "completive", True)
+    r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ACTION, nxt.concept, nxt.readings))
+    return i + 2
+
+
+def adverb_not_place(r: _Rereading, i: int) -> int | None:
+    """A form that is an adverb and a place (序) is the adverb before an act: 序进 "advance in
+    order" (注曰序次第也), not 序 the side wall (序内)."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.kind == PLACE and t.concept is not None and t.text in g.ADVERBS and nxt is not None and nxt.kind == ACTION:
+        r.out.append(with_kind(t, ADV, None))
+        return i + 1
+    return None
+
+
+def counted_persons(r: _Rereading, i: int) -> int | None:
+    """Numeral + 人 names persons of the group last named: 一人拜受爵 (the leader of the 工)."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.kind == NUM and nxt is not None and nxt.text in g.PERSON_WORD:
+        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, None))
+        return i + 2
+    return None
+
+
+def noun_after_verb(r: _Rereading, i: int) -> int | None:
+    """An act word read as a noun after certain verbs: 大夫祭荐 (荐 = the served dishes)."""
+    t, prev = r.tokens[i], r.last()
+    if _is_act(t) and _is_act(prev):
+        assert t.concept is not None and prev is not None and prev.concept is not None
+        if t.concept.key in g.NOUN_AFTER.get(prev.concept.key, ()):
+            r.out.append(with_kind(t, OBJECT))
+            return i + 1
+    return None
+
+
+def nominalised_act(r: _Rereading, i: int) -> int | None:
+    """Act + 者 is the person who does it, not an act: 士既献者 (the officers already toasted)."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.kind == ACTION and nxt is not None and nxt.text in g.NOMINALISER:
+        r.out.append(with_kind(t, TAIL))
+        return i + 1
+    return None
+
+
+def relative_clause(r: _Rereading, i: int) -> int | None:
+    """所 + act is a relative clause, not an act: 取大夫所媵觯 (the cup the great officers presented);
+    but 唯X所V is "whomever X chooses to V" (唯公所酬), and V is the act."""
+    t, nxt = r.tokens[i], r.next(i)
+    chooser = len(r.out) >= 2 and r.out[-1].kind == ROLE and r.out[-2].text in g.CHOICE
+    if t.kind == SUO and nxt is not None and nxt.kind == ACTION and not chooser:
+        r.out.append(t)
+        r.out.append(with_kind(nxt, TAIL, None))
+        return i + 2
+    return None
+
+
+def reaching_a_place(r: _Rereading, i: int) -> int | None:
+    """及 + place is reaching the place, one place phrase: 賔入及庭 (location 庭)."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.kind == CONJ and t.text in g.REACHING and nxt is not None and nxt.kind == PLACE:
+        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings))
+        return i + 2
+    return None
+
+
+def act_as_object(r: _Rereading, i: int) -> int | None:
+    """请 / 命 / 相 take the act after them (adverbs between) as their object: 请彻俎, 请立司正,
+    君命皆致 (the ruler commands that both deliver), 使人相祭."""
+    t = r.tokens[i]
+    if not _is_act(t):
+        return None
+    k = len(r.out) - 1
+    while k >= 0 and r.out[k].kind == ADV:
+        k -= 1
+    head = r.out[k] if k >= 0 else None
+    if not _is_act(head) or head is None or head.concept is None:
+        return None
+    if head.concept.key not in g.ANY_ACT_OBJECT_HEADS or "verbal_object" in r.flags.get(k, {}):
+        return None
+    r.flag(k, "verbal_object", t.concept)
+    r.flag(k, "verbal_object_text", "".join(x.text for x in r.out[k + 1 :]) + t.text)
+    r.out[k + 1 :] = [with_kind(x, TAIL) for x in r.out[k + 1 :]]
+    r.out.append(with_kind(t, TAIL))
+    return i + 1
+
+
+def received_thing(r: _Rereading, i: int) -> int | None:
+    """受 takes a toast or a command as the thing received: 受旅, 受酬, 受命 (one act 受)."""
+    t, prev = r.tokens[i], r.last()
+    if _is_act(t) and _is_act(prev):
+        assert t.concept is not None and prev is not None and prev.concept is not None
+        if t.concept.key in g.NOMINAL_ACT_OBJECTS.get(prev.concept.key, ()):
+            r.flag(len(r.out) - 1, "nominal_object", t.text)
+            r.out.append(with_kind(t, TAIL))
+            return i + 1
+    return None
+
+
+def declined_act(r: _Rereading, i: int) -> int | None:
+    """辞 + 降 / 洗 / 拜: the act declined is the object, not an act (辞降: decline the other's
+    coming down; 辞洗)."""
+    t, prev = r.tokens[i], r.last()
+    if _is_act(t) and _is_act(prev):
+        assert t.concept is not None and prev is not None and prev.concept is not None
+        if prev.concept.key in g.VERBAL_OBJECT_HEADS and t.concept.key in g.VERBAL_OBJECTS:
+            r.flag(len(r.out) - 1, "verbal_object", t.concept)
+            r.flag(len(r.out) - 1, "verbal_object_text", t.text)
+            r.out.append(with_kind(t, TAIL))
+            return i + 1
+    return None
+
+
+def goal_of_motion(r: _Rereading, i: int) -> int | None:
+    """After a motion verb a form that can be a place is the goal: 升席, 降筵 (the mat); but 降洗 is
+    "go down and wash" (洗 is an act with a cup)."""
+    t, prev = r.tokens[i], r.last()
+    if not (_is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.MOTION_VERBS):
+        return None
+    if t.kind not in (ACTION, OBJECT) or not any(c.kind == PLACE for c in t.readings):
+        return None
+    if t.kind == ACTION and t.concept is not None and t.concept.flag("cupAction"):
+        return None
+    r.out.append(with_kind(t, PLACE, next(c for c in t.readings if c.kind == PLACE)))
+    return i + 1
+
+
+REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
+    comparison,
+    sending_off,
+    negated_bow_on_receiving,
+    completive,
+    adverb_not_place,
+    counted_persons,
+    noun_after_verb,
+    nominalised_act,
+    relative_clause,
+    reaching_a_place,
+    act_as_object,
+    received_thing,
+    declined_act,
+    goal_of_motion,
+)
+"""The rules of :func:`normalise`, tried in this order at each token; the first that applies wins."""
+
+
+def normalise(tokens: list[Token], vocabulary: Vocabulary | None = None) -> tuple[list[Token], dict[int, dict[str, object]]]:
+    """Re-read tokens by context before segmentation, applying :data:`REREADING_RULES` in order.
+
+    Parameters
+    ----------
+    tokens : list[Token]
+    vocabulary : Vocabulary, optional
+        For rules that need other concepts (splitting 拜受 into 拜 and 受).
 
     Returns
     -------
     tokens : list[Token]
     flags : dict[int, dict]
-        Per head token index, flags to copy onto its clause.
+        Per head token index, flags to copy onto its clause (``completive``, ``verbal_object``,
+        ``nominal_object``, ``sending_off``, ``comparison``).
     """
-    out: list[Token] = []
-    flags: dict[int, dict[str, object]] = {}
-    comparison_flags: dict[int, str] = {}
+    r = _Rereading(tokens, vocabulary)
     i = 0
     while i < len(tokens):
-        t = tokens[i]
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if t.kind == RU:
-            # 如 … 初/礼: a comparison; its words are no acts (如初, 如賔礼, 如献卿之礼)
-            ends = [k for k in range(i + 1, min(i + 9, len(tokens))) if tokens[k].kind == END]
-            stop = ends[0] if ends else i
-            for k in range(i, stop + 1):
-                out.append(with_kind(tokens[k], TAIL, tokens[k].concept))
-            flags_key = len(out) - 1
-            comparison_flags[flags_key] = "".join(x.text for x in tokens[i : stop + 1])
-            i = stop + 1
-            continue
-        prev0 = out[-1] if out else None
-        if (
-            t.kind == ACTION
-            and t.text in g.SENDING_OFF
-            and prev0 is not None
-            and prev0.kind == ACTION
-            and prev0.concept is not None
-            and ("action-bai" in prev0.concept.broader or prev0.concept.key == "action-bai")
-        ):
-            # 再拜稽首送觯: one act, the bow of sending off the cup (拜送)
-            out[-1] = Token(prev0.text + t.text, prev0.start, t.end, ACTION, prev0.concept, prev0.readings)
-            flags.setdefault(len(out) - 1, {})["sending_off"] = True
+        for rule in REREADING_RULES:
+            nxt = rule(r, i)
+            if nxt is not None:
+                i = nxt
+                break
+        else:
+            r.out.append(tokens[i])
             i += 1
-            continue
-        if (
-            vocabulary is not None
-            and t.kind == ACTION
-            and t.concept is not None
-            and prev0 is not None
-            and prev0.kind == NEG
-            and t.concept.key in g.SPLIT_WHEN_NEGATED
-        ):
-            first, second = (vocabulary.concepts.get(k) for k in g.SPLIT_WHEN_NEGATED[t.concept.key])
-            if first is not None and second is not None:
-                cut = t.start + 1  # one code point: 拜
-                out.append(Token(t.text[0], t.start, cut, ACTION, first, (first,)))
-                out.append(Token(t.text[1:], cut, t.end, ACTION, second, (second,)))
-                i += 1
-                continue
-        if t.kind == ACTION and t.text in g.COMPLETIVE and nxt is not None and nxt.kind == ACTION:
-            merged = Token(t.text + nxt.text, t.start, nxt.end, ACTION, nxt.concept, nxt.readings)
-            flags.setdefault(len(out), {})["completive"] = True
-            out.append(merged)
-            i += 2
-            continue
-        if t.kind == PLACE and t.concept is not None and t.text in g.ADVERBS and nxt is not None and nxt.kind == ACTION:
-            out.append(with_kind(t, ADV, None))
-            i += 1
-            continue
-        if t.kind == NUM and nxt is not None and nxt.text in g.PERSON_WORD:
-            out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, None))
-            i += 2
-            continue
-        if (
-            t.kind == ACTION
-            and t.concept is not None
-            and prev0 is not None
-            and prev0.kind == ACTION
-            and prev0.concept is not None
-            and t.concept.key in g.NOUN_AFTER.get(prev0.concept.key, ())
-        ):
-            out.append(with_kind(t, OBJECT))  # 大夫祭荐: 荐 is the served dishes
-            i += 1
-            continue
-        if t.kind == ACTION and nxt is not None and nxt.text in g.NOMINALISER:
-            out.append(with_kind(t, TAIL))
-            i += 1
-            continue
-        chooser = len(out) >= 2 and out[-1].kind == ROLE and out[-2].text in g.CHOICE
-        if t.kind == SUO and nxt is not None and nxt.kind == ACTION and not chooser:
-            out.append(t)
-            out.append(with_kind(nxt, TAIL, None))
-            i += 2
-            continue
-        prev = out[-1] if out else None
-        if t.kind == CONJ and t.text in g.REACHING and nxt is not None and nxt.kind == PLACE:
-            # 及 + place: reaching the place (賔入及庭): one place phrase
-            out.append(Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings))
-            i += 2
-            continue
-        if t.kind == ACTION and t.concept is not None:
-            k = len(out) - 1
-            while k >= 0 and out[k].kind == ADV:
-                k -= 1
-            head = out[k] if k >= 0 else None
-            if (
-                head is not None
-                and head.kind == ACTION
-                and head.concept is not None
-                and head.concept.key in g.ANY_ACT_OBJECT_HEADS
-                and "verbal_object" not in flags.get(k, {})
-            ):
-                flags.setdefault(k, {})["verbal_object"] = t.concept
-                flags[k]["verbal_object_text"] = "".join(x.text for x in out[k + 1 :]) + t.text
-                out[k + 1 :] = [with_kind(x, TAIL) for x in out[k + 1 :]]
-                out.append(with_kind(t, TAIL))
-                i += 1
-                continue
-        if (
-            t.kind == ACTION
-            and prev is not None
-            and prev.kind == ACTION
-            and prev.concept is not None
-            and t.concept is not None
-            and t.concept.key in g.NOMINAL_ACT_OBJECTS.get(prev.concept.key, ())
-        ):
-            flags.setdefault(len(out) - 1, {})["nominal_object"] = t.text
-            out.append(with_kind(t, TAIL))
-            i += 1
-            continue
-        if (
-            t.kind == ACTION
-            and prev is not None
-            and prev.kind == ACTION
-            and prev.concept is not None
-            and prev.concept.key in g.VERBAL_OBJECT_HEADS
-            and t.concept is not None
-            and t.concept.key in g.VERBAL_OBJECTS
-        ):
-            flags.setdefault(len(out) - 1, {})["verbal_object"] = t.concept
-            flags[len(out) - 1]["verbal_object_text"] = t.text
-            out.append(with_kind(t, TAIL))
-            i += 1
-            continue
-        if (
-            prev is not None
-            and prev.kind == ACTION
-            and prev.concept is not None
-            and prev.concept.key in g.MOTION_VERBS
-            and t.kind in (ACTION, OBJECT)
-            and any(c.kind == PLACE for c in t.readings)
-            and not (t.kind == ACTION and t.concept is not None and t.concept.flag("cupAction"))
-        ):
-            # 升席 / 降筵: the mat is the goal; but 降洗 is "go down and wash" (洗 the act with a cup)
-            place = next(c for c in t.readings if c.kind == PLACE)
-            out.append(with_kind(t, PLACE, place))
-            i += 1
-            continue
-        out.append(t)
-        i += 1
     # a comparison qualifies the act before it (拜洗如賔礼, 执幂如初)
-    for pos, text in comparison_flags.items():
-        before = [k for k in range(pos) if out[k].kind == ACTION]
+    for pos, text in r.comparisons.items():
+        before = [k for k in range(pos) if r.out[k].kind == ACTION]
         if before:
-            flags.setdefault(before[-1], {})["comparison"] = text
-    return out, flags
+            r.flag(before[-1], "comparison", text)
+    return r.out, r.flags
 
 
 def _starts_subject(tokens: list[Token], i: int) -> bool:
