@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -22,18 +23,69 @@ EXIT_USAGE = 2
 
 
 def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
+    """Read the inputs (default: the embedded excerpt).
+
+    Raises
+    ------
+    InputError
+        A file cannot be read, or two inputs would mint the same IRIs (the same file twice, or two
+        files whose names give the same rite and edition keys).
+    """
     from yili.ingest.document import load_default, read_file
 
     if not inputs:
         return [load_default()]
-    return [read_file(p) for p in inputs]
+    seen: dict[tuple[str, str], str] = {}
+    docs = []
+    for p in inputs:
+        doc = read_file(p)
+        key = (doc.rite, doc.edition)
+        if key in seen:
+            same = Path(seen[key]).resolve() == Path(p).resolve()
+            why = "is given twice" if same else f"and {seen[key]} give the same edition key {doc.rite}/{doc.edition}"
+            raise InputError(f"{p}: {why} (IRIs are minted from it); give each edition once, with distinct file names")
+        seen[key] = p
+        docs.append(doc)
+    return docs
 
 
 def _extract(inputs: Sequence[str], vocab: Sequence[str]):  # type: ignore[no-untyped-def]
+    """Extract every input; a text in which no ritual act is recognised is an error."""
     from yili.ingest.pipeline import Extractor
 
     extractor = Extractor(extra_vocabulary=vocab)
-    return extractor, [extractor.extract(d) for d in _documents(inputs)]
+    extractions = []
+    for d in _documents(inputs):
+        e = extractor.extract(d)
+        if not e.steps:
+            raise InputError(f"{d.source}: no classic text found: no ritual act of the vocabulary was recognised in it")
+        extractions.append(e)
+    return extractor, extractions
+
+
+def _base(value: str | None) -> str | None:
+    """Check ``--base-iri``: an absolute IRI, ending in / or # (a / is added otherwise).
+
+    Raises
+    ------
+    InputError
+        If it is not an absolute IRI without spaces or forbidden characters.
+    """
+    if value is None:
+        return None
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"{}|\\^`]+", value):
+        raise InputError(f"--base-iri {value!r}: not an absolute IRI (expected e.g. https://example.org/kg/)")
+    return value if value.endswith(("/", "#")) else value + "/"
+
+
+def _out_dir(value: str) -> Path:
+    """Check ``--out``: a folder name (created if missing), not an existing file."""
+    if not value.strip():
+        raise InputError("--out: an empty folder name")
+    out = Path(value)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: exists and is not a folder")
+    return out
 
 
 def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
@@ -47,19 +99,20 @@ def cmd_build(args: argparse.Namespace) -> int:
     from yili.graph.store import store_from_dataset, write_files
 
     t0 = time.perf_counter()
+    base = _base(args.base_iri)
+    out = _out_dir(args.out)
     _extractor, extractions = _extract(args.inputs, args.vocab)
-    dataset = build_dataset(extractions, base=args.base_iri, vocabulary_files=args.vocab)
-    out = Path(args.out)
+    dataset = build_dataset(extractions, base=base, vocabulary_files=args.vocab)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
     store = store_from_dataset(dataset)
-    write_files(store, out / "graph.trig", out / "graph.ttl", prefixes_for(args.base_iri))
+    write_files(store, out / "graph.trig", out / "graph.ttl", prefixes_for(base))
     with open(out / "steps.jsonl", "w", encoding="utf-8") as f:
-        _write_jsonl((s.as_record() for e in extractions for s in e.steps), f)
+        _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
     with open(out / "toasts.jsonl", "w", encoding="utf-8") as f:
-        _write_jsonl((t.as_record() for e in extractions for t in e.toasts), f)
+        _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
     triples = len(store)
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
@@ -74,15 +127,17 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_steps(args: argparse.Namespace) -> int:
     """``yili-kg steps [INPUT ...]``: the steps as JSON Lines, one object per step, in order."""
+    base = _base(args.base_iri)
     _e, extractions = _extract(args.inputs, args.vocab)
-    _write_jsonl((s.as_record() for e in extractions for s in e.steps), sys.stdout)
+    _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), sys.stdout)
     return 0
 
 
 def cmd_toasts(args: argparse.Namespace) -> int:
     """``yili-kg toasts [INPUT ...]``: who toasts whom, as JSON Lines, in ritual order."""
+    base = _base(args.base_iri)
     _e, extractions = _extract(args.inputs, args.vocab)
-    _write_jsonl((t.as_record() for e in extractions for t in e.toasts), sys.stdout)
+    _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), sys.stdout)
     return 0
 
 
@@ -121,32 +176,72 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from yili.api.service import service_from_extractions, service_from_file
 
     t0 = time.perf_counter()
+    base = _base(args.base_iri)
+    _check_address(args.host, args.port)
     if args.graph:
-        service = service_from_file(args.graph, base=args.base_iri)
+        service = service_from_file(args.graph, base=base)
     else:
         _extractor, extractions = _extract(args.inputs, args.vocab)
-        service = service_from_extractions(extractions, base=args.base_iri, vocabulary_files=args.vocab)
+        service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
     s = service.summary
-    print(
+    if not s.get("steps"):
+        print(f"yili-kg: warning: {args.graph} holds no yili-kg steps; only SPARQL will find anything", file=sys.stderr)
+    app = create_app(service)
+    ready = (
         f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
         f"ready in {time.perf_counter() - t0:.2f} s; serving on http://{args.host}:{args.port} "
-        f"(SPARQL at /sparql, docs at /docs)",
-        flush=True,
+        f"(SPARQL at /sparql, docs at /docs)"
     )
-    uvicorn.run(create_app(service), host=args.host, port=args.port, log_level="warning")
+    app.router.on_startup.append(lambda: print(ready, flush=True))
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Fail early, in one line, if the address cannot be bound (in use, or not a local address).
+
+    Raises
+    ------
+    InputError
+        The host is unknown, or the port is in use or not allowed.
+    """
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise InputError(f"--host {host!r}: unknown host ({exc.strerror})") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            raise InputError(f"{host}:{port}: cannot serve there: {exc.strerror}") from None
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``yili-kg export FORMAT [INPUT ...] --out FILE``: the step graph for Gephi, Cytoscape or Graphviz."""
     from yili.graph.export import EXPORTERS
 
+    out = Path(args.out)
+    if not args.out.strip() or out.is_dir():
+        raise InputError(f"--out {args.out!r}: give a file name, not a folder")
     _e, extractions = _extract(args.inputs, args.vocab)
     writer = EXPORTERS[args.format]
-    out = Path(args.out)
     writer(extractions, out)
     print(f"wrote {out} ({args.format})")
     return 0
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (1-65535)")
+    return port
 
 
 def parser() -> argparse.ArgumentParser:
@@ -196,7 +291,7 @@ def parser() -> argparse.ArgumentParser:
     common(sv)
     sv.add_argument("--graph", metavar="FILE", help="serve this graph file (.trig/.nq/.ttl) instead of building")
     sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--port", type=_port, default=8000, help="TCP port, 1-65535 (default 8000)")
     sv.set_defaults(func=cmd_serve)
 
     x = sub.add_parser("export", help="export the step graph for graph tools")
@@ -213,11 +308,22 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``yili-kg``; returns the exit code (0 ok, 1 validation failed, 2 user error)."""
-    args = parser().parse_args(argv)
+    p = parser()
+    args, extra = p.parse_known_args(argv)
+    if extra:
+        # INPUT files may come after options (yili-kg export dot --out x.dot FILE)
+        if hasattr(args, "inputs") and not any(x.startswith("-") for x in extra):
+            args.inputs = [*args.inputs, *extra]
+        else:
+            p.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args))
     except YiliError as exc:
         print(f"yili-kg: error: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    except (IsADirectoryError, NotADirectoryError, PermissionError, FileNotFoundError) as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"yili-kg: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # the reader stopped early (yili-kg steps | head): not an error

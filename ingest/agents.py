@@ -94,8 +94,8 @@ class AgentRules(Reader):
                 if st.last_toast_alternative:
                     return st.last_toast[1], "passes on the pledge he received (either)"
                 return st.last_toast[1], "passes on the pledge he received"
-            for s in reversed(self.steps):
-                if s.action.key == action.key and s.agent:
+            for s in reversed(st.by_action.get(action.key, ())):
+                if s.agent:
                     # the same toast is given by the same giver until another is named
                     # (主人 is the 献主 throughout: 注曰主人宰夫也; 辩献卿 repeats 主人's 献)
                     return s.agent, "gives this kind of toast, as before"
@@ -116,12 +116,12 @@ class AgentRules(Reader):
             # a paragraph (or a condition) that opens with 请 / 命 and no subject: by whoever made
             # the last such request or command (小臣请…, 公命…), within a few blocks; inside a
             # paragraph the actor goes on (升自西阶 … 请彻俎), and so after 乃/遂 (乃命执幂者)
-            for s in reversed(self.steps):
+            for s in reversed(st.by_action.get(action.key, ())):
                 if s.block < clause.block - 4:
                     break
                 if any(n.startswith("action: causative") for n in s.notes):
                     continue  # 射人升卿 is read as 命 but is no command of office
-                if s.action.key == action.key and s.agent:
+                if s.agent:
                     return s.agent, "makes this request or command, as before"
         if (
             action.key in _CUP_PREPARATION
@@ -133,8 +133,8 @@ class AgentRules(Reader):
             if preparer is not None:
                 return (preparer,), "the ruler does not prepare the cup (注 君尊不酌)"
         if action.key == "action-fanming":
-            for s in reversed(self.steps):
-                if s.action.key == "action-ming" and s.agent and s.agent[0].key != "role-gong":
+            for s in reversed(st.by_action.get("action-ming", ())):
+                if s.agent and s.agent[0].key != "role-gong":
                     return s.agent, "reports back the command he carried"
         default = action.flag("defaultAgent")
         if isinstance(default, str) and default in self.vocabulary.concepts:
@@ -165,8 +165,8 @@ class AgentRules(Reader):
             return None
         if "action-toast" not in self.vocabulary.broader_closure(action.key) or action.key == "action-zuo":
             return None
-        for s in reversed(self.steps):
-            if s.action.key == action.key and s.recipient and s.agent:
+        for s in reversed(self.state.by_action.get(action.key, ())):
+            if s.recipient and s.agent:
                 if s.recipient[0].key == agent[0].key and s.agent[0].key != agent[0].key:
                     return s.agent
                 return None

@@ -190,16 +190,28 @@ class CupRules(Reader):
     def _written_cup(self, text: str) -> str | None:
         """The longest cup name written in ``text``, not counting role names and idioms that
         contain one (媵爵者, 既爵)."""
-        for label, cs in self.vocabulary.by_label.items():
-            if any(c.kind == "role" for c in cs) and len(label) > 1:
-                text = text.replace(label, "")
-        for idiom in g.IDIOMS:
-            text = text.replace(idiom, "")
-        found = None
-        for label, cs in self.vocabulary.by_label.items():
-            if any(c.kind == "vessel" for c in cs) and label in text and (found is None or len(label) > len(found)):
-                found = label
-        return found
+        cups, masks = self._cup_names()
+        for mask in masks:
+            if mask in text:
+                text = text.replace(mask, "")
+        return next((label for label in cups if label in text), None)
+
+    def _cup_names(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Cup labels, longest first, and the words that contain one without naming a cup."""
+        cached = getattr(self, "_cup_name_cache", None)
+        if cached is None:
+            by_label = self.vocabulary.by_label
+            cups = tuple(
+                sorted((lb for lb, cs in by_label.items() if any(c.kind == "vessel" for c in cs)), key=len, reverse=True)
+            )
+            masks = tuple(
+                lb
+                for lb, cs in by_label.items()
+                if len(lb) > 1 and any(c.kind == "role" for c in cs) and any(cup in lb for cup in cups)
+            ) + tuple(g.IDIOMS)
+            cached = (cups, masks)
+            self._cup_name_cache = cached
+        return cached
 
     def _instrument_cup(self, prefix: list[Token]) -> str | None:
         """The cup after 以 in the prefix (以虚爵降): its written name."""

@@ -24,9 +24,9 @@ LAYER_NOTE = "zhu"
 LAYER_SUBCOMMENTARY = "shu"
 LAYER_OTHER = "other"
 
-_BLOCK_SEP = re.compile(r"\n[ \t\u3000]*\n")
+_BLOCK_SEP = re.compile(r"\r?\n[ \t\u3000\r]*\r?\n|\r[ \t\u3000]*\r")
 # A commentary block opens with 注曰 (鄭玄's note) or with an authority's name + 曰 (杨氏曰, 朱子曰).
-_COMMENTARY_OPEN = re.compile(r"^(注曰|註曰|[^\s○]{1,3}氏曰|疏曰)")
+_COMMENTARY_OPEN = re.compile(r"^○?(注曰|註曰|[^\s○]{1,3}氏曰|疏曰)")
 # Inside commentary, a new layer starts at ○ followed by an authority and 曰: ○疏曰, ○杨氏曰.
 _LAYER_MARK = re.compile(r"○(?=(疏曰|[^\s○曰]{1,3}氏曰|[^\s○曰]{1,3}曰))")
 
@@ -209,6 +209,8 @@ def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", editio
 
     if layouts.is_mandoku(text) or layouts.is_tei(text):
         return _parse_lines(text, source=source, rite=rite, edition=edition)
+    if text.lstrip().startswith("<"):
+        layouts.check_xml(text, source)  # XML that is not KanripoXML: say why rather than read tags as text
     spans = _spans(text)
     title_span, rest = spans[0], spans[1:]
     title = text[title_span[0] : title_span[1]]
@@ -332,12 +334,12 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror}") from None
     try:
+        # a byte-order mark is not part of the text: offsets count from the first character after it
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{p}: not UTF-8 text (invalid byte 0x{raw[exc.start]:02x} at byte offset {exc.start})") from None
     if "\x00" in text:
         raise InputError(f"{p}: binary file (contains NUL characters), not a text")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
     stem = p.stem
     return parse_text(
         text,

@@ -116,18 +116,31 @@ class Report:
         return {"fields": {k: one(v) for k, v in self.fields.items()}, "toasts": one(self.toasts)}
 
 
-def read_jsonl(path: Path) -> list[dict[str, object]]:
-    """Read a JSON Lines file.
+def read_jsonl(path: Path, required: tuple[str, ...] = (), integers: tuple[str, ...] = ()) -> list[dict[str, object]]:
+    """Read a JSON Lines file of records.
+
+    Parameters
+    ----------
+    path : Path
+    required : tuple[str, ...]
+        Keys every record must have.
+    integers : tuple[str, ...]
+        Keys whose values must be integers.
 
     Raises
     ------
     InputError
-        If the file is missing or a line is not a JSON object (the message gives the line number).
+        If the file is missing or not UTF-8, a line is not a JSON object, or a record lacks a key or
+        has a non-integer offset (the message gives the line number).
     """
     if not path.is_file():
         raise InputError(f"{path}: no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (invalid byte at byte offset {exc.start})") from None
     rows = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -136,6 +149,12 @@ def read_jsonl(path: Path) -> list[dict[str, object]]:
             raise InputError(f"{path}:{n}: not JSON: {exc.msg}") from None
         if not isinstance(row, dict):
             raise InputError(f"{path}:{n}: a line must be a JSON object")
+        for key in required:
+            if key not in row:
+                raise InputError(f"{path}:{n}: the record has no {key!r}")
+        for key in integers:
+            if not isinstance(row.get(key), int) or isinstance(row.get(key), bool):
+                raise InputError(f"{path}:{n}: {key!r} must be an integer, not {row.get(key)!r}")
         rows.append(row)
     return rows
 
@@ -212,8 +231,19 @@ def evaluate(extraction: Extraction, gold_dir: str | Path, vocabulary: Vocabular
     gold_dir = Path(gold_dir)
     if not gold_dir.is_dir():
         raise InputError(f"{gold_dir}: not a directory with steps.jsonl and toasts.jsonl")
-    gold_steps = read_jsonl(gold_dir / "steps.jsonl")
-    gold_toasts = read_jsonl(gold_dir / "toasts.jsonl")
+    gold_steps = read_jsonl(
+        gold_dir / "steps.jsonl", ("block", "char_start", "char_end", "span", *STEP_FIELDS), ("block", "char_start", "char_end")
+    )
+    gold_toasts = read_jsonl(gold_dir / "toasts.jsonl", ("block", "type", "giver", "receiver", "span"), ("block",))
+    if not gold_steps:
+        raise InputError(f"{gold_dir / 'steps.jsonl'}: no gold steps to score against")
+    text = extraction.document.text
+    differ = sum(1 for g in gold_steps if text[int(str(g["char_start"])) : int(str(g["char_end"]))] != g["span"])
+    if differ > len(gold_steps) // 10:
+        raise InputError(
+            f"{gold_dir}: the gold does not annotate {extraction.document.source}: {differ} of {len(gold_steps)} "
+            "spans differ from the text at their offsets"
+        )
     fold = _Folder(vocabulary)
     blocks = sorted({int(str(g["block"])) for g in gold_steps}) or [0]
     lo, hi = blocks[0], blocks[-1]

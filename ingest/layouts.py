@@ -58,6 +58,18 @@ def is_mandoku(text: str) -> bool:
     return "#+TITLE" in head or ("¶" in head and "<pb:" in text[:20000])
 
 
+def check_xml(text: str, source: str) -> None:
+    """Raise :class:`InputError` for XML this reader cannot read: not well-formed (with the
+    parser's message), or well-formed but without KanripoXML line breaks (``<pc n="lb"/>``)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise InputError(f"{source}: not well-formed XML: {exc}") from None
+    raise InputError(f'{source}: XML without KanripoXML line breaks (<pc n="lb"/>): not a text this reader knows')
+
+
 def is_tei(text: str) -> bool:
     """True for KanripoXML / TEI: the text opens with an XML tag and carries ``<pc n="lb"/>`` line breaks."""
     return text.lstrip().startswith("<") and ('<pc n="lb"/>' in text or "<lb" in text)

@@ -43,6 +43,8 @@ class ReadingState:
     pivot_commander: tuple[Term, ...] = ()
     last_alternatives: tuple[Term, ...] = ()
     labels: dict[str, str] = field(default_factory=dict)
+    actors: set[str] = field(default_factory=set)
+    by_action: dict[str, list[Step]] = field(default_factory=dict)
     condition_open: bool = False
     condition_continues: bool = False
 
@@ -149,11 +151,9 @@ class Reader:
         (注曰再拜稽首拜君命也)."""
         keys = {a.key for a in agents}
         best: Concept | None = None
-        actors = {a.key for s in self.steps for a in s.agent}
-        for t in self.state.mentions:
-            if t.key not in actors:
-                continue  # named but not present in person (若有诸公)
-            c = self.concept(t.key)
+        # only persons who have acted count: one merely named is not present (若有诸公)
+        for key in sorted(self.state.actors):
+            c = self.concept(key)
             if c is None or c.key in keys:
                 continue
             if best is None or int(c.flag("rank", 0) or 0) > int(best.flag("rank", 0) or 0):

@@ -364,6 +364,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
         # update the reading state ---------------------------------------------------------------
         self._mention(agent)
+        st.actors.update(a.key for a in agent if a.key)
         self._mention(tuple(objects_persons) + tuple(pp_persons))
         if agent and not default_agent:
             st.subject = agent
@@ -384,9 +385,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 st.subject = recipient
                 st.served_by = agent
         if agent_alternative:
-            from dataclasses import replace as _replace
-
-            step = _replace(step, agent_alternative=True)
+            step = replace(step, agent_alternative=True)
             self.steps[-1] = step
         st.last_agent_of[action_term.key] = agent
         if action.key != "action-ming" or not causative:
@@ -401,6 +400,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             and agent[0].key != recipient[0].key
         ):
             st.pairs.append((agent[0].key, recipient[0].key))
+        st.by_action.setdefault(step.action.key, []).append(step)
         return step
 
     def _make_conditional(self, index: int) -> None:
@@ -419,9 +419,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         named_roles = {c.key for lbl, cs in self.vocabulary.by_label.items() if lbl in str(text) for c in cs if c.kind == "role"}
         named_acts = {c.key for lbl, cs in self.vocabulary.by_label.items() if lbl in str(text) for c in cs if c.kind == "action"}
         want_act = next(iter(named_acts), action.key)
-        for s in reversed(self.steps):
-            if s.action.key != want_act:
-                continue
+        for s in reversed(self.state.by_action.get(want_act, ())):
             people = {t.key for t in s.agent + s.recipient}
             if named_roles and not (named_roles & people):
                 continue

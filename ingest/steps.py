@@ -118,11 +118,12 @@ class Step:
         """Recipients as one string (``+`` joint, ``|`` either); None if none."""
         return _join(self.recipient, self.recipient_alternative)
 
-    def as_record(self) -> dict[str, Any]:
+    def as_record(self, base: str | None = None) -> dict[str, Any]:
         """The step as a JSON-ready dict (term values are Chinese labels as the edition writes them;
-        null where empty; ``id`` is the step's IRI)."""
+        null where empty; ``id`` is the step's IRI, minted under ``base``, default
+        :func:`~yili.ontology.namespaces.base_iri`)."""
         return {
-            "id": str(mint("step", *self.key.split("/"))),
+            "id": str(mint("step", *self.key.split("/"), base=base)),
             "sequence": self.sequence,
             "block": self.block,
             "char_start": self.char_start,

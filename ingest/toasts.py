@@ -49,7 +49,7 @@ class Toast:
     receiver_alternative: bool = False
     note: str | None = None
 
-    def as_record(self) -> dict[str, object]:
+    def as_record(self, base: str | None = None) -> dict[str, object]:
         """The toast as a JSON-ready dict."""
         join = "|".join if self.receiver_alternative else "+".join
         giver_join = "|".join if self.step.agent_alternative and self.giver == self.step.agent else "+".join
@@ -62,7 +62,7 @@ class Toast:
                 giver_join if self.performed_by == self.giver else join if self.performed_by == self.receiver else "+".join
             )(t.label for t in self.performed_by)
             or None,
-            "step": self.step.as_record()["id"],
+            "step": self.step.as_record(base)["id"],
             "sequence": self.step.sequence,
             "block": self.step.block,
             "text": self.step.text,
