@@ -120,3 +120,104 @@ def test_export_for_gephi(tmp_path, capsys):
     out = tmp_path / "g.gexf"
     assert main(["export", "gexf", "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8").count("<node ") > 600
+
+
+def test_offsets_point_into_a_crlf_file_as_decoded(tmp_path, capsys):
+    f = tmp_path / "crlf.txt"
+    f.write_bytes("仪礼述注\r\n\r\n主人筵前献賔賔西阶上拜\r\n\r\n注曰某\r\n\r\n賔升\r\n".encode())
+    assert main(["steps", str(f)]) == 0
+    text = f.read_bytes().decode("utf-8")
+    steps = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(s["text"], text[s["char_start"] : s["char_end"]]) for s in steps] == [
+        ("主人筵前献賔", "主人筵前献賔"),
+        ("賔西阶上拜", "賔西阶上拜"),
+        ("賔升", "賔升"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("Hello world, no ritual here.\n", "no ritual act of the vocabulary was recognised"),
+        ("<TEI><text><body><p>公揖卿大夫</body></TEI>", "not well-formed XML: mismatched tag"),
+        ("<TEI><p>公揖卿大夫</p></TEI>", "XML without KanripoXML line breaks"),
+    ],
+)
+def test_texts_without_classic_acts_are_refused(tmp_path, content, expected):
+    f = tmp_path / "x.txt"
+    f.write_text(content, encoding="utf-8")
+    proc = run("steps", str(f))
+    assert proc.returncode == 2 and expected in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_two_inputs_that_would_share_iris_are_refused(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    for d in (a, b):
+        (d / "ch.txt").write_text("题\n\n主人升", encoding="utf-8")
+    proc = run("build", str(a / "ch.txt"), str(b / "ch.txt"), "--out", str(tmp_path / "o"))
+    assert proc.returncode == 2 and "give the same edition key ch/ch" in proc.stderr
+    proc = run("steps", str(a / "ch.txt"), str(a / "ch.txt"))
+    assert proc.returncode == 2 and "is given twice" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["build", "--base-iri", "not an iri"], "--base-iri 'not an iri': not an absolute IRI"),
+        (["export", "dot", "--out", "."], "--out '.': give a file name, not a folder"),
+        (["build", "--out", ""], "--out: an empty folder name"),
+    ],
+)
+def test_bad_options_are_one_line_errors(tmp_path, args, expected):
+    proc = subprocess.run(
+        [sys.executable, "-m", "yili.api.cli", *args], capture_output=True, text=True, timeout=180, cwd=tmp_path
+    )
+    assert proc.returncode == 2 and proc.stderr.strip() == f"yili-kg: error: {expected}"
+
+
+def test_serve_on_a_port_in_use_fails_in_one_line():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        proc = run("serve", "--port", str(port))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"yili-kg: error: 127.0.0.1:{port}: cannot serve there: Address already in use"
+    assert "serving on" not in proc.stdout
+
+
+def test_base_iri_reaches_the_json_lines_too(capsys):
+    assert main(["steps", "--base-iri", "https://example.org/kg"]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first["id"] == "https://example.org/kg/step/yanli/shuzhu-excerpt/6"
+
+
+def test_eval_refuses_a_broken_or_foreign_gold(tmp_path):
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "toasts.jsonl").write_text("", encoding="utf-8")
+    (gold / "steps.jsonl").write_text('{"block": 1}\n', encoding="utf-8")
+    proc = run("eval", str(gold))
+    assert proc.returncode == 2 and "steps.jsonl:1: the record has no 'char_start'" in proc.stderr
+    row = {
+        "block": 1,
+        "char_start": 0,
+        "char_end": 3,
+        "span": "不在此",
+        "agent": None,
+        "action": "揖",
+        "recipient": None,
+        "object": None,
+        "vessel": None,
+        "wine": None,
+        "location": None,
+        "facing": None,
+        "mode": "actual",
+    }
+    (gold / "steps.jsonl").write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    proc = run("eval", str(gold))
+    assert proc.returncode == 2 and "the gold does not annotate" in proc.stderr and "1 of 1 spans differ" in proc.stderr
