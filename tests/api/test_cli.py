@@ -165,7 +165,10 @@ def test_two_inputs_that_would_share_iris_are_refused(tmp_path):
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["build", "--base-iri", "not an iri"], "--base-iri 'not an iri': not an absolute IRI"),
+        (
+            ["build", "--base-iri", "not an iri"],
+            "--base-iri 'not an iri': not an absolute IRI (expected e.g. https://example.org/kg/)",
+        ),
         (["export", "dot", "--out", "."], "--out '.': give a file name, not a folder"),
         (["build", "--out", ""], "--out: an empty folder name"),
     ],
