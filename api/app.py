@@ -16,10 +16,12 @@ import pyoxigraph
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from yili.api.sparql import make_sparql_router
+from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
-from yili.ingest.errors import NotFoundError, RequestTooLargeError, YiliError
+from yili.ingest.errors import NotFoundError, RequestError, RequestTooLargeError, YiliError
 from yili.ontology.namespaces import base_iri, mint
 from yili.ontology.vocabulary import Vocabulary
 
@@ -146,6 +148,7 @@ def create_app(service: Service) -> FastAPI:
 
     @app.get("/toasts", summary="Who toasts whom, in ritual order")
     def toasts(
+        request: Request,
         giver: Annotated[str | None, Query(description="giver, any variant: 賔, 賓 or 宾", max_length=50)] = None,
         receiver: Annotated[str | None, Query(description="receiver, any variant", max_length=50)] = None,
         type: Annotated[str | None, Query(description="献/獻, 酢, 酬, 媵, 旅酬 or 赐/賜", max_length=20)] = None,
@@ -157,7 +160,9 @@ def create_app(service: Service) -> FastAPI:
         ``char_start``, ``char_end`` (code points, 0-based, end-exclusive), ``edition`` (IRI).  Names accept any variant form; an
         unknown name answers 404 naming it.
         """
-        return [{**t, "url": _step_url(service, str(t["step"]))} for t in q.toasts(giver=giver, receiver=receiver, type=type)]
+        _only_params(request, {"giver", "receiver", "type"})
+        found = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type))
+        return [{**t, "url": _step_url(service, str(t["step"]))} for t in found]
 
     @app.get("/steps", summary="The ritual steps, in order, paginated")
     def steps(
@@ -170,22 +175,27 @@ def create_app(service: Service) -> FastAPI:
     ) -> dict[str, Any]:
         """A page of steps: ``{"items": [...], "total": N, "limit", "offset", "next", "previous"}``.
 
-        Each item has ``id`` (IRI), ``url`` (this API's page for it), ``sequence``, ``block``, ``char_start``, ``char_end``, ``text``,
-        ``agent``, ``action``, ``recipient``, ``object``, ``vessel``, ``wine``, ``location``, ``facing``,
-        ``mode`` (null where empty).  ``next``/``previous`` are URLs of the neighbouring pages.
+        Each item has ``id`` (IRI), ``url`` (this API's page for it), ``sequence``, ``block``,
+        ``char_start``, ``char_end``, ``text``, ``agent``, ``action``, ``recipient``, ``object``,
+        ``vessel``, ``wine``, ``location``, ``facing``, ``mode`` (null where empty).  ``next`` and
+        ``previous`` are relative URLs of the neighbouring pages.  An unknown parameter answers 400.
         """
-        page = q.steps(agent=agent, action=action, vessel=vessel, limit=limit, offset=offset)
+        _only_params(request, {"agent", "action", "vessel", "limit", "offset"})
+        page = q.steps(agent=_name(agent), action=_name(action), vessel=_name(vessel), limit=limit, offset=offset)
 
         def link(off: int) -> str:
-            return str(request.url.include_query_params(offset=off, limit=limit))
+            # a relative link: the Host header is not echoed back
+            url = request.url.include_query_params(offset=off, limit=limit)
+            return f"{url.path}?{url.query}"
 
+        last_page = max(0, page.total - limit)
         return {
             "items": [{**s, "url": _step_url(service, str(s["id"]))} for s in page.items],
             "total": page.total,
             "limit": limit,
             "offset": offset,
             "next": link(offset + limit) if offset + limit < page.total else None,
-            "previous": link(max(0, offset - limit)) if offset > 0 else None,
+            "previous": link(min(max(0, offset - limit), last_page)) if offset > 0 else None,
         }
 
     @app.get("/steps/{rite}/{edition}/{offset}", summary="One step, with its neighbours and commentary")
@@ -194,14 +204,28 @@ def create_app(service: Service) -> FastAPI:
         block, the phase, the toast it expresses, and the commentary on its block.
 
         Answers JSON-LD (with ``ontology/context.jsonld``) when asked with
-        ``Accept: application/ld+json`` or ``?format=jsonld``.  404 if there is no such step.
+        ``Accept: application/ld+json`` or ``?format=jsonld``, and Turtle with ``Accept: text/turtle``
+        or ``?format=turtle``.  404 if there is no such step.
         """
         iri = str(mint("step", rite, edition, offset, base=service.base))
         data = q.step(iri)
         data["links"] = {
             name: _step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
         } | {"self": _step_url(service, iri)}
-        wants_ld = format == "jsonld" or "application/ld+json" in request.headers.get("accept", "")
+        accept = request.headers.get("accept", "")
+        if format == "turtle" or "text/turtle" in accept:
+            # the step's own triples and its source span, as Turtle
+            triples = service.store.query(
+                f'CONSTRUCT {{ ?s ?p ?o }} WHERE {{ ?s ?p ?o FILTER(?s = <{iri}> || STRSTARTS(STR(?s), "{iri}#")) }}',
+                use_default_graph_as_union=True,
+            )
+            assert isinstance(triples, pyoxigraph.QueryTriples)
+            graph = Graph()
+            for prefix, ns in prefixes_for(service.base).items():
+                graph.bind(prefix, ns)
+            graph.parse(data=triples.serialize(format=pyoxigraph.RdfFormat.N_TRIPLES), format="nt")
+            return Response(graph.serialize(format="turtle"), media_type="text/turtle; charset=utf-8")
+        wants_ld = format == "jsonld" or "application/ld+json" in accept
         if not wants_ld:
             return data
         return Response(json.dumps(_as_jsonld(service, data), ensure_ascii=False), media_type="application/ld+json")
@@ -229,6 +253,27 @@ def create_app(service: Service) -> FastAPI:
         }
 
     return app
+
+
+def _only_params(request: Request, allowed: set[str]) -> None:
+    """Refuse query parameters the resource does not know (a typo would otherwise filter nothing).
+
+    Raises
+    ------
+    YiliError
+        400, naming the unknown parameter and the known ones.
+    """
+    unknown = sorted(set(request.query_params) - allowed)
+    if unknown:
+        raise RequestError(f"unknown parameter {unknown[0]!r} (this resource takes: {', '.join(sorted(allowed))})")
+
+
+def _name(value: str | None) -> str | None:
+    """A name parameter with surrounding white space removed; empty means no filter."""
+    if value is None:
+        return None
+    value = value.strip()
+    return value or None
 
 
 def _step_url(service: Service, iri: str) -> str | None:

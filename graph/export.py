@@ -8,6 +8,7 @@ is one small function over networkx's own reader/writer for the format.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -24,7 +25,7 @@ def step_network(extractions: Sequence[Extraction]) -> nx.MultiDiGraph:
     * ``step:{rite}/{edition}/{char_start}`` with ``kind="step"``, ``label`` (the text), ``sequence``,
       ``block``, ``agent``, ``action``, ``recipient``, ``vessel``, ``location``, ``facing``, ``mode``,
       ``char_start``, ``char_end``;
-    * ``role:{key}`` with ``kind="role"``, ``label`` (as the text writes it).
+    * ``role:{key}`` with ``kind="role"``, ``label`` (the form the texts write most often).
 
     Edges
     -----
@@ -45,6 +46,14 @@ def step_network(extractions: Sequence[Extraction]) -> nx.MultiDiGraph:
     '主人'
     """
     g = nx.MultiDiGraph()
+    # a role node is labelled with the form the texts use most for it (大夫, not 大夫长)
+    counts: dict[str, Counter[str]] = {}
+    for e in extractions:
+        for s in e.steps:
+            for t in (*s.agent, *s.recipient):
+                if t.key:
+                    counts.setdefault(t.key, Counter())[t.label] += 1
+    label = {key: c.most_common(1)[0][0] for key, c in counts.items()}
     for e in extractions:
         prev = None
         for s in e.steps:
@@ -65,18 +74,18 @@ def step_network(extractions: Sequence[Extraction]) -> nx.MultiDiGraph:
             prev = node
             for a in s.agent:
                 if a.key:
-                    g.add_node(f"role:{a.key}", kind="role", label=a.label)
+                    g.add_node(f"role:{a.key}", kind="role", label=label.get(a.key, a.label))
                     g.add_edge(f"role:{a.key}", node, kind="performs")
             for r in s.recipient:
                 if r.key:
-                    g.add_node(f"role:{r.key}", kind="role", label=r.label)
+                    g.add_node(f"role:{r.key}", kind="role", label=label.get(r.key, r.label))
                     g.add_edge(node, f"role:{r.key}", kind="directed_to")
         for t in e.toasts:
             for giver in t.giver:
                 for receiver in t.receiver:
                     if giver.key and receiver.key:
-                        g.add_node(f"role:{giver.key}", kind="role", label=giver.label)
-                        g.add_node(f"role:{receiver.key}", kind="role", label=receiver.label)
+                        g.add_node(f"role:{giver.key}", kind="role", label=label.get(giver.key, giver.label))
+                        g.add_node(f"role:{receiver.key}", kind="role", label=label.get(receiver.key, receiver.label))
                         g.add_edge(
                             f"role:{giver.key}",
                             f"role:{receiver.key}",

@@ -152,6 +152,13 @@ class GraphQueries:
         if receiver:
             filters.append(f"?step yk:receiver {_sparql_iri(self._concept_iri(receiver, 'role'))} .")
         if type:
+            wrong = UnknownTermError(f"unknown toast type {type!r}: expected one of 献, 酢, 酬, 媵, 旅酬, 赐")
+            try:
+                toast_type = self.vocabulary.lookup(type, "action")
+            except UnknownTermError:
+                raise wrong from None
+            if "action-toast" not in self.vocabulary.broader_closure(toast_type.key) or toast_type.key == "action-toast":
+                raise wrong
             filters.append(f"?step yk:toastType {_sparql_iri(self._concept_iri(type, 'action'))} .")
         q = (
             _PREFIX_BLOCK

@@ -36,6 +36,13 @@ class InputError(YiliError):
     status = 400
 
 
+class RequestError(YiliError):
+    """A request is malformed: an unknown parameter, a value out of range."""
+
+    kind = "invalid_request"
+    status = 400
+
+
 class VocabularyError(YiliError):
     """A vocabulary file is malformed, or names a term the project cannot place in a scheme."""
 

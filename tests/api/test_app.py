@@ -163,3 +163,36 @@ def test_rest_over_http(server):
         t["giver"] for t in r.json()
     ][0] == "主人"
     assert json.loads(httpx.get(f"{server}/", timeout=10).text)["summary"]["toasts"] == 26
+
+
+def test_unknown_parameters_and_blank_names(client):
+    r = client.get("/toasts", params={"reciever": "公"})
+    assert r.status_code == 400
+    assert r.json() == {
+        "error": "invalid_request",
+        "message": "unknown parameter 'reciever' (this resource takes: giver, receiver, type)",
+    }
+    assert [t["text"] for t in client.get("/toasts", params={"receiver": " 公 "}).json()] == [
+        "东北面献于公",
+        "媵爵",
+        "二大夫媵爵如初",
+    ]
+    assert len(client.get("/toasts", params={"receiver": "  "}).json()) == 26
+    r = client.get("/toasts", params={"type": "拜"})
+    assert r.status_code == 404 and r.json()["message"] == "unknown toast type '拜': expected one of 献, 酢, 酬, 媵, 旅酬, 赐"
+
+
+def test_paging_past_the_end_and_relative_links(client):
+    body = client.get("/steps", params={"offset": 10000, "limit": 50}, headers={"Host": "evil.example"}).json()
+    assert body["items"] == [] and body["next"] is None
+    assert body["previous"] == f"/steps?offset={body['total'] - 50}&limit=50"
+
+
+def test_one_step_as_turtle(client):
+    r = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": "text/turtle"})
+    assert r.headers["content-type"].startswith("text/turtle")
+    g = Graph().parse(data=r.text, format="turtle")
+    step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057")
+    assert str(g.value(step, URIRef("https://w3id.org/yili-kg/ontology#text"))) == "主人筵前献賔"
+    position = URIRef(str(step) + "#position")
+    assert g.value(position, URIRef("http://www.w3.org/ns/oa#start")).toPython() == 1057
