@@ -216,7 +216,8 @@ def create_app(service: Service) -> FastAPI:
         if format == "turtle" or "text/turtle" in accept:
             # the step's own triples and its source span, as Turtle
             triples = service.store.query(
-                f'CONSTRUCT {{ ?s ?p ?o }} WHERE {{ ?s ?p ?o FILTER(?s = <{iri}> || STRSTARTS(STR(?s), "{iri}#")) }}',
+                f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ VALUES ?s {{ <{iri}> <{iri}#source> <{iri}#position> "
+                f"<{iri}#quote> }} ?s ?p ?o }}",
                 use_default_graph_as_union=True,
             )
             assert isinstance(triples, pyoxigraph.QueryTriples)
