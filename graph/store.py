@@ -58,6 +58,8 @@ def load_file(path: str | Path) -> pyoxigraph.Store:
         gives the parser's complaint).
     """
     p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{p}: is a directory, not a graph file")
     if not p.is_file():
         raise InputError(f"{p}: no such file")
     fmt = FORMATS.get(p.suffix.lower())

@@ -90,6 +90,8 @@ def validate_file(path: str | Path) -> ValidationResult:
         The file is missing or not valid RDF.
     """
     p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{p}: is a directory, not a graph file")
     if not p.is_file():
         raise InputError(f"{p}: no such file")
     fmt = {".ttl": "turtle", ".trig": "trig", ".nq": "nquads", ".nt": "nt"}.get(p.suffix.lower())

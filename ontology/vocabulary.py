@@ -164,6 +164,8 @@ def read_graph(paths: Iterable[Path | str]) -> Graph:
     graph = Graph()
     for path in paths:
         p = Path(path)
+        if p.is_dir():
+            raise VocabularyError(f"{p}: is a directory, not a vocabulary file")
         if not p.is_file():
             raise VocabularyError(f"{p}: vocabulary file not found")
         try:
