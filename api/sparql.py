@@ -30,27 +30,56 @@ status  ``error``                   when
 413     ``too_large``               body, query, brackets or rows over a :class:`SparqlLimits` bound
 415     ``unsupported_media_type``  a POST body that is neither form nor ``sparql-query``,
                                     or not UTF-8
+500     ``evaluation_crashed``      the worker process evaluating the query died (a crash
+                                    in Oxigraph); it is replaced
+500     ``internal``                a fault of the endpoint (logged)
 503     ``timeout``                 the query ran past its time budget
 ======  ==========================  ========================================================
 
 The router catches its own errors (the project's :class:`~yili.ingest.errors.YiliError` family) and
 answers them itself, so it registers nothing on the application and works on its own.
 
-Hostile input is bounded by :class:`SparqlLimits`.  Queries are evaluated on a small pool of worker
-threads (pyoxigraph releases the GIL while it evaluates), so a slow query never stalls the event
-loop.  Oxigraph cannot interrupt a query in the middle of one evaluation step (planning, a sort, an
-aggregate): the request is answered with 503 when the budget runs out, and the worker stops at the
-next result row; meanwhile it keeps its slot, which is why the pool is small and bounded.  Some
-small queries keep a worker busy far past the budget (on an empty store, a group of some 300
-triple patterns, a path of 1,000 steps or 400 nested collections each take Oxigraph 25 s or more);
-only evaluation in a separate process, which can be killed, would bound those.
+Hostile input is bounded by :class:`SparqlLimits`.  Oxigraph cannot be interrupted in the middle of
+one evaluation step (planning, a sort, an aggregate), and some small queries spend minutes in one:
+on an empty store, a property path of 1,000 steps or 400 nested collections each take Oxigraph
+more than 30 s before the first row.  So queries are evaluated in worker *processes*
+(``SparqlLimits.isolation = "process"``, the default), which can be killed:
+
+- a pool of ``SparqlLimits.max_concurrent_queries`` processes, started with the ``spawn`` method
+  (forking a server that has threads and a live Oxigraph store is unsafe), lazily at the first
+  query, and reused.  Each loads the whole dataset once, from an N-Quads dump of the store (named
+  graphs kept) made once per pool: within one application the store is read-only;
+- a query goes to a free worker; if none is free it waits, and the wait counts against its time
+  budget (except the pool's first start, which the first queries wait out before their clock
+  starts, bounded by :data:`WORKER_START_TIMEOUT_S`);
+- when the budget runs out, the request is answered 503 at once; the worker, which checks the
+  budget between result rows, has :data:`KILL_GRACE_S` to stop by itself, and is otherwise killed
+  (SIGKILL) and replaced in the background, while the other workers go on serving;
+- a worker that dies during a query (a crash in Oxigraph) gets that query a 500
+  ``evaluation_crashed`` and is replaced;
+- the router's lifespan stops every worker when the application shuts down, and an :mod:`atexit`
+  hook does so at interpreter exit when the lifespan never runs; a worker also exits by itself if
+  the server process disappears.
+
+The price is memory (each worker holds its own copy of the store: some 65 MiB per worker on the
+excerpt's graph, most of it the interpreter), a start-up of about 0.3 s per worker, and the copy of
+each query and answer through a pipe (about 0.15 ms per query with a small answer, 4 ms with a 5 MB
+one).  Because workers are spawned, the server's main module is imported again in each of them: a
+script that starts the server must do so under ``if __name__ == "__main__":`` (``yili-kg serve``
+and ``uvicorn`` do); otherwise the workers fail to start, which is logged, and queries answer 500.
+
+``SparqlLimits.isolation = "thread"`` evaluates on a pool of threads in the server process instead
+(pyoxigraph releases the GIL while it evaluates): no start-up cost and no extra memory, but a query
+past its budget only stops at its next result row, and meanwhile keeps its thread; a few hostile
+queries can hold every thread for minutes.  It suits tests and trusted users.
 
 Oxigraph's parser and planner recurse on nested and chained syntax, and a stack overflow in Rust
-ends the whole process (with the default 8 MiB thread stack, 3,000 nested ``{`` already do).  So the
-workers run on 256 MiB stacks (:data:`WORKER_STACK_BYTES`, address space reserved, not memory used)
-and a query may hold at most ``SparqlLimits.max_brackets`` brackets, counted in the raw text, where
-no string or comment can hide them.  Long chains without brackets (thousands of triple patterns or
-path steps) are bounded only by that stack and ``max_query_length``; they take minutes to evaluate.
+ends the whole process (with the default 8 MiB thread stack, 3,000 nested ``{`` already do).  So
+queries are evaluated on threads with 256 MiB stacks (:data:`WORKER_STACK_BYTES`, address space
+reserved, not memory used), in the worker processes as in the server, and a query may hold at most
+``SparqlLimits.max_brackets`` brackets, counted in the raw text, where no string or comment can hide
+them.  Long chains without brackets (thousands of triple patterns or path steps) are bounded only by
+that stack, ``max_query_length`` and the time budget.
 
 ``SERVICE`` (federated query) is refused before Oxigraph sees the query, because Oxigraph would
 otherwise call the remote endpoint over HTTP.  The check is lexical and deliberately conservative: any
@@ -62,17 +91,24 @@ inside a string, an IRI or a comment; write such a word with an escape (``"\\u00
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
+import multiprocessing
+import os
 import queue
 import re
+import signal
 import threading
 import time
 import traceback
 import urllib.parse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import Future
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, Literal, TypeVar
 
 import pyoxigraph
 from fastapi import APIRouter, Request
@@ -81,6 +117,7 @@ from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfForm
 from yili.ingest.errors import QueryError, QueryTimeoutError, RequestTooLargeError, YiliError
 
 __all__ = [
+    "EvaluationCrashedError",
     "MethodNotAllowedError",
     "NotAcceptableError",
     "ReadOnlyError",
@@ -96,7 +133,15 @@ QUERY_MEDIA_TYPE = "application/sparql-query"
 UPDATE_MEDIA_TYPE = "application/sparql-update"
 TRUNCATED_HEADER = "X-SPARQL-Results-Truncated"
 WORKER_STACK_BYTES = 256 * 1024 * 1024
-"""Stack of each worker thread: room for Oxigraph's recursion on ``SparqlLimits.max_brackets``."""
+"""Stack of each evaluating thread: room for Oxigraph's recursion on ``SparqlLimits.max_brackets``."""
+WORKER_START_TIMEOUT_S = 120.0
+"""Longest a worker process may take to start and load the dataset before it is killed (seconds)."""
+KILL_GRACE_S = 0.25
+"""How long a worker process whose query ran out of time has to stop by itself before it is killed.
+
+The worker checks the budget between result rows, so a query that streams rows stops within
+milliseconds and its worker is kept; one stuck in a single evaluation step is killed (seconds).
+"""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -127,13 +172,20 @@ class SparqlLimits:
         depth cannot exceed it, so with :data:`WORKER_STACK_BYTES` of stack Oxigraph's recursive
         parser cannot overflow (it needs about 4 KiB per level, 40 MiB at this bound).
     max_concurrent_queries : int, default 4
-        Worker threads evaluating queries; further queries wait for a free worker, and the wait
-        counts against their time budget.
+        Workers (processes or threads) evaluating queries; further queries wait for a free worker,
+        and the wait counts against their time budget.
+    isolation : {"process", "thread"}, default "process"
+        Where queries are evaluated.  ``"process"``: in worker processes, each holding a copy of
+        the store, killed when a query runs past its budget (so a hostile query costs its worker at
+        most ``timeout_s`` plus :data:`KILL_GRACE_S` and a restart); the safe choice for a public
+        endpoint.  ``"thread"``: on threads of the server process, with no start-up cost and no
+        copy, but a query past its budget stops only at its next result row and may hold its
+        thread for minutes meanwhile; for tests and trusted users.
 
     Raises
     ------
     ValueError
-        If a bound is not positive.
+        If a bound is not positive, or ``isolation`` is neither ``"process"`` nor ``"thread"``.
 
     Examples
     --------
@@ -141,6 +193,8 @@ class SparqlLimits:
     100000
     >>> SparqlLimits(timeout_s=2.5).timeout_s
     2.5
+    >>> SparqlLimits().isolation
+    'process'
     """
 
     max_query_length: int = 100_000
@@ -150,12 +204,15 @@ class SparqlLimits:
     truncate_results: bool = False
     max_brackets: int = 10_000
     max_concurrent_queries: int = 4
+    isolation: Literal["process", "thread"] = "process"
 
     def __post_init__(self) -> None:
         bounds = ("max_query_length", "max_body_bytes", "timeout_s", "max_rows", "max_brackets")
         for name in (*bounds, "max_concurrent_queries"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"SparqlLimits.{name} must be positive, not {getattr(self, name)!r}")
+        if self.isolation not in ("process", "thread"):
+            raise ValueError(f"SparqlLimits.isolation must be 'process' or 'thread', not {self.isolation!r}")
 
 
 class ReadOnlyError(QueryError):
@@ -184,6 +241,17 @@ class MethodNotAllowedError(QueryError):
 
     kind = "method_not_allowed"
     status = 405
+
+
+class EvaluationCrashedError(YiliError):
+    """The worker process evaluating the query died, most likely crashing in Oxigraph (HTTP 500).
+
+    The worker is replaced; the message names how it ended (a signal such as SIGSEGV, or an exit
+    status).
+    """
+
+    kind = "evaluation_crashed"
+    status = 500
 
 
 def _error_response(error: YiliError) -> JSONResponse:
@@ -274,6 +342,7 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
     406: {"description": "No offered format satisfies Accept / format=", "content": _ERROR_SCHEMA},
     413: {"description": "Body, query or result over a limit", "content": _ERROR_SCHEMA},
     415: {"description": "POST body of an unsupported media type", "content": _ERROR_SCHEMA},
+    500: {"description": "The evaluating worker crashed, or the endpoint failed", "content": _ERROR_SCHEMA},
     503: {"description": "The query ran past its time budget", "content": _ERROR_SCHEMA},
 }
 
@@ -284,7 +353,10 @@ def make_sparql_router(get_store: Callable[[], pyoxigraph.Store], *, limits: Spa
     Parameters
     ----------
     get_store : callable () -> pyoxigraph.Store
-        Returns the store to query; called once per query, on a worker thread.
+        Returns the store to query.  With ``limits.isolation == "process"`` it is called once, at the
+        first query, and the store is dumped for the worker processes: changes made to it later are
+        not seen (the endpoint is read-only; a new application gets a new pool).  With ``"thread"``
+        it is called once per query, on a worker thread.
     limits : SparqlLimits, optional
         Bounds on each request; :class:`SparqlLimits` defaults if omitted.
 
@@ -293,7 +365,8 @@ def make_sparql_router(get_store: Callable[[], pyoxigraph.Store], *, limits: Spa
     fastapi.APIRouter
         Routes ``GET /sparql`` and ``POST /sparql`` (the protocol's query operation), and a JSON 405
         for other methods.  Every error is answered as JSON by the router itself; nothing is
-        registered on the application.
+        registered on the application.  Its lifespan, which FastAPI merges into the application's
+        when the router is included, stops the worker processes at shutdown.
 
     References
     ----------
@@ -307,13 +380,23 @@ def make_sparql_router(get_store: Callable[[], pyoxigraph.Store], *, limits: Spa
     >>> app.include_router(make_sparql_router(lambda: store, limits=SparqlLimits(timeout_s=5)))
     """
     limits = limits or SparqlLimits()
-    pool = _WorkerPool(limits.max_concurrent_queries)
-    router = APIRouter(tags=["SPARQL"])
+    pool: _ProcessPool | _ThreadPool
+    pool = _ProcessPool(get_store, limits) if limits.isolation == "process" else _ThreadPool(get_store, limits)
+
+    @asynccontextmanager
+    async def lifespan(_app: Any) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await asyncio.to_thread(pool.close)
+
+    router = APIRouter(tags=["SPARQL"], lifespan=lifespan)
 
     async def answer(request: Request) -> Response:
         try:
             operation = await _read_operation(request, limits)
-            return await pool.evaluate(get_store, operation, limits)
+            result = await pool.evaluate(operation)
+            return Response(result.body, media_type=result.media_type, headers={"Vary": "Accept", **result.headers})
         except YiliError as error:
             return _error_response(error)
         except Exception:  # a fault of ours, never of the input: log it, answer without a traceback
@@ -723,7 +806,7 @@ def _media_ranges(accept: str) -> list[tuple[str, float]]:
 
 
 # --------------------------------------------------------------------------------------------------
-# Evaluation, on a worker thread
+# Evaluation: worker processes (isolation="process") or worker threads (isolation="thread")
 
 
 @dataclass(frozen=True)
@@ -735,14 +818,381 @@ class _Answer:
     headers: dict[str, str]
 
 
-class _WorkerPool:
-    """A few daemon threads that evaluate queries off the event loop.
+@dataclass(frozen=True)
+class _Job:
+    """A query waiting for a worker process: its operation, its deadline (parent's monotonic clock)."""
+
+    operation: _Operation
+    deadline: float
+    future: Future[_Answer]
+
+
+_SPAWN = multiprocessing.get_context("spawn")
+
+_ERRORS_BY_NAME: dict[str, type[YiliError]] = {
+    error.__name__: error for error in (YiliError, QueryError, NotAcceptableError, RequestTooLargeError, QueryTimeoutError)
+}
+"""The errors :func:`_evaluate` raises, rebuilt by name in the server from a worker's report."""
+
+
+class _ProcessPool:
+    """``limits.max_concurrent_queries`` worker processes that evaluate queries and can be killed.
+
+    Nothing starts until the first query; then every worker is spawned at once (see
+    :class:`_Workers`), and the first queries wait for them outside their time budget.
+    :meth:`close` stops them all; a query after that starts a new set.  The store is dumped once,
+    at the first start, and the dump is kept for replacements and restarts.
+
+    Used from any event loop and thread: it holds only thread-safe state, and answers through
+    :class:`concurrent.futures.Future` objects that each request wraps in its own loop.
+    """
+
+    def __init__(self, get_store: Callable[[], pyoxigraph.Store], limits: SparqlLimits) -> None:
+        self._get_store = get_store
+        self._limits = limits
+        self._lock = threading.Lock()
+        self._workers: _Workers | None = None
+        self._dataset_lock = threading.Lock()
+        self._dataset: bytes | None = None
+
+    def _dataset_bytes(self) -> bytes:
+        """The store as N-Quads (every named graph kept), dumped at the first call (on a slot thread)."""
+        with self._dataset_lock:
+            if self._dataset is None:
+                self._dataset = _bytes(self._get_store().dump(format=RdfFormat.N_QUADS))
+            return self._dataset
+
+    def _running(self) -> _Workers:
+        with self._lock:
+            if self._workers is None:
+                self._workers = _Workers(self._limits, self._dataset_bytes)
+                atexit.register(self.close)
+            return self._workers
+
+    async def evaluate(self, operation: _Operation) -> _Answer:
+        """Evaluate ``operation`` in a worker process within ``limits.timeout_s``.
+
+        The clock starts once the pool has started (the first queries wait for that, at most
+        :data:`WORKER_START_TIMEOUT_S`) and covers the wait for a free worker and the evaluation.
+
+        Raises
+        ------
+        QueryTimeoutError
+            The budget ran out (the worker stops by itself between rows, or is killed and replaced).
+        EvaluationCrashedError
+            The worker process died during the query (it is replaced).
+        YiliError
+            Whatever :func:`_evaluate` raises in the worker.
+        RuntimeError
+            The workers could not start, or evaluation failed unexpectedly (logged).
+        """
+        workers = self._running()
+        if not workers.started.done():
+            await asyncio.shield(asyncio.wrap_future(workers.started))
+        deadline = time.monotonic() + self._limits.timeout_s
+        future: Future[_Answer] = Future()
+        workers.jobs.put(_Job(operation, deadline, future))
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=self._limits.timeout_s)
+        except TimeoutError:
+            raise QueryTimeoutError(_timeout_message(self._limits)) from None
+
+    def close(self) -> None:
+        """Stop every worker process (SIGKILL) and wait until each is reaped; idempotent."""
+        with self._lock:
+            workers, self._workers = self._workers, None
+            atexit.unregister(self.close)
+        if workers is not None:
+            workers.close()
+
+
+class _Workers:
+    """One set of worker processes, from their start to :meth:`close`: a job queue and its slots.
+
+    Each :class:`_Slot` is a thread of the server that owns one worker process: it takes a job from
+    the shared queue, sends it to its process and waits for the answer until the job's deadline.
+
+    Attributes
+    ----------
+    jobs : queue.SimpleQueue of _Job or None
+        Queries waiting for a worker, in arrival order; ``None`` tells a slot to stop.
+    started : concurrent.futures.Future of None
+        Done when every slot has made its first attempt to start its process (successful or not).
+    closed : bool
+        Set by :meth:`close`; slots then stop instead of replacing their process.
+    """
+
+    def __init__(self, limits: SparqlLimits, dataset: Callable[[], bytes]) -> None:
+        self.limits = limits
+        self.dataset = dataset
+        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.started: Future[None] = Future()
+        self.closed = False
+        self._lock = threading.Lock()
+        self._starting = limits.max_concurrent_queries
+        self._slots = [_Slot(self, number) for number in range(limits.max_concurrent_queries)]
+        for slot in self._slots:
+            slot.thread.start()
+
+    def slot_started(self) -> None:
+        """Count one slot's first start; the last one (or :meth:`close`) completes ``started``."""
+        with self._lock:
+            self._starting -= 1
+            if self._starting <= 0 and not self.started.done():
+                self.started.set_result(None)
+
+    def close(self) -> None:
+        """Kill every worker process, let the slot threads reap them and end, answer queued jobs 503."""
+        self.closed = True
+        for _ in self._slots:
+            self.jobs.put(None)
+        for slot in self._slots:
+            slot.kill()
+        for slot in self._slots:
+            slot.thread.join(timeout=10)
+        with self._lock:
+            if not self.started.done():
+                self.started.set_result(None)
+        while True:
+            try:
+                job = self.jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is not None and job.future.set_running_or_notify_cancel():
+                job.future.set_exception(QueryTimeoutError("The SPARQL endpoint is shutting down; the query was not evaluated."))
+
+
+class _Slot:
+    """A thread of the server that owns one worker process, feeds it queries and replaces it.
+
+    The thread starts its process, then loops: replace the process if it was killed or died, take a
+    job, send it (the operation and the seconds left), wait for the answer until the deadline.  Past
+    the deadline it answers the job 503, gives the process :data:`KILL_GRACE_S` to report that it
+    stopped by itself, and otherwise kills it (SIGKILL) and reaps it.  ``_lock`` guards starting and
+    killing the process against :meth:`_Workers.close`, called from another thread.
+    """
+
+    def __init__(self, workers: _Workers, number: int) -> None:
+        self._workers = workers
+        self._number = number
+        self._lock = threading.Lock()
+        self._process: BaseProcess | None = None
+        self._connection: Connection | None = None
+        self.thread = threading.Thread(target=self._serve, name=f"sparql-slot-{number}", daemon=True)
+
+    def _serve(self) -> None:
+        try:
+            self._start()
+        finally:
+            self._workers.slot_started()
+        while not self._workers.closed:
+            if self._connection is None:
+                self._start()
+            job = self._workers.jobs.get()
+            if job is None:
+                break
+            if job.future.set_running_or_notify_cancel():
+                self._run(job)
+        self._discard()
+
+    def _start(self) -> None:
+        """Spawn a worker process, send it the dataset and wait until it has loaded it.
+
+        On failure (the dump, the spawn, a worker that dies or takes over
+        :data:`WORKER_START_TIMEOUT_S`) the error is logged and the slot stays without a process:
+        its next job is answered 500 and the start is tried again after it.
+        """
+        try:
+            dataset = self._workers.dataset()
+        except Exception:
+            log.exception("Cannot dump the store for the SPARQL worker processes")
+            return
+        parent_end, child_end = _SPAWN.Pipe()
+        process = _SPAWN.Process(
+            target=_worker_main,
+            args=(child_end, self._workers.limits, os.getpid()),
+            name=f"sparql-worker-{self._number}",
+            daemon=True,  # multiprocessing terminates daemonic children at exit, should all else fail
+        )
+        with self._lock:
+            if self._workers.closed:
+                parent_end.close()
+                child_end.close()
+                return
+            try:
+                process.start()
+            except Exception:
+                log.exception("Cannot start a SPARQL worker process")
+                parent_end.close()
+                child_end.close()
+                return
+            self._process, self._connection = process, parent_end
+        child_end.close()
+        watchdog = threading.Timer(WORKER_START_TIMEOUT_S, process.kill)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            parent_end.send_bytes(dataset)
+            tag, detail = parent_end.recv()
+        except (EOFError, OSError):
+            tag, detail = "failed", "the process ended before it was ready"
+        finally:
+            watchdog.cancel()
+        if tag != "ready":
+            if not self._workers.closed:
+                log.error("A SPARQL worker process failed to start: %s", detail)
+            self._discard()
+
+    def _run(self, job: _Job) -> None:
+        """Evaluate ``job`` in this slot's process and settle its future (never raises)."""
+        future, limits, connection = job.future, self._workers.limits, self._connection
+        remaining = job.deadline - time.monotonic()
+        if remaining <= 0:
+            future.set_exception(QueryTimeoutError(_timeout_message(limits)))
+            return
+        if connection is None:
+            future.set_exception(RuntimeError("No SPARQL worker process could be started; see the log."))
+            return
+        try:
+            connection.send((job.operation, remaining))
+            if connection.poll(remaining):
+                _settle(future, *connection.recv())
+                return
+        except (EOFError, OSError):
+            future.set_exception(self._died())
+            return
+        future.set_exception(QueryTimeoutError(_timeout_message(limits)))
+        try:
+            if connection.poll(KILL_GRACE_S):
+                connection.recv()  # it stopped between rows (or finished just too late): keep it
+                return
+        except (EOFError, OSError):
+            pass
+        log.info("Killing SPARQL worker process %s: its query ran past %g s", self._pid(), limits.timeout_s)
+        self._discard()
+
+    def _died(self) -> YiliError:
+        """The error for a job whose process ended under it; the process is reaped."""
+        code = self._discard()
+        if self._workers.closed:
+            return QueryTimeoutError("The SPARQL endpoint is shutting down; the query was not finished.")
+        how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit status {code}"
+        log.error("A SPARQL worker process died during a query (%s); starting another", how)
+        return EvaluationCrashedError(
+            f"The worker process evaluating this query died ({how}), most likely crashing in the query "
+            "engine; it has been replaced. Very deep nesting or very long chains can do this: simplify the query."
+        )
+
+    def _pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def kill(self) -> None:
+        """Kill this slot's process (SIGKILL) now; its thread notices, reaps it and goes on."""
+        with self._lock:
+            if self._process is not None:
+                self._process.kill()
+
+    def _discard(self) -> int | None:
+        """Kill and reap this slot's process, if any, and close the pipe to it (on the slot's thread).
+
+        Returns the process's exit code (negative: the signal that ended it), or None if there was
+        no process or it could not be reaped.
+        """
+        with self._lock:
+            process, connection = self._process, self._connection
+            self._process = self._connection = None
+        code = None
+        if process is not None:
+            process.kill()  # a no-op if it has already ended
+            process.join(timeout=10)
+            code = process.exitcode
+            if code is not None:
+                process.close()
+        if connection is not None:
+            connection.close()
+        return code
+
+
+def _settle(future: Future[_Answer], tag: str, detail: Any) -> None:
+    """Complete ``future`` with a worker's reply: ``("answer", _Answer)``, ``("error", report)``
+    (the name, kind, status and message of a :class:`YiliError`) or ``("failed", traceback text)``."""
+    if tag == "answer":
+        future.set_result(detail)
+    elif tag == "error":
+        name, kind, status, message = detail
+        error = _ERRORS_BY_NAME.get(name, YiliError)(message)
+        error.kind, error.status = kind, status
+        future.set_exception(error)
+    else:
+        log.error("SPARQL evaluation failed in a worker process:\n%s", detail)
+        future.set_exception(RuntimeError("SPARQL evaluation failed; see the log."))
+
+
+def _worker_main(connection: Connection, limits: SparqlLimits, server_pid: int) -> None:
+    """Entry point of a worker process: serve queries from ``connection`` until it closes.
+
+    Evaluation runs on a thread with a :data:`WORKER_STACK_BYTES` stack (see the module docstring).
+    Ctrl-C, which a terminal sends to the server and its workers alike, is ignored: the server
+    stops its workers itself.  A watcher thread ends the process if the server disappears.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_server, args=(server_pid,), name="sparql-server-watch", daemon=True).start()
+    evaluator = threading.Thread(target=_serve_queries, args=(connection, limits), name="sparql-evaluator")
+    _start_with_large_stack(evaluator)
+    evaluator.join()
+
+
+def _exit_with_server(server_pid: int) -> None:
+    """End this worker process once its parent, the server, is gone (checked every second)."""
+    while os.getppid() == server_pid:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _serve_queries(connection: Connection, limits: SparqlLimits) -> None:
+    """In a worker process: load the dataset, say ``("ready", triples)``, then answer each query.
+
+    The dataset comes as N-Quads bytes; :func:`pyoxigraph.parse` keeps blank node labels (which
+    ``Store.load`` would rename), so answers are the same as from the server's own store.  Each
+    query comes as ``(operation, seconds left)``; the reply is ``("answer", _Answer)``,
+    ``("error", (name, kind, status, message))`` for a :class:`YiliError`, or ``("failed",
+    traceback)``.
+    """
+    try:
+        store = pyoxigraph.Store()
+        store.bulk_extend(pyoxigraph.parse(connection.recv_bytes(), format=RdfFormat.N_QUADS))
+    except EOFError:
+        return
+    except Exception:
+        connection.send(("failed", traceback.format_exc()))
+        return
+    connection.send(("ready", len(store)))
+    never = threading.Event()  # the server enforces the budget; the deadline suffices here
+    while True:
+        try:
+            operation, seconds_left = connection.recv()
+        except EOFError:
+            return
+        deadline = time.monotonic() + seconds_left
+        reply: tuple[str, Any]
+        try:
+            reply = ("answer", _evaluate(lambda: store, operation, limits, deadline, never))
+        except YiliError as error:
+            reply = ("error", (type(error).__name__, error.kind, error.status, error.message))
+        except Exception:
+            reply = ("failed", traceback.format_exc())
+        connection.send(reply)
+
+
+class _ThreadPool:
+    """A few daemon threads of the server that evaluate queries off the event loop.
 
     Daemon threads, so a query Oxigraph cannot interrupt never holds up the process at exit.
     """
 
-    def __init__(self, size: int) -> None:
-        self._size = size
+    def __init__(self, get_store: Callable[[], pyoxigraph.Store], limits: SparqlLimits) -> None:
+        self._get_store = get_store
+        self._limits = limits
         self._jobs: queue.SimpleQueue[tuple[Callable[[], _Answer], Future[_Answer]]] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
@@ -750,7 +1200,7 @@ class _WorkerPool:
     def _submit(self, job: Callable[[], _Answer]) -> Future[_Answer]:
         future: Future[_Answer] = Future()
         with self._lock:
-            if len(self._threads) < self._size:
+            if len(self._threads) < self._limits.max_concurrent_queries:
                 thread = threading.Thread(target=self._work, name=f"sparql-worker-{len(self._threads)}", daemon=True)
                 _start_with_large_stack(thread)
                 self._threads.append(thread)
@@ -772,8 +1222,8 @@ class _WorkerPool:
                 _release_frames(error)
                 future.set_exception(RuntimeError("SPARQL evaluation failed; see the log."))
 
-    async def evaluate(self, get_store: Callable[[], pyoxigraph.Store], operation: _Operation, limits: SparqlLimits) -> Response:
-        """Evaluate ``operation`` on a worker within ``limits.timeout_s``; the HTTP answer.
+    async def evaluate(self, operation: _Operation) -> _Answer:
+        """Evaluate ``operation`` on a worker thread within ``limits.timeout_s``.
 
         Raises
         ------
@@ -782,18 +1232,20 @@ class _WorkerPool:
         YiliError
             Whatever :func:`_evaluate` raises.
         """
+        limits = self._limits
         deadline = time.monotonic() + limits.timeout_s
         stop = threading.Event()
-        future = self._submit(lambda: _evaluate(get_store, operation, limits, deadline, stop))
+        future = self._submit(lambda: _evaluate(self._get_store, operation, limits, deadline, stop))
         try:
-            answer = await asyncio.wait_for(asyncio.wrap_future(future), timeout=limits.timeout_s)
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limits.timeout_s)
         except TimeoutError:
             raise QueryTimeoutError(_timeout_message(limits)) from None
         finally:
             if not future.done():
                 stop.set()
-        headers = {"Vary": "Accept", **answer.headers}
-        return Response(answer.body, media_type=answer.media_type, headers=headers)
+
+    def close(self) -> None:
+        """Nothing to stop: the threads are daemons, and a running query cannot be interrupted."""
 
 
 _STACK_SIZE_LOCK = threading.Lock()
@@ -849,10 +1301,11 @@ def _evaluate(
     deadline: float,
     stop: threading.Event,
 ) -> _Answer:
-    """Evaluate one query with pyoxigraph and serialise its answer (runs on a worker thread).
+    """Evaluate one query with pyoxigraph and serialise its answer (on a worker's large-stack thread).
 
-    Results are read one row at a time; reading stops as soon as the budget is spent or
-    ``limits.max_rows`` is passed.  pyoxigraph's result objects never leave this thread.
+    Results are read one row at a time; reading stops as soon as the budget is spent (``deadline``,
+    on this process's :func:`time.monotonic` clock, or ``stop`` set) or ``limits.max_rows`` is
+    passed.  pyoxigraph's result objects never leave this thread.
 
     Raises
     ------

@@ -14,6 +14,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from typing import Literal, cast
 
 import fastapi
 import httpx
@@ -25,6 +26,8 @@ from fastapi.testclient import TestClient
 from SPARQLWrapper import JSON, TURTLE, SPARQLWrapper
 from yili.api import sparql
 from yili.api.sparql import SparqlLimits, make_sparql_router
+
+Isolation = Literal["process", "thread"]
 
 EX = "https://example.org/yili/"
 RITE = f"{EX}graph/yanli"  # the rite's steps
@@ -490,8 +493,11 @@ def test_limits_defaults_and_validation() -> None:
         100_000,
     )
     assert (limits.truncate_results, limits.max_brackets, limits.max_concurrent_queries) == (False, 10_000, 4)
+    assert limits.isolation == "process"
     with pytest.raises(ValueError, match="timeout_s"):
         SparqlLimits(timeout_s=0)
+    with pytest.raises(ValueError, match="isolation"):
+        SparqlLimits(isolation=cast(Isolation, "fork"))  # a value outside the Literal, as from untyped code
 
 
 def test_a_query_over_the_length_limit(store: pyoxigraph.Store) -> None:
@@ -520,22 +526,26 @@ def test_too_many_brackets(store: pyoxigraph.Store) -> None:
 
 
 DEEP_NESTING_SCRIPT = """
-import fastapi, pyoxigraph
+import sys, fastapi, pyoxigraph
 from fastapi.testclient import TestClient
-from yili.api.sparql import make_sparql_router
+from yili.api.sparql import SparqlLimits, make_sparql_router
 store = pyoxigraph.Store()
 app = fastapi.FastAPI()
-app.include_router(make_sparql_router(lambda: store))
+app.include_router(make_sparql_router(lambda: store, limits=SparqlLimits(isolation=sys.argv[1])))
 query = "SELECT * WHERE {" + "{" * 4900 + "}" * 4900 + "}"
 print(TestClient(app).get("/sparql", params={"query": query}).status_code)
 """
 
 
-def test_deep_nesting_does_not_crash_the_process() -> None:
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_deep_nesting_does_not_crash_the_process(isolation: Isolation) -> None:
     # 3,000 nested groups overflow Oxigraph's parser on a default 8 MiB thread stack and end the
-    # process with SIGSEGV; the workers' stacks hold 4,900 (9,800 brackets, under the default bound).
-    # Run in a child process so that a regression fails this test instead of killing the test run.
-    result = subprocess.run([sys.executable, "-c", DEEP_NESTING_SCRIPT], capture_output=True, text=True, timeout=60, check=False)
+    # process with SIGSEGV; the evaluating threads' stacks (in a worker process or in the server)
+    # hold 4,900 (9,800 brackets, under the default bound).  Run in a child process so that a
+    # regression fails this test instead of killing the test run.
+    result = subprocess.run(
+        [sys.executable, "-c", DEEP_NESTING_SCRIPT, isolation], capture_output=True, text=True, timeout=60, check=False
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split()[-1] == "200"
 
@@ -567,10 +577,13 @@ def test_truncation_when_asked_for(store: pyoxigraph.Store) -> None:
         assert sparql.TRUNCATED_HEADER not in whole.headers
 
 
-def test_time_budget_stops_a_query_between_rows(store: pyoxigraph.Store) -> None:
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_time_budget_stops_a_query_between_rows(store: pyoxigraph.Store, isolation: Isolation) -> None:
     # One worker: if the slow query kept it after its 503, the next query would time out too.
-    limits = SparqlLimits(timeout_s=0.3, max_concurrent_queries=1)
+    # (A worker process that stops by itself between rows is kept, not killed and restarted.)
+    limits = SparqlLimits(timeout_s=0.3, max_concurrent_queries=1, isolation=isolation)
     with TestClient(make_app(store, limits)) as client:
+        assert client.get("/sparql", params={"query": "ASK {}"}).status_code == 200  # the worker has started
         started = time.monotonic()
         message = error(client.get("/sparql", params={"query": SLOW_ROWS}), 503, "timeout")
         assert time.monotonic() - started < 1.0
@@ -581,13 +594,19 @@ def test_time_budget_stops_a_query_between_rows(store: pyoxigraph.Store) -> None
         ]
 
 
-def test_a_slow_query_does_not_stall_the_event_loop(store: pyoxigraph.Store) -> None:
-    app = make_app(store, SparqlLimits(timeout_s=0.4, max_concurrent_queries=2))
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_a_slow_query_does_not_stall_the_event_loop(store: pyoxigraph.Store, isolation: Isolation) -> None:
+    limits = SparqlLimits(timeout_s=0.4, max_concurrent_queries=2, isolation=isolation)
+    app = make_app(store, limits)
     finished: list[str] = []
 
-    async def run() -> tuple[httpx.Response, httpx.Response]:
+    async def run() -> tuple[float, httpx.Response, httpx.Response]:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=transport, base_url="http://testserver") as client,
+        ):
+            assert (await client.get("/sparql", params={"query": "ASK {}"})).status_code == 200  # the workers have started
 
             async def ask(name: str, query: str, delay: float) -> httpx.Response:
                 await asyncio.sleep(delay)
@@ -595,11 +614,12 @@ def test_a_slow_query_does_not_stall_the_event_loop(store: pyoxigraph.Store) -> 
                 finished.append(name)
                 return response
 
-            return await asyncio.gather(ask("slow", SLOW_COUNT, 0), ask("fast", STEP_LABELS, 0.05))
+            started = time.monotonic()
+            slow, fast = await asyncio.gather(ask("slow", SLOW_COUNT, 0), ask("fast", STEP_LABELS, 0.05))
+            return time.monotonic() - started, slow, fast
 
-    started = time.monotonic()
-    slow, fast = asyncio.run(run())
-    assert time.monotonic() - started < 1.5
+    elapsed, slow, fast = asyncio.run(run())
+    assert elapsed < 1.5
     assert finished == ["fast", "slow"]
     assert bindings(fast, "label") == ["主人獻賓", "賓酢主人"]
     assert "SparqlLimits.timeout_s" in error(slow, 503, "timeout")

@@ -3,7 +3,9 @@
 The suite (``shared/conformance/w3c-sparql11-protocol/``, see its SOURCES.md) describes each test as
 HTTP requests with their expected status class and, for some, the expected result format.  Each
 request is replayed with FastAPI's TestClient (``/sparql/`` becomes the router's ``/sparql``), over
-a fresh store holding the test's ``ut:graphData`` under the IRIs the test names.
+a store holding exactly the test's ``ut:graphData`` under the IRIs the test names.  Tests naming the
+same graphs share one application (and its one worker process): the endpoint is read-only, so no
+test can change what the next one sees.
 
 The endpoint is read-only, so the seven tests whose first request is an update expecting 2xx are
 expected to be *refused* (403 ``read_only``); their later requests check the update's effect and are
@@ -26,7 +28,7 @@ import rdflib
 from fastapi.testclient import TestClient
 from rdflib.collection import Collection
 from rdflib.namespace import RDF, RDFS
-from yili.api.sparql import make_sparql_router
+from yili.api.sparql import SparqlLimits, make_sparql_router
 
 REPO = Path(__file__).resolve().parents[2]
 SUITE = REPO.parent / "shared" / "conformance" / "w3c-sparql11-protocol"
@@ -170,28 +172,33 @@ def endpoint_path(absolute_path: str) -> str:
     return "/sparql" + absolute_path[len("/sparql/") :]
 
 
-def replay(case: ProtocolCase) -> Verdict:
+def endpoint_over(graphs: dict[str, Path]) -> fastapi.FastAPI:
+    """An application whose endpoint serves a store holding ``graphs`` (IRI -> N-Triples file)."""
     store = pyoxigraph.Store()
-    for iri, data in case.graphs.items():
+    for iri, data in graphs.items():
         store.load(path=str(data), format=pyoxigraph.RdfFormat.N_TRIPLES, to_graph=pyoxigraph.NamedNode(iri))
     app = fastapi.FastAPI()
-    app.include_router(make_sparql_router(lambda: store))
-    with TestClient(app, base_url="http://www.example") as client:
-        for number, request in enumerate(case.requests, start=1):
-            response = client.request(request.method, endpoint_path(request.path), headers=request.headers, content=request.body)
-            where = f"request {number} ({request.method} {request.path[:60]})"
-            if request.is_update and "2xx" in request.expected_classes:
-                # A read-only endpoint: the update must be refused, and its effects cannot be checked.
-                if response.status_code == 403 and response.json()["error"] == "read_only":
-                    return Verdict("refused (read-only)", f"{where}: 403 read_only")
-                return Verdict("fail", f"{where}: update answered {response.status_code}, not 403")
-            status_class = f"{response.status_code // 100}xx"
-            if status_class not in request.expected_classes:
-                expected = ", ".join(sorted(request.expected_classes))
-                return Verdict("fail", f"{where}: {response.status_code} {response.text[:200]}, not {expected}")
-            problem = check_format(request, response.headers.get("content-type", ""), response.content)
-            if problem:
-                return Verdict("fail", f"{where}: {problem}")
+    # The requests of a test are replayed one after another: one worker process is enough.
+    app.include_router(make_sparql_router(lambda: store, limits=SparqlLimits(max_concurrent_queries=1)))
+    return app
+
+
+def replay(case: ProtocolCase, client: TestClient) -> Verdict:
+    for number, request in enumerate(case.requests, start=1):
+        response = client.request(request.method, endpoint_path(request.path), headers=request.headers, content=request.body)
+        where = f"request {number} ({request.method} {request.path[:60]})"
+        if request.is_update and "2xx" in request.expected_classes:
+            # A read-only endpoint: the update must be refused, and its effects cannot be checked.
+            if response.status_code == 403 and response.json()["error"] == "read_only":
+                return Verdict("refused (read-only)", f"{where}: 403 read_only")
+            return Verdict("fail", f"{where}: update answered {response.status_code}, not 403")
+        status_class = f"{response.status_code // 100}xx"
+        if status_class not in request.expected_classes:
+            expected = ", ".join(sorted(request.expected_classes))
+            return Verdict("fail", f"{where}: {response.status_code} {response.text[:200]}, not {expected}")
+        problem = check_format(request, response.headers.get("content-type", ""), response.content)
+        if problem:
+            return Verdict("fail", f"{where}: {problem}")
     return Verdict("pass", f"{len(case.requests)} request(s) as expected")
 
 
@@ -229,7 +236,14 @@ def check_format(request: ProtocolRequest, content_type: str, body: bytes) -> st
 
 @pytest.fixture(scope="module")
 def verdicts() -> dict[str, Verdict]:
-    return {case.name: replay(case) for case in CASES}
+    by_dataset: dict[frozenset[tuple[str, Path]], list[ProtocolCase]] = {}
+    for case in CASES:
+        by_dataset.setdefault(frozenset(case.graphs.items()), []).append(case)
+    verdicts: dict[str, Verdict] = {}
+    for dataset, cases in by_dataset.items():
+        with TestClient(endpoint_over(dict(dataset)), base_url="http://www.example") as client:
+            verdicts |= {case.name: replay(case, client) for case in cases}
+    return verdicts
 
 
 # ---------------------------------------------------------------------------------------------------
