@@ -1287,6 +1287,19 @@ def _release_frames(error: BaseException) -> None:
         pending.extend(chained for chained in (current.__cause__, current.__context__) if chained)
 
 
+_UPDATE_START = re.compile(
+    r"^(?:\s|#[^\n]*\n|(?:PREFIX\s+[^:\s]*:\s*<[^>]*>)|(?:BASE\s*<[^>]*>))*"
+    r"(INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD|WITH)\b",
+    re.IGNORECASE,
+)
+
+
+def _looks_like_update(query: str) -> bool:
+    """True if the text, after its prologue (PREFIX, BASE, comments), starts with an update verb:
+    an update sent where a query belongs gets the read-only refusal, not a syntax error."""
+    return bool(_UPDATE_START.match(query))
+
+
 def _timeout_message(limits: SparqlLimits) -> str:
     return (
         f"The query ran past the time budget of {limits.timeout_s:g} s (SparqlLimits.timeout_s); "
@@ -1354,6 +1367,11 @@ def _evaluate(
     except YiliError:
         raise
     except SyntaxError as error:
+        if _looks_like_update(operation.query):
+            raise ReadOnlyError(
+                "This SPARQL endpoint is read-only: the query is a SPARQL Update (INSERT, DELETE, LOAD, "
+                "CLEAR, CREATE, DROP, COPY, MOVE or ADD), which is not accepted."
+            ) from None
         raise QueryError(f"The query is not valid SPARQL 1.1: {error}") from None
     except (RuntimeError, ValueError, TypeError) as error:
         # pyoxigraph's evaluation errors; an OSError (the storage failing) is the server's fault,
