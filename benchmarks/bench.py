@@ -16,7 +16,7 @@ from pathlib import Path
 from yili.graph.build import build_dataset, union_graph
 from yili.graph.queries import GraphQueries, OxigraphBackend
 from yili.graph.store import store_from_dataset
-from yili.ingest.document import load_default, read_file
+from yili.ingest.document import load_default, parse_text, read_file
 from yili.ingest.pipeline import Extractor
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -88,6 +88,15 @@ def main() -> None:
             f"  Python heap peak while building the corpus graph: {peak / 2**20:.1f} MiB "
             f"({peak / len(store_all):.0f} bytes per triple)"
         )
+    # scaling: the excerpt's classic blocks repeated 40 times; time per character should stay flat
+    body = doc.text.split("\n\n", 1)[1]
+    big = parse_text(doc.text + ("\n\n" + body) * 39, source="<excerpt x40>")
+    t_big, big_ex = timed(lambda: extractor.extract(big), 1)
+    big_chars = sum(len(b.classic.text) for b in big.blocks)
+    print(
+        f"scaling: excerpt x40 = {big_chars} classic characters, {len(big_ex.steps)} steps in {t_big:.2f} s; "
+        f"time per character x40 / x1 = {(t_big / big_chars) / (t_extract / chars):.2f}"
+    )
     print(f"max resident set size of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
