@@ -196,3 +196,10 @@ def test_one_step_as_turtle(client):
     assert str(g.value(step, URIRef("https://w3id.org/yili-kg/ontology#text"))) == "主人筵前献賔"
     position = URIRef(str(step) + "#position")
     assert g.value(position, URIRef("http://www.w3.org/ns/oa#start")).toPython() == 1057
+
+
+def test_openapi_docs_describe_every_resource(client):
+    assert client.get("/docs").status_code == 200 and "swagger" in client.get("/docs").text.lower()
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/toasts", "/steps", "/steps/{rite}/{edition}/{offset}", "/phases", "/terms/{name}", "/sparql"} <= set(paths)
+    assert "Who toasts whom" in paths["/toasts"]["get"]["summary"]
