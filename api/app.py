@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from yili.api.sparql import make_sparql_router
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
-from yili.ingest.errors import NotFoundError, RequestError, RequestTooLargeError, YiliError
+from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, YiliError
 from yili.ontology.namespaces import base_iri, mint
 from yili.ontology.vocabulary import Vocabulary
 

@@ -11,13 +11,13 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from yili.ingest.errors import InputError, YiliError
+from yili.ontology.errors import InputError, YiliError
+from yili.ontology.namespaces import check_base
 
 EXIT_USAGE = 2
 
@@ -64,18 +64,16 @@ def _extract(inputs: Sequence[str], vocab: Sequence[str]):  # type: ignore[no-un
 
 
 def _base(value: str | None) -> str | None:
-    """Check ``--base-iri``: an absolute IRI, ending in / or # (a / is added otherwise).
+    """Check ``--base-iri`` (see :func:`~yili.ontology.namespaces.check_base`); None keeps the default.
 
     Raises
     ------
     InputError
-        If it is not an absolute IRI without spaces or forbidden characters.
+        If it is not a usable base IRI.
     """
     if value is None:
         return None
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"{}|\\^`]+", value):
-        raise InputError(f"--base-iri {value!r}: not an absolute IRI (expected e.g. https://example.org/kg/)")
-    return value if value.endswith(("/", "#")) else value + "/"
+    return check_base(value)
 
 
 def _out_dir(value: str) -> Path:

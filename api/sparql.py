@@ -36,7 +36,7 @@ status  ``error``                   when
 503     ``timeout``                 the query ran past its time budget
 ======  ==========================  ========================================================
 
-The router catches its own errors (the project's :class:`~yili.ingest.errors.YiliError` family) and
+The router catches its own errors (the project's :class:`~yili.ontology.errors.YiliError` family) and
 answers them itself, so it registers nothing on the application and works on its own.
 
 Hostile input is bounded by :class:`SparqlLimits`.  Oxigraph cannot be interrupted in the middle of
@@ -114,7 +114,7 @@ import pyoxigraph
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
-from yili.ingest.errors import QueryError, QueryTimeoutError, RequestTooLargeError, YiliError
+from yili.ontology.errors import QueryError, QueryTimeoutError, RequestTooLargeError, YiliError
 
 __all__ = [
     "EvaluationCrashedError",
@@ -174,6 +174,11 @@ class SparqlLimits:
     max_concurrent_queries : int, default 4
         Workers (processes or threads) evaluating queries; further queries wait for a free worker,
         and the wait counts against their time budget.
+    max_worker_memory_bytes : int, default 2 GiB
+        With ``isolation="process"``, how much more address space a worker may take while it
+        evaluates (``RLIMIT_AS`` over what it holds at start).  A query that needs more (a huge
+        sort or join) fails in its worker, which is replaced, and the request gets a 500 JSON
+        answer ``evaluation_crashed``; the other workers and the server are unaffected.
     isolation : {"process", "thread"}, default "process"
         Where queries are evaluated.  ``"process"``: in worker processes, each holding a copy of
         the store, killed when a query runs past its budget (so a hostile query costs its worker at
@@ -204,11 +209,12 @@ class SparqlLimits:
     truncate_results: bool = False
     max_brackets: int = 10_000
     max_concurrent_queries: int = 4
+    max_worker_memory_bytes: int = 2 * 1024**3
     isolation: Literal["process", "thread"] = "process"
 
     def __post_init__(self) -> None:
         bounds = ("max_query_length", "max_body_bytes", "timeout_s", "max_rows", "max_brackets")
-        for name in (*bounds, "max_concurrent_queries"):
+        for name in (*bounds, "max_concurrent_queries", "max_worker_memory_bytes"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"SparqlLimits.{name} must be positive, not {getattr(self, name)!r}")
         if self.isolation not in ("process", "thread"):
@@ -1079,8 +1085,10 @@ class _Slot:
         how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit status {code}"
         log.error("A SPARQL worker process died during a query (%s); starting another", how)
         return EvaluationCrashedError(
-            f"The worker process evaluating this query died ({how}), most likely crashing in the query "
-            "engine; it has been replaced. Very deep nesting or very long chains can do this: simplify the query."
+            f"The worker process evaluating this query died ({how}): it needed more than its memory cap "
+            "(SparqlLimits.max_worker_memory_bytes), or the query engine crashed; it has been replaced. Large "
+            "joins and sorts (a cross product ordered by its variables), very deep nesting or very long chains "
+            "can do this: narrow or simplify the query."
         )
 
     def _pid(self) -> int | None:
@@ -1136,10 +1144,26 @@ def _worker_main(connection: Connection, limits: SparqlLimits, server_pid: int) 
     stops its workers itself.  A watcher thread ends the process if the server disappears.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _cap_memory(limits.max_worker_memory_bytes)
     threading.Thread(target=_exit_with_server, args=(server_pid,), name="sparql-server-watch", daemon=True).start()
     evaluator = threading.Thread(target=_serve_queries, args=(connection, limits), name="sparql-evaluator")
     _start_with_large_stack(evaluator)
     evaluator.join()
+
+
+def _cap_memory(extra_bytes: int) -> None:
+    """Cap this worker's address space at what it holds now plus ``extra_bytes`` (``RLIMIT_AS``),
+    so one query cannot take the machine's memory; a no-op where the limit cannot be set."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[0])
+        current = pages * os.sysconf("SC_PAGE_SIZE")
+        limit = current + extra_bytes + WORKER_STACK_BYTES
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, ValueError):
+        log.warning("could not cap the memory of a SPARQL worker")
 
 
 def _exit_with_server(server_pid: int) -> None:

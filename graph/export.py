@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import networkx as nx
-from yili.ingest.errors import InputError
 from yili.ingest.pipeline import Extraction
+from yili.ontology.errors import InputError
 
 
 def step_network(extractions: Sequence[Extraction]) -> nx.MultiDiGraph:

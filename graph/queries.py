@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import pyoxigraph
-from yili.ingest.errors import NotFoundError, UnknownTermError
+from yili.ontology.errors import NotFoundError, UnknownTermError
 from yili.ontology.namespaces import DEFAULT_BASE, PREFIXES, base_iri
 from yili.ontology.vocabulary import Vocabulary
 

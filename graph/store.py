@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyoxigraph
 from rdflib import Dataset
-from yili.ingest.errors import InputError
+from yili.ontology.errors import InputError
 
 FORMATS: dict[str, pyoxigraph.RdfFormat] = {
     ".ttl": pyoxigraph.RdfFormat.TURTLE,

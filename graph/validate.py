@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rdflib import Dataset, Graph
 from rdflib.namespace import SH
-from yili.ingest.errors import InputError
+from yili.ontology.errors import InputError
 from yili.ontology.vocabulary import default_files, read_graph
 
 

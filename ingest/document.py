@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from yili.ingest.errors import InputError
+from yili.ontology.errors import InputError
 
 LAYER_CLASSIC = "jing"
 LAYER_NOTE = "zhu"

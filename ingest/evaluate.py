@@ -23,8 +23,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from yili.ingest.errors import InputError
 from yili.ingest.pipeline import Extraction
+from yili.ontology.errors import InputError
 from yili.ontology.vocabulary import Vocabulary
 
 STEP_FIELDS = ("agent", "action", "recipient", "object", "vessel", "wine", "location", "facing", "mode")

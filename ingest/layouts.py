@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from yili.ingest.errors import InputError
+from yili.ontology.errors import InputError
 
 ENTITY = "〓"
 """The reading of a character outside Unicode (``&KR0764;``): the geta mark, kept as one opaque character."""

@@ -13,10 +13,12 @@ base is chosen (see :func:`rebase`).
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import quote
 
 from rdflib import Namespace, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD
+from yili.ontology.errors import InputError
 
 DEFAULT_BASE = "https://w3id.org/yili-kg/"
 """The default base IRI: every IRI the project mints starts with it."""
@@ -54,16 +56,48 @@ PREFIXES: dict[str, str] = {
 """Prefixes bound in every graph and exported Turtle file, and offered to SPARQL users."""
 
 
+_BASE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"{}|\\^`?#]+")
+
+
+def check_base(value: str) -> str:
+    """Check a base IRI and return it ending in ``/``.
+
+    Every minted IRI is the base followed by a path (``step/yanli/…``) and the ontology's is the
+    base followed by ``ontology#``, so the base must be a hierarchical IRI with no query or
+    fragment: ``https://example.org/kg/``.  A missing final ``/`` is added.
+
+    Raises
+    ------
+    InputError
+        If ``value`` is not such an IRI (the message names it).
+
+    Examples
+    --------
+    >>> check_base("https://example.org/kg")
+    'https://example.org/kg/'
+    """
+    if not _BASE.fullmatch(value):
+        raise InputError(
+            f"base IRI {value!r}: expected an absolute http(s)-style IRI without spaces, query or fragment, "
+            "such as https://example.org/kg/"
+        )
+    return value if value.endswith("/") else value + "/"
+
+
 def base_iri() -> str:
     """Return the base IRI in force: ``$YILI_BASE_IRI`` if set, else :data:`DEFAULT_BASE`.
 
     Returns
     -------
     str
-        An absolute IRI ending in ``/`` or ``#``.
+        An absolute IRI ending in ``/``.
+
+    Raises
+    ------
+    InputError
+        If ``$YILI_BASE_IRI`` is not a usable base (see :func:`check_base`).
     """
-    base = os.environ.get("YILI_BASE_IRI", DEFAULT_BASE)
-    return base if base.endswith(("/", "#")) else base + "/"
+    return check_base(os.environ.get("YILI_BASE_IRI", DEFAULT_BASE))
 
 
 def mint(kind: str, *keys: object, base: str | None = None) -> URIRef:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import SKOS
-from yili.ingest.errors import UnknownTermError, VocabularyError
+from yili.ontology.errors import UnknownTermError, VocabularyError
 from yili.ontology.namespaces import YK, YKV
 
 SCHEMES: dict[str, str] = {

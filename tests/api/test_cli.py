@@ -167,7 +167,8 @@ def test_two_inputs_that_would_share_iris_are_refused(tmp_path):
     [
         (
             ["build", "--base-iri", "not an iri"],
-            "--base-iri 'not an iri': not an absolute IRI (expected e.g. https://example.org/kg/)",
+            "base IRI 'not an iri': expected an absolute http(s)-style IRI without spaces, query or fragment, "
+            "such as https://example.org/kg/",
         ),
         (["export", "dot", "--out", "."], "--out '.': give a file name, not a folder"),
         (["build", "--out", ""], "--out: an empty folder name"),
@@ -191,6 +192,16 @@ def test_serve_on_a_port_in_use_fails_in_one_line():
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"yili-kg: error: 127.0.0.1:{port}: cannot serve there: Address already in use"
     assert "serving on" not in proc.stdout
+
+
+@pytest.mark.parametrize("base", ["https://example.org/kg#", "https://example.org/kg?x=1", "urn:x:"])
+def test_bases_with_a_fragment_or_query_are_refused(base):
+    proc = run("steps", "--base-iri", base)
+    assert (
+        proc.returncode == 2
+        and proc.stderr.startswith(f"yili-kg: error: base IRI {base!r}: expected")
+        and "Traceback" not in proc.stderr
+    )
 
 
 def test_base_iri_reaches_the_json_lines_too(capsys):

@@ -283,3 +283,20 @@ def test_no_worker_outlives_its_server(end: str) -> None:
         if server.poll() is None:
             server.kill()
             server.wait(timeout=10)
+
+
+def test_a_query_that_needs_too_much_memory_loses_only_its_worker(store: pyoxigraph.Store) -> None:
+    # a sorted cross product of 3,000 x 3,000 values needs far more than a 512 MiB cap
+    values = " ".join(map(str, range(3000)))
+    hungry = f"SELECT ?a ?b WHERE {{ VALUES ?a {{ {values} }} VALUES ?b {{ {values} }} }} ORDER BY DESC(?a * ?b + ?b) LIMIT 1"
+    limits = SparqlLimits(max_concurrent_queries=1, max_worker_memory_bytes=512 * 1024**2, timeout_s=30)
+    before = set(children())
+    with TestClient(make_app(store, limits)) as client:
+        assert client.get("/sparql", params={"query": "ASK {}"}).status_code == 200
+        first = set(workers_since(before))
+        started = time.monotonic()
+        message = error(client.get("/sparql", params={"query": hungry}), 500, "evaluation_crashed")
+        assert time.monotonic() - started < 20
+        assert "memory cap (SparqlLimits.max_worker_memory_bytes)" in message
+        assert labels(client.get("/sparql", params={"query": STEP_LABELS})) == ["主人獻賓", "賓酢主人"]
+        assert not any(running(pid) for pid in first)

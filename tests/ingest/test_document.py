@@ -7,7 +7,7 @@ import sys
 
 import pytest
 from yili.ingest.document import parse_text, read_file
-from yili.ingest.errors import InputError
+from yili.ontology.errors import InputError
 
 
 def test_excerpt_has_112_classic_blocks_numbered_as_the_gold(document):

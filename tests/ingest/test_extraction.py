@@ -231,7 +231,7 @@ def test_traditional_characters_fold_to_the_same_terms(extractor):
 @pytest.mark.parametrize("text", ["", "○", "之乎者也"])
 def test_blocks_without_acts_give_no_steps(extractor, text):
     from yili.ingest.document import parse_text
-    from yili.ingest.errors import InputError
+    from yili.ontology.errors import InputError
 
     try:
         r = extractor.extract(parse_text("题\n\n" + text if text else "", source="<t>"))

@@ -102,7 +102,7 @@ IDEOGRAPHIC_SPACE = "\u3000"
     ],
 )
 def test_layouts_without_classic_text_are_refused(text):
-    from yili.ingest.errors import InputError
+    from yili.ontology.errors import InputError
 
     with pytest.raises(InputError, match="no classic text"):
         parse_text(text, source="<x>")

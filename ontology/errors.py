@@ -1,4 +1,4 @@
-"""The project's small error hierarchy.
+"""The project's small error hierarchy, in the base layer so that every layer can raise it.
 
 Every error a user can cause (a bad file, an unknown term, a bad query, a request too large) is a
 :class:`YiliError`; the CLI turns it into a one-line message and exit code 2, the HTTP API into a
