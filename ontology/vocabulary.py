@@ -171,8 +171,8 @@ def read_graph(paths: Iterable[Path | str]) -> Graph:
         try:
             graph.parse(p, format="turtle")
         except Exception as exc:  # rdflib raises many parser types; the message is what matters
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise VocabularyError(f"{p}: not valid Turtle: {first}") from None
+            detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+            raise VocabularyError(f"{p}: not valid Turtle: {detail}") from None
     return graph
 
 
