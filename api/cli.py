@@ -93,19 +93,18 @@ def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
 
 def cmd_build(args: argparse.Namespace) -> int:
     """``yili-kg build [INPUT ...] [--out DIR]``: write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl."""
-    from yili.graph.build import build_dataset, prefixes_for
-    from yili.graph.store import store_from_dataset, write_files
+    from yili.graph.build import build_store, prefixes_for
+    from yili.graph.store import write_files
 
     t0 = time.perf_counter()
     base = _base(args.base_iri)
     out = _out_dir(args.out)
     _extractor, extractions = _extract(args.inputs, args.vocab)
-    dataset = build_dataset(extractions, base=base, vocabulary_files=args.vocab)
+    store = build_store(extractions, base=base, vocabulary_files=args.vocab)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
-    store = store_from_dataset(dataset)
     write_files(store, out / "graph.trig", out / "graph.ttl", prefixes_for(base))
     with open(out / "steps.jsonl", "w", encoding="utf-8") as f:
         _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from yili.api.app import Service
-from yili.graph.build import build_dataset
+from yili.graph.build import build_store
 from yili.graph.queries import GraphQueries, OxigraphBackend
-from yili.graph.store import load_file, store_from_dataset
+from yili.graph.store import load_file
 from yili.ingest.pipeline import Extraction
 from yili.ontology.namespaces import base_iri
 from yili.ontology.vocabulary import load_vocabulary
@@ -33,7 +33,7 @@ def service_from_extractions(
     """
     files = list(vocabulary_files)
     base = base or base_iri()
-    store = store_from_dataset(build_dataset(extractions, base=base, vocabulary_files=files))
+    store = build_store(extractions, base=base, vocabulary_files=files)
     vocabulary = load_vocabulary(files)
     summary = {
         "editions": [f"{e.document.rite}/{e.document.edition}" for e in extractions],
