@@ -114,7 +114,17 @@ import pyoxigraph
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
-from yili.ontology.errors import QueryError, QueryTimeoutError, RequestTooLargeError, YiliError
+from yili.ontology.errors import (
+    EvaluationCrashedError,
+    MethodNotAllowedError,
+    NotAcceptableError,
+    QueryError,
+    QueryTimeoutError,
+    ReadOnlyError,
+    RequestTooLargeError,
+    UnsupportedMediaTypeError,
+    YiliError,
+)
 
 __all__ = [
     "EvaluationCrashedError",
@@ -219,45 +229,6 @@ class SparqlLimits:
                 raise ValueError(f"SparqlLimits.{name} must be positive, not {getattr(self, name)!r}")
         if self.isolation not in ("process", "thread"):
             raise ValueError(f"SparqlLimits.isolation must be 'process' or 'thread', not {self.isolation!r}")
-
-
-class ReadOnlyError(QueryError):
-    """A SPARQL Update was sent to the read-only endpoint (HTTP 403)."""
-
-    kind = "read_only"
-    status = 403
-
-
-class UnsupportedMediaTypeError(QueryError):
-    """A POST body is neither a form nor a SPARQL query, or is not UTF-8 (HTTP 415)."""
-
-    kind = "unsupported_media_type"
-    status = 415
-
-
-class NotAcceptableError(QueryError):
-    """No format the endpoint offers satisfies ``Accept`` or ``format=`` (HTTP 406)."""
-
-    kind = "not_acceptable"
-    status = 406
-
-
-class MethodNotAllowedError(QueryError):
-    """The protocol's query operation takes GET and POST only (HTTP 405)."""
-
-    kind = "method_not_allowed"
-    status = 405
-
-
-class EvaluationCrashedError(YiliError):
-    """The worker process evaluating the query died, most likely crashing in Oxigraph (HTTP 500).
-
-    The worker is replaced; the message names how it ended (a signal such as SIGSEGV, or an exit
-    status).
-    """
-
-    kind = "evaluation_crashed"
-    status = 500
 
 
 def _error_response(error: YiliError) -> JSONResponse:
