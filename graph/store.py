@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyoxigraph
-from rdflib import Dataset
 from yili.ontology.errors import InputError
 
 FORMATS: dict[str, pyoxigraph.RdfFormat] = {
@@ -22,21 +21,6 @@ FORMATS: dict[str, pyoxigraph.RdfFormat] = {
     ".owl": pyoxigraph.RdfFormat.RDF_XML,
 }
 """File extensions :func:`load_file` reads, and their RDF syntax."""
-
-
-def store_from_dataset(dataset: Dataset) -> pyoxigraph.Store:
-    """Load an rdflib :class:`~rdflib.Dataset` into a new in-memory Oxigraph store.
-
-    The dataset is passed as N-Quads, so every named graph keeps its name.
-
-    Returns
-    -------
-    pyoxigraph.Store
-    """
-    data = dataset.serialize(format="nquads", encoding="utf-8")
-    store = pyoxigraph.Store()
-    store.bulk_load(data, format=pyoxigraph.RdfFormat.N_QUADS)
-    return store
 
 
 def load_file(path: str | Path) -> pyoxigraph.Store:
@@ -72,11 +56,6 @@ def load_file(path: str | Path) -> pyoxigraph.Store:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"{p}: not valid {fmt.name}: {msg}") from None
     return store
-
-
-def triple_count(store: pyoxigraph.Store) -> int:
-    """Number of quads in the store (triples across all graphs)."""
-    return len(store)
 
 
 def write_files(store: pyoxigraph.Store, trig: str | Path, turtle: str | Path, prefixes: dict[str, str]) -> None:

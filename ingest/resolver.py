@@ -440,10 +440,6 @@ _SERVING = frozenset({"action-shou-hand", "action-jian", "action-she"})
 """An attendant's service to a person: 授 (赞授), 荐, 设."""
 
 
-def _person_object_keys(vocabulary: Vocabulary) -> frozenset[str]:
-    return frozenset(c.key for c in vocabulary.of_kind("action") if c.flag("personObject"))
-
-
 def _place_label(text: str) -> str:
     """A written place as the location label: 及庭 → 庭 (及 is 'reaching')."""
     for lead in g.REACHING:
