@@ -30,6 +30,7 @@ from yili.ingest.tokens import (
     END,
     ER,
     FACING,
+    FINAL,
     JIU,
     MARK,
     NEG,
@@ -58,8 +59,9 @@ from yili.ontology.vocabulary import Vocabulary
 PREFIX_KINDS = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR})
 """Words that always open the next act: adverbs, negation, condition, 以, 而, 就, 与/及, 左/右 (左执爵)."""
 
-SKIP_TO_VERB = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR, PLACE, FACING, ROLE, NUM, TAIL})
-"""Words that may stand between a subject and its verb (賔西阶上北面坐, 卿大夫皆降)."""
+SKIP_TO_VERB = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR, PLACE, FACING, ROLE, NUM, TAIL, FINAL})
+"""Words that may stand between a subject and its verb (賔西阶上北面坐, 卿大夫皆降, and a relative
+phrase ending in 者: 士既献者立于东方, "the officers already toasted stand in the east")."""
 
 
 @dataclass

@@ -105,6 +105,7 @@ class CupRules(Reader):
         elif (
             action.flag("cupAction")
             and not self._names_other_thing(object_tokens)
+            and not clause.flags.get("nominal_object")  # 受命: a command received, no cup
             and (action.key != "action-jiang" or (prefix and prefix[-1].kind == YI))
         ):
             # (以降: going down with it, the cup in hand)

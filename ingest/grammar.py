@@ -25,6 +25,7 @@ ADVERBS: frozenset[str] = frozenset(
         "遍",
         "辯",  # to each in turn: 辩献卿 (the host toasts every minister in turn)
         "因",  # thereupon
+        "既",  # already, once done: 士既献者 (the officers already toasted); 既爵 is an idiom of its own
         "反",  # back, again (before an act that has no 反- word of its own): 不洗反升
         "各",  # each
         "已",  # already

@@ -286,7 +286,10 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
                 )
                 i = k
                 continue
-            if j < n and tokens[j].text in g.SIDE_OF_PERSON:
+            # … but 小臣左何瑟: a person who opens a clause, then 左/右 and an act, is the subject
+            # doing it with the left (right) hand, not a position
+            adverbial = j + 1 < n and tokens[j + 1].kind == ACTION and not (out and out[-1].kind == ROLE)
+            if j < n and tokens[j].text in g.SIDE_OF_PERSON and not adverbial:
                 out.append(Token(t.text + tokens[j].text, t.start, tokens[j].end, PLACE, None))
                 i = j + 1
                 continue

@@ -104,3 +104,22 @@ def test_a_place_owned_by_a_person(extractor):
     r = extract_text(extractor, "主人坐取爵实之賔席之前西北面献賔")
     last = r.steps[-1]
     assert (last.location, last.facing.label, last.agent_label, last.recipient_label) == ("賔席之前", "西北面", "主人", "賔")
+
+
+def test_a_relative_phrase_with_zhe_is_the_next_subject(extractor):
+    r = extract_text(extractor, "主人辩献士士既献者立于东方西面北上")
+    assert rows(r, "text", "agent", "location") == [("主人辩献士", "主人", None), ("士既献者立于东方西面北上", "士", "东方")]
+
+
+def test_left_hand_is_not_a_place_beside_a_person(extractor):
+    r = extract_text(extractor, "小臣左何瑟面鼓\n\n主人賔右奠觚")
+    assert rows(r, "text", "action", "location") == [
+        ("小臣左何瑟", "执", None),
+        ("面鼓", "面", None),
+        ("主人賔右奠觚", "奠", "賔右"),
+    ]
+
+
+def test_a_command_received_holds_no_cup(extractor):
+    r = extract_text(extractor, "司正洗角觯升受命")
+    assert rows(r, "text", "object", "vessel")[-1] == ("受命", "命", None)
