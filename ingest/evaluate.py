@@ -231,14 +231,13 @@ def evaluate(extraction: Extraction, gold_dir: str | Path, vocabulary: Vocabular
     gold_dir = Path(gold_dir)
     if not gold_dir.is_dir():
         raise InputError(f"{gold_dir}: not a directory with steps.jsonl and toasts.jsonl")
-    gold_steps = read_jsonl(
-        gold_dir / "steps.jsonl", ("block", "char_start", "char_end", "span", *STEP_FIELDS), ("block", "char_start", "char_end")
-    )
-    gold_toasts = read_jsonl(gold_dir / "toasts.jsonl", ("block", "type", "giver", "receiver", "span"), ("block",))
+    # fields other than these may be left out of a record (a missing field is an empty one)
+    gold_steps = read_jsonl(gold_dir / "steps.jsonl", ("block", "char_start", "char_end"), ("block", "char_start", "char_end"))
+    gold_toasts = read_jsonl(gold_dir / "toasts.jsonl", ("block", "type", "giver", "receiver"), ("block",))
     if not gold_steps:
         raise InputError(f"{gold_dir / 'steps.jsonl'}: no gold steps to score against")
     text = extraction.document.text
-    differ = sum(1 for g in gold_steps if text[int(str(g["char_start"])) : int(str(g["char_end"]))] != g["span"])
+    differ = sum(1 for g in gold_steps if "span" in g and text[int(str(g["char_start"])) : int(str(g["char_end"]))] != g["span"])
     if differ > len(gold_steps) // 10:
         raise InputError(
             f"{gold_dir}: the gold does not annotate {extraction.document.source}: {differ} of {len(gold_steps)} "
@@ -316,7 +315,7 @@ def _score_toasts(
                 break
         if hit is None:
             score.fn += 1
-            errors.append(f"missed {g['giver']} {g['type']} {g['receiver']} (block {g['block']}: {g['span']})")
+            errors.append(f"missed {g['giver']} {g['type']} {g['receiver']} (block {g['block']}: {g.get('span', '')})")
         else:
             used.add(hit)
             score.tp += 1
