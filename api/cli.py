@@ -139,15 +139,41 @@ def cmd_toasts(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    """``yili-kg eval GOLD_DIR [INPUT]``: precision, recall and F1 per field, and the worst errors."""
-    from yili.ingest.evaluate import evaluate
+    """``yili-kg eval GOLD [GOLD ...] [INPUT] [--corpus DIR]``: precision, recall and F1 per field for
+    every gold set found in the GOLD folders (one table each, then an overall one), and the worst errors.
 
-    extractor, extractions = _extract([args.input] if args.input else [], args.vocab)
-    report = evaluate(extractions[0], args.gold_dir, extractor.vocabulary)
+    A gold set that names its annotated file (``gold/kanripo``) is scored on that file, found under
+    ``--corpus`` (default: the ``corpus/`` folder beside the gold); the excerpt's gold on INPUT, or on
+    the embedded default.
+    """
+    from yili.ingest.document import load_default, read_file
+    from yili.ingest.evaluate import evaluate, find_gold_sets, locate_text, overall
+    from yili.ingest.pipeline import Extractor
+
+    golds = [p for p in args.paths if Path(p).is_dir()]
+    inputs = [p for p in args.paths if not Path(p).is_dir()]
+    if not golds:
+        raise InputError(f"{args.paths[0]}: not a directory with steps.jsonl and toasts.jsonl")
+    if len(inputs) > 1:
+        raise InputError(f"{inputs[1]}: give at most one INPUT (the text the excerpt's gold annotates)")
+    sets = find_gold_sets(golds)
+    extractor = Extractor(extra_vocabulary=args.vocab)
+    reports = []
+    for gs in sets:
+        path = locate_text(gs, args.corpus)
+        if path is not None:
+            doc = read_file(path, rite=args.rite)
+        elif inputs:
+            doc = read_file(inputs[0], rite=args.rite)
+        else:
+            doc = load_default()
+        reports.append(evaluate(extractor.extract(doc), gs, extractor.vocabulary))
+    if len(reports) > 1:
+        reports.append(overall(reports))
     if args.json:
-        print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+        print(json.dumps([r.as_dict() for r in reports] if len(reports) > 1 else reports[0].as_dict(), ensure_ascii=False, indent=2))
     else:
-        print(report.format(args.worst))
+        print("\n\n".join(r.format(args.worst) for r in reports))
     return 0
 
 
@@ -273,8 +299,15 @@ def parser() -> argparse.ArgumentParser:
     t.set_defaults(func=cmd_toasts)
 
     e = sub.add_parser("eval", help="score the extractor against gold annotations")
-    e.add_argument("gold_dir", metavar="GOLD_DIR", help="folder with steps.jsonl and toasts.jsonl")
-    e.add_argument("input", nargs="?", metavar="INPUT", help="the annotated text (default: the embedded excerpt)")
+    e.add_argument(
+        "paths",
+        nargs="+",
+        metavar="GOLD_DIR|INPUT",
+        help="gold folders (steps.jsonl/toasts.jsonl, steps_NAME.jsonl/toasts_NAME.jsonl; subfolders too), "
+        "and at most one INPUT, the text the excerpt's gold annotates (default: the embedded excerpt)",
+    )
+    e.add_argument("--corpus", action="append", default=[], metavar="DIR", help="where annotated files are found")
+    e.add_argument("--rite", default=None, help="read the texts as this rite (default: from the title)")
     e.add_argument("--json", action="store_true", help="print the scores as JSON")
     e.add_argument("--worst", type=int, default=15, help="how many confusions to list")
     e.add_argument("--vocab", action="append", default=[], metavar="FILE")
