@@ -94,11 +94,13 @@ class AgentRules(Reader):
                 if st.last_toast_alternative:
                     return st.last_toast[1], "passes on the pledge he received (either)"
                 return st.last_toast[1], "passes on the pledge he received"
+            same_giver = self.profile.same_giver
             for s in reversed(st.by_action.get(action.key, ())):
-                if s.agent:
-                    # the same toast is given by the same giver until another is named
-                    # (主人 is the 献主 throughout: 注曰主人宰夫也; 辩献卿 repeats 主人's 献)
-                    return s.agent, "gives this kind of toast, as before"
+                if s.agent and (same_giver is not None or s.block == clause.block):
+                    # a rite fact: one giver of the presentations throughout (燕禮 注曰主人宰夫也:
+                    # 辩献卿 repeats 主人's 献); elsewhere only within the same exchange (its block)
+                    why = same_giver.source if same_giver is not None else "within the same exchange"
+                    return s.agent, f"gives this kind of toast, as before ({why})"
         if clause.flags.get("completive") and action.key in st.last_agent_of:
             return st.last_agent_of[action.key], "completes the act begun by its agent (卒)"
         if action.flag("responsive"):
@@ -123,33 +125,50 @@ class AgentRules(Reader):
                     continue  # 射人升卿 is read as 命 but is no command of office
                 if s.agent:
                     return s.agent, "makes this request or command, as before"
-        if (
-            action.key in _CUP_PREPARATION
-            and st.subject
-            and any((c := self.concept(a.key)) is not None and c.flag("doesNotPour") for a in st.subject)
-        ):
-            # 君尊不酌: the ruler does not wash, fill or pour; the other party does
+        exalted = next((f for a in st.subject if (f := self.profile.does_not_pour(a.key)) is not None), None)
+        if action.key in _CUP_PREPARATION and st.subject and exalted is not None:
+            # a rite fact: the ruler does not wash, fill or pour (燕禮 注 君尊不酌); the other party does
             preparer = self.other_party(st.subject)
             if preparer is not None:
-                return (preparer,), "the ruler does not prepare the cup (注 君尊不酌)"
+                return (preparer,), f"does not prepare the cup ({exalted.source})"
         if action.key == "action-fanming":
             for s in reversed(st.by_action.get("action-ming", ())):
                 if s.agent and s.agent[0].key != "role-gong":
                     return s.agent, "reports back the command he carried"
-        default = action.flag("defaultAgent")
-        if isinstance(default, str) and default in self.vocabulary.concepts:
-            return (self.term(self.vocabulary.concepts[default]),), "default agent"
+        default = self.profile.default_agent(action.key)
+        if default is not None and default.role in self.vocabulary.concepts:
+            return (self.term(self.vocabulary.concepts[str(default.role)]),), f"default agent of the rite ({default.source})"
         if st.served_by and action.key in g.MOTION_VERBS:
             # 膳宰设折俎 升自西阶: the server himself goes up
             return st.served_by, "the server moves on"
         if st.subject:
             return st.subject, "carried over"
+        return self._opening_agent()
+
+    def _opening_agent(self) -> tuple[tuple[Term, ...], str]:
+        """At the opening of a rite with nobody named yet: the rite's presiding person (the ruler
+        of the 燕禮; the 主人 of a 士's capping), else the most senior person its classic names."""
+        p = self.profile.presiding
+        if p and p in self.vocabulary.concepts:
+            return (self.term(self.vocabulary.concepts[p]),), "the presiding person of the rite"
+        classic = self._classic_text()
         senior = max(
-            (c for c in self.vocabulary.of_kind("role") if any(lbl in self.document.text for lbl in c.labels)),
-            key=lambda c: int(c.flag("rank", 0) or 0),
+            (
+                c
+                for c in self.vocabulary.of_kind("role")
+                if self.profile.in_cast(c.key) and any(lbl in classic for lbl in sorted(c.labels))
+            ),
+            key=lambda c: (int(c.flag("rank", 0) or 0), c.key),
             default=None,
         )
-        return ((self.term(senior),) if senior else ()), "most senior person of the text"
+        return ((self.term(senior),) if senior else ()), "most senior person the classic names"
+
+    def _classic_text(self) -> str:
+        cached: str | None = getattr(self, "_classic_cache", None)
+        if cached is None:
+            cached = "".join(b.classic.reading_text for b in self.document.blocks)
+            self._classic_cache = cached
+        return cached
 
     def _passive_toast(
         self,
@@ -177,18 +196,25 @@ class AgentRules(Reader):
         verb = clause.verb
         rest = "".join(t.text for t in clause.suffix[:1] if t.kind in (OBJECT, OTHER, VESSEL, ROLE))
         for form in (verb.text + rest,) if rest else (verb.text,):
-            cs = self.vocabulary.by_label.get(form + "者", ())
-            for c in cs:
-                if c.kind == "role":
-                    return self.term(c)
+            c = self._role_of_form(form + "者")
+            if c is not None:
+                return self.term(c)
         return None
+
+    def _role_of_form(self, form: str) -> Concept | None:
+        """The role of the rite's cast a written form names, by the vocabulary or the rite's own
+        readings (燕禮 致者 = 媵爵者)."""
+        key = self.profile.readings.get(form)
+        cands = [self.vocabulary.concepts[key]] if key in self.vocabulary.concepts else []
+        cands += [c for c in self.vocabulary.by_label.get(form, ()) if c.kind == "role"]
+        return next((c for c in cands if c.kind == "role" and self.profile.in_cast(c.key)), None)
 
     def _role_named_for_act(self, act: Concept) -> Term | None:
         """The role named act + 者 (致 → 致者 = 媵爵者), if any."""
-        for label in act.labels:
-            for c in self.vocabulary.by_label.get(label + "者", ()):
-                if c.kind == "role":
-                    return self.term(c)
+        for label in sorted(act.labels):
+            c = self._role_of_form(label + "者")
+            if c is not None:
+                return self.term(c)
         return None
 
     def _next_is_ascent(self, clause: Clause) -> bool:

@@ -105,6 +105,9 @@ class Document:
     title : str
         The title line, if any.
     blocks : tuple[Block, ...]
+    rite_given : bool
+        True if ``rite`` was given by the caller rather than made from a file name; the extractor
+        then reads the text as that rite when its title names none.
     """
 
     text: str
@@ -113,6 +116,7 @@ class Document:
     edition: str
     title: str
     blocks: tuple[Block, ...]
+    rite_given: bool = False
 
     def block(self, number: int) -> Block:
         """Return the classic block with this number (1-based).
@@ -182,7 +186,9 @@ def split_commentary(text: str, start: int) -> list[Piece]:
     return pieces
 
 
-def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", edition: str = "shuzhu-excerpt") -> Document:
+def parse_text(
+    text: str, *, source: str = "<text>", rite: str = "yanli", edition: str = "shuzhu-excerpt", rite_given: bool = True
+) -> Document:
     """Read text in the blank-line block layout of the 述注 excerpt into a :class:`Document`.
 
     Parameters
@@ -193,6 +199,9 @@ def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", editio
         A name for messages and provenance.
     rite, edition : str
         Stable keys used in IRIs.
+    rite_given : bool
+        Whether ``rite`` names the rite (the default, ``yanli``, reads a text with no title as the 燕禮
+        unless its cast says otherwise) or is only a key.
 
     Returns
     -------
@@ -208,7 +217,7 @@ def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", editio
     from yili.ingest import layouts
 
     if layouts.is_mandoku(text) or layouts.is_tei(text):
-        return _parse_lines(text, source=source, rite=rite, edition=edition)
+        return _parse_lines(text, source=source, rite=rite, edition=edition, rite_given=rite_given)
     if text.lstrip().startswith("<"):
         layouts.check_xml(text, source)  # XML that is not KanripoXML: say why rather than read tags as text
     spans = _spans(text)
@@ -234,7 +243,7 @@ def parse_text(text: str, *, source: str = "<text>", rite: str = "yanli", editio
     blocks = [bl for bl in blocks if bl.classic.text.strip()]
     if not blocks:
         raise InputError(f"{source}: no classic text found (only a title or commentary)")
-    return Document(text, source, rite, edition, title, tuple(blocks))
+    return Document(text, source, rite, edition, title, tuple(blocks), rite_given)
 
 
 def _piece_from_chars(
@@ -257,13 +266,13 @@ def _split_commentary_reading(text: str, chars: list[str], spans: list[tuple[int
     return out
 
 
-def _parse_lines(text: str, *, source: str, rite: str, edition: str) -> Document:
+def _parse_lines(text: str, *, source: str, rite: str, edition: str, rite_given: bool = False) -> Document:
     """Read a printed layout (Kanripo mandoku text or KanripoXML/TEI) into a Document."""
     from yili.ingest import layouts
 
     title, lines = layouts.mandoku_lines(text) if layouts.is_mandoku(text) else layouts.tei_lines(text)
     if layouts.is_zhushu(text):
-        return _parse_zhushu(text, title, lines, source=source, rite=rite, edition=edition)
+        return _parse_zhushu(text, title, lines, source=source, rite=rite, edition=edition, rite_given=rite_given)
     grouped = layouts.group_blocks(lines)
     layouts.require_classic(grouped, source)
     blocks: list[Block] = []
@@ -277,10 +286,12 @@ def _parse_lines(text: str, *, source: str, rite: str, edition: str) -> Document
             nspans = [s for ln in note_lines for s in ln.spans]
             notes = _split_commentary_reading(text, nchars, nspans)
         blocks.append(Block(len(blocks) + 1, classic, tuple(notes)))
-    return Document(text, source, rite, edition, title, tuple(blocks))
+    return Document(text, source, rite, edition, title, tuple(blocks), rite_given)
 
 
-def _parse_zhushu(text: str, title: str, lines: list, *, source: str, rite: str, edition: str) -> Document:
+def _parse_zhushu(
+    text: str, title: str, lines: list, *, source: str, rite: str, edition: str, rite_given: bool = False
+) -> Document:
     """Read the run-on 儀禮注疏 layout (see :func:`yili.ingest.layouts.zhushu_segments`)."""
     from yili.ingest import layouts
 
@@ -296,7 +307,7 @@ def _parse_zhushu(text: str, title: str, lines: list, *, source: str, rite: str,
         blocks.append(Block(len(blocks) + 1, piece, pieces))
     if not blocks:
         raise InputError(f"{source}: no classic text found")
-    return Document(text, source, rite, edition, title, tuple(blocks))
+    return Document(text, source, rite, edition, title, tuple(blocks), rite_given)
 
 
 EMBEDDED_NAME = "yili_shuzhu_yanli_excerpt.txt"
@@ -346,6 +357,7 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
         source=str(p),
         rite=rite or _rite_key(stem),
         edition=edition or _edition_key(stem),
+        rite_given=rite is not None,
     )
 
 

@@ -181,12 +181,16 @@ def read_jsonl(path: Path, required: tuple[str, ...] = (), integers: tuple[str, 
 
 
 class _Folder:
-    """Fold labels to concept keys through the vocabulary (賔, 賓, 宾 → role-bin)."""
+    """Fold labels to concept keys through the vocabulary (賔, 賓, 宾 → role-bin) and the rite's own
+    readings (燕禮 致者 → role-yingjuezhe)."""
 
-    def __init__(self, vocabulary: Vocabulary) -> None:
+    def __init__(self, vocabulary: Vocabulary, readings: dict[str, str] | None = None) -> None:
         self.v = vocabulary
+        self.readings = readings or {}
 
     def key(self, label: str, kind: str | None = None) -> str:
+        if label in self.readings:
+            return self.readings[label]
         cs = self.v.by_label.get(label, ())
         if kind is not None:
             cs = tuple(c for c in cs if c.kind == kind) or cs
@@ -376,7 +380,7 @@ def evaluate(extraction: Extraction, gold: GoldSet | str | Path, vocabulary: Voc
             f"{gold.folder}: the gold does not annotate {extraction.document.source}: {differ} of {len(gold_steps)} "
             "spans differ from the text at their offsets"
         )
-    fold = _Folder(vocabulary)
+    fold = _Folder(vocabulary, extraction.profile.readings)
     unit = gold.unit
     # the stretches scored: each gold block / paragraph from its first to its last annotated character
     ranges: dict[int, list[int]] = {}

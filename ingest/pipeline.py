@@ -17,9 +17,11 @@ from pathlib import Path
 from yili.ingest.clauses import segment
 from yili.ingest.document import Document
 from yili.ingest.resolver import StepResolver
+from yili.ingest.rites import identify
 from yili.ingest.steps import Step
 from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, toast_of
 from yili.ingest.tokens import Tokenizer
+from yili.ontology.rites import NEUTRAL, RiteProfile
 from yili.ontology.vocabulary import Vocabulary, load_vocabulary
 
 
@@ -35,12 +37,15 @@ class Extraction:
     toasts : tuple[Toast, ...]
         In ritual order.
     phases : tuple[Phase, ...]
+    profile : RiteProfile
+        The rite profile the text was read with.
     """
 
     document: Document
     steps: tuple[Step, ...]
     toasts: tuple[Toast, ...]
     phases: tuple[Phase, ...]
+    profile: RiteProfile = NEUTRAL
 
 
 class Extractor:
@@ -63,21 +68,36 @@ class Extractor:
         self.vocabulary = vocabulary or load_vocabulary(extra_vocabulary)
         self.tokenizer = Tokenizer(self.vocabulary)
 
-    def extract(self, document: Document) -> Extraction:
+    def extract(self, document: Document, rite: str | None = None) -> Extraction:
         """Extract the steps, toasts and phases of ``document``.
 
         Parameters
         ----------
         document : Document
+        rite : str, optional
+            Read the text as this rite (a key, ``yanli``, or a name, 燕禮); by default the rite is
+            detected (:func:`yili.ingest.rites.identify`) and its profile read from ``ontology/rites.ttl``.
 
         Returns
         -------
         Extraction
+            With ``profile`` the rite profile used; the document's rite key is the profile's when
+            the caller did not give one.
+
+        Raises
+        ------
+        InputError
+            If ``rite`` names no rite.
         """
-        resolver = StepResolver(self.vocabulary, document)
+        profile = identify(document, self.vocabulary, rite)
+        if profile.key and not document.rite_given:
+            document = replace(document, rite=profile.key)
+        readings = {label: self.vocabulary.concepts[key] for label, key in sorted(profile.readings.items()) if key in self.vocabulary.concepts}
+        resolver = StepResolver(self.vocabulary, document, profile)
         toasts: list[Toast] = []
         for block in document.blocks:
-            clauses = segment(self.tokenizer.tokenize_piece(block.classic), block.number, self.vocabulary)
+            tokens = self.tokenizer.tokenize_piece(block.classic, readings)
+            clauses = segment(tokens, block.number, self.vocabulary)
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):
                 step = resolver.resolve(clause, first_in_block=(n == 0))
@@ -109,4 +129,4 @@ class Extractor:
                 steps[t.step.sequence - 1] = replace(s, recipient=t.receiver)
         toasts = [replace(t, step=steps[t.step.sequence - 1]) for t in toasts]
         phases = phases_of(steps, toasts)
-        return Extraction(document, tuple(steps), tuple(toasts), tuple(phases))
+        return Extraction(document, tuple(steps), tuple(toasts), tuple(phases), profile)

@@ -18,6 +18,7 @@ from yili.ingest.tokens import (
     ROLE,
     Token,
 )
+from yili.ontology.rites import RiteProfile
 from yili.ontology.vocabulary import Concept, Vocabulary
 
 
@@ -61,6 +62,8 @@ class Reader:
         The steps made so far, in order.
     hant : bool
         True if the document is in traditional characters (for default labels).
+    profile : RiteProfile
+        The rite's facts: its cast, default agents, who does not pour.
     """
 
     vocabulary: Vocabulary
@@ -68,6 +71,7 @@ class Reader:
     state: ReadingState
     steps: list[Step]
     hant: bool
+    profile: RiteProfile
     _lookahead: dict[int, str]
     _next_has_subject: dict[int, bool]
     _agent_from_pivot: bool

@@ -39,6 +39,7 @@ from yili.ingest.tokens import (
     ZI,
     Token,
 )
+from yili.ontology.rites import NEUTRAL, RiteProfile
 from yili.ontology.vocabulary import Concept, Vocabulary
 
 
@@ -50,11 +51,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
     vocabulary : Vocabulary
     document : Document
         The edition (for keys and the script of default labels).
+    profile : RiteProfile
+        The rite's facts (``ontology/rites.ttl``); :data:`~yili.ontology.rites.NEUTRAL` by default.
     """
 
-    def __init__(self, vocabulary: Vocabulary, document: Document) -> None:
+    def __init__(self, vocabulary: Vocabulary, document: Document, profile: RiteProfile = NEUTRAL) -> None:
         self.vocabulary = vocabulary
         self.document = document
+        self.profile = profile
         self.state = ReadingState()
         self.steps: list[Step] = []
         self.hant = _looks_traditional(document.text)
@@ -147,6 +151,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._agent_from_pivot = False
         if not agent:
             agent, why = self._unwritten_agent(clause, action)
+            if agent and not all(self.profile.in_cast(a.key) for a in agent if a.key):
+                # an unwritten agent is never a role outside the rite's cast
+                kept = tuple(a for a in agent if not a.key or self.profile.in_cast(a.key))
+                agent, why = (kept, why) if kept else self._opening_agent()
             self._agent_from_pivot = why.startswith("named by the pivot")
             default_agent = why.startswith("default agent")
             agent_alternative = why.endswith("(either)")
@@ -228,9 +236,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if vo_role is not None and not objects_persons and action.flag("pivot"):
                 # 君命皆致: those commanded are the ones named for the act (致者), who act next
                 objects_persons = [vo_role]
+        default_fact = self.profile.default_agent(action.key)
         if (
             subject
-            and isinstance(action.flag("defaultAgent"), str)
+            and default_fact is not None
+            and default_fact.role in self.vocabulary.concepts
             and any(t.kind == ER for t in prefix)
             and object_tokens
             and object_tokens[0].kind == ZHI
@@ -239,11 +249,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # 祝史小臣师亦就其位而荐之: "as for X, (the server) serves them at their places" — 之 takes
             # up the persons named first; the act is the default agent's
             objects_persons = list(subject)
-            agent = (self.term(self.vocabulary.concepts[str(action.flag("defaultAgent"))]),)
+            agent = (self.term(self.vocabulary.concepts[str(default_fact.role)]),)
             agent_explicit = False
             default_agent = True
             object_tokens = [x for x in object_tokens if x.kind != ZHI]
-            notes.append("agent: default agent; the persons named first are served (topic)")
+            notes.append(f"agent: default agent of the rite ({default_fact.source}); the persons named first are served (topic)")
         passive = self._passive_toast(action, agent, objects_persons, pp_persons, object_tokens)
         if passive is not None:
             # 衆賔獻 / 每一人獻: "the guests (each) are toasted" — the person named has just been the

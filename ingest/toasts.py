@@ -159,7 +159,7 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
             default=None,
         )
         giver_rank = max((int(voc.concepts[t.key].flag("rank", 0) or 0) for t in giver if t.key in voc.concepts), default=0)
-        if top is not None and int(top.flag("rank", 0) or 0) <= giver_rank + 10 and not top.flag("doesNotPour"):
+        if top is not None and int(top.flag("rank", 0) or 0) <= giver_rank + 10 and not resolver.profile.does_not_pour(top.key):
             chou = voc.concepts.get("action-chou")
             if chou is not None:
                 type_alt, type_term = type_term, resolver.term(chou)
@@ -169,14 +169,10 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     if not receiver and kind in ("action-ci", "action-chou"):
         receiver = _next_receiver(step, upcoming)
     performed = step.agent
-    giver_concepts = [voc.concepts.get(t.key) for t in giver]
-    if (
-        any(c is not None and c.flag("doesNotPour") for c in giver_concepts)
-        and [t.key for t in performed] == [t.key for t in giver]
-        and receiver
-    ):
+    exalted = next((f for t in giver if (f := resolver.profile.does_not_pour(t.key)) is not None), None)
+    if exalted is not None and [t.key for t in performed] == [t.key for t in giver] and receiver:
         performed = receiver[:1]
-        note = (note + "; " if note else "") + "the ruler does not pour (注 君尊不酌)"
+        note = (note + "; " if note else "") + f"the giver does not pour ({exalted.source})"
     toast = Toast(
         step,
         type_term,

@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import jieba
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from yili.ingest import grammar as g
 from yili.ingest.document import Piece
@@ -129,6 +129,11 @@ class Tokenizer:
             words[label] = 10 ** min(len(label), 8)
         for extra in (*g.IDIOMS, *g.ADVERBS, *g.NEGATORS, *g.CONDITIONAL, *g.THEN, *g.RELATIVE_PERSONS):
             words.setdefault(extra, 10 ** min(len(extra), 8))
+        # forms read as a term in one rite only (燕禮 致者 = 媵爵者): words of the dictionary, classified
+        # by the profile in force (see tokenize)
+        self._rite_forms = frozenset(label for r in vocabulary.rites.values() for label in r.readings)
+        for extra in sorted(self._rite_forms):
+            words.setdefault(extra, 10 ** min(len(extra), 8))
         data = "\n".join(f"{w} {f}" for w, f in sorted(words.items()) if " " not in w).encode("utf-8")
         self._jieba = jieba.Tokenizer()
         self._jieba.FREQ, self._jieba.total = self._jieba.gen_pfdict(io.BytesIO(data))
@@ -138,7 +143,13 @@ class Tokenizer:
         """Cut ``text`` into words (jieba, HMM off, our dictionary only)."""
         return list(self._jieba.cut(text, HMM=False))
 
-    def tokenize(self, text: str, offset: int = 0, spans: Sequence[tuple[int, int]] | None = None) -> list[Token]:
+    def tokenize(
+        self,
+        text: str,
+        offset: int = 0,
+        spans: Sequence[tuple[int, int]] | None = None,
+        readings: Mapping[str, Concept] | None = None,
+    ) -> list[Token]:
         """Cut and classify ``text``.
 
         Parameters
@@ -150,6 +161,10 @@ class Tokenizer:
         spans : sequence of (int, int), optional
             For a reading with the print layout taken out: each character's span in the document
             (:attr:`Piece.reading_spans`); overrides ``offset``.
+        readings : mapping of str to Concept, optional
+            The rite's own readings (:attr:`RiteProfile.readings`): a form read as that concept in
+            this rite only (燕禮 致者 = 媵爵者).  A form that is such a reading in another rite only is
+            cut into its characters here.
 
         Returns
         -------
@@ -159,17 +174,26 @@ class Tokenizer:
         """
         if spans is None:
             spans = [(offset + i, offset + i + 1) for i in range(len(text))]
+        readings = readings or {}
         tokens: list[Token] = []
         i = 0
         for word in self.words(text):
             j = i + len(word)
-            tokens.append(self._classify(word, spans[i][0], spans[j - 1][1]))
+            if word in readings:
+                c = readings[word]
+                tokens.append(Token(word, spans[i][0], spans[j - 1][1], c.kind, c, (c,)))
+            elif word in self._rite_forms and word not in self.vocabulary.by_label and len(word) > 1:
+                for k, ch in enumerate(word):
+                    tokens.append(self._classify(ch, spans[i + k][0], spans[i + k][1]))
+            else:
+                tokens.append(self._classify(word, spans[i][0], spans[j - 1][1]))
             i = j
         return assemble_places(tokens)
 
-    def tokenize_piece(self, piece: Piece) -> list[Token]:
-        """Tokenise a document piece (its reading, with offsets into the document)."""
-        return self.tokenize(piece.reading_text, spans=piece.reading_spans)
+    def tokenize_piece(self, piece: Piece, readings: Mapping[str, Concept] | None = None) -> list[Token]:
+        """Tokenise a document piece (its reading, with offsets into the document); ``readings`` as
+        in :meth:`tokenize`."""
+        return self.tokenize(piece.reading_text, spans=piece.reading_spans, readings=readings)
 
     def _classify(self, word: str, pos: int, end: int) -> Token:
         if word == "○":

@@ -17,6 +17,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 from yili.ontology.errors import UnknownTermError, VocabularyError
 from yili.ontology.namespaces import YK, YKV
+from yili.ontology.rites import RiteProfile, rites_from_graph
 
 SCHEMES: dict[str, str] = {
     "roles": "role",
@@ -29,7 +30,7 @@ SCHEMES: dict[str, str] = {
 }
 """Concept scheme local names (under ``ykv:``) and the kind of term each holds."""
 
-ONTOLOGY_FILES: tuple[str, ...] = ("yili.ttl", "vocabulary.ttl")
+ONTOLOGY_FILES: tuple[str, ...] = ("yili.ttl", "vocabulary.ttl", "rites.ttl")
 """The Turtle files of the package read for the vocabulary, in order."""
 
 
@@ -86,11 +87,14 @@ class Vocabulary:
         an action: 相; a place and an action: 席).
     sources : tuple[str, ...]
         The files read.
+    rites : dict[str, RiteProfile]
+        The rite profiles (``ontology/rites.ttl``), by key, in chapter order.
     """
 
     concepts: dict[str, Concept]
     by_label: dict[str, tuple[Concept, ...]]
     sources: tuple[str, ...]
+    rites: dict[str, RiteProfile] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> Iterator[Concept]:
         """Yield the concepts of one kind (``role``, ``action``, ...)."""
@@ -212,7 +216,8 @@ def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabu
     """
     concepts: dict[str, Concept] = {}
     for scheme, kind in SCHEMES.items():
-        for subject in graph.subjects(SKOS.inScheme, YKV[scheme]):
+        # sorted: rdflib's iteration order depends on the hash seed, the vocabulary must not
+        for subject in sorted(set(graph.subjects(SKOS.inScheme, YKV[scheme]))):
             if not isinstance(subject, URIRef):
                 continue
             key = _local(subject)
@@ -227,12 +232,12 @@ def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabu
             hant = pref.get("zh-Hant") or pref.get("zh-Hans") or sorted(labels)[0]
             hans = pref.get("zh-Hans") or hant
             flags = {}
-            for p, o in graph.predicate_objects(subject):
+            for p, o in sorted(graph.predicate_objects(subject)):
                 if str(p).startswith(str(YK)):
                     name = str(p)[len(str(YK)) :]
                     flags[name] = _local(o) if isinstance(o, URIRef) else _literal_value(o)
-            definition = next((str(d) for d in graph.objects(subject, SKOS.definition)), None)
-            broader = tuple(_local(b) for b in graph.objects(subject, SKOS.broader) if isinstance(b, URIRef))
+            definition = min((str(d) for d in graph.objects(subject, SKOS.definition)), default=None)
+            broader = tuple(sorted(_local(b) for b in graph.objects(subject, SKOS.broader) if isinstance(b, URIRef)))
             concepts[key] = Concept(
                 iri=str(subject),
                 key=key,
@@ -248,4 +253,4 @@ def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabu
     for c in concepts.values():
         for label in c.labels:
             by_label.setdefault(label, []).append(c)
-    return Vocabulary(concepts, {k: tuple(v) for k, v in by_label.items()}, sources)
+    return Vocabulary(concepts, {k: tuple(v) for k, v in sorted(by_label.items())}, sources, rites_from_graph(graph))

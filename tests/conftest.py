@@ -77,8 +77,8 @@ def step_at(extraction: Extraction, text: str, block: int | None = None):
     raise AssertionError(f"no step {text!r}" + (f" in block {block}" if block else ""))
 
 
-def extract_text(extractor: Extractor, text: str):
+def extract_text(extractor: Extractor, text: str, rite: str | None = "yanli"):
     """Extract a small text written for a test (one classic block per paragraph)."""
     from yili.ingest.document import parse_text
 
-    return extractor.extract(parse_text("测试\n\n" + text, source="<test>", rite="test", edition="test"))
+    return extractor.extract(parse_text("测试\n\n" + text, source="<test>", rite="test", edition="test"), rite=rite)
