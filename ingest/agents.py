@@ -88,6 +88,18 @@ class AgentRules(Reader):
             if first:
                 return (first[0],), "salutes and goes up first (注曰賔每先升尊也)"
         closure = self.vocabulary.broader_closure(action.key)
+        guest = self.profile.chief_guest
+        if (
+            "action-toast" in closure
+            and action.key != "action-zuo"
+            and guest
+            and self.profile.host in self.vocabulary.concepts
+            and any(t.kind == ROLE and t.concept is not None and t.concept.key == guest for t in clause.suffix)
+            and not any(s.block == clause.block and s.agent_explicit for s in self.steps[-8:])
+        ):
+            # the rite's host presents the cup to its chief guest (主人獻賔; 士冠 乃醴賔, 註 主人禮賔),
+            # unless a subject named earlier in the same paragraph goes on (公…取觶…以酬賔)
+            return (self.term(self.vocabulary.concepts[str(self.profile.host)]),), "the host toasts the chief guest"
         if "action-toast" in closure and action.key != "action-zuo":
             if action.key == "action-lvchou" and st.last_toast is not None and st.last_toast[1]:
                 # the pledge is passed on by the one who has just received it (以旅于西阶上)
@@ -136,6 +148,8 @@ class AgentRules(Reader):
                 if s.agent and s.agent[0].key != "role-gong":
                     return s.agent, "reports back the command he carried"
         default = self.profile.default_agent(action.key)
+        if default is not None and default.recipient and any(t.kind == ROLE for t in clause.suffix):
+            default = None  # the fact is of the act to its usual receiver (醮 of the capped son), not of 醴賔
         if default is not None and default.role in self.vocabulary.concepts:
             return (self.term(self.vocabulary.concepts[str(default.role)]),), f"default agent of the rite ({default.source})"
         if st.served_by and action.key in g.MOTION_VERBS:

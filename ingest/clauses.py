@@ -148,6 +148,13 @@ def comparison(r: _Rereading, i: int) -> int | None:
         return None
     ends = [k for k in range(i + 1, min(i + 9, len(r.tokens))) if r.tokens[k].kind == END]
     stop = ends[0] if ends else i
+    if not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ACTION:
+        # 如 + an act and its object: 見姑姊如見母 (as he saw his mother): up to the next act or subject
+        stop = i + 1
+        while stop + 1 < len(r.tokens) and r.tokens[stop + 1].kind in (OBJECT, OTHER, VESSEL, WINE, ZHI, NUM) or (
+            stop + 1 < len(r.tokens) and r.tokens[stop + 1].kind == ROLE and stop == i + 1
+        ):
+            stop += 1
     for k in range(i, stop + 1):
         r.out.append(with_kind(r.tokens[k], TAIL, r.tokens[k].concept))
     r.comparisons[len(r.out) - 1] = "".join(x.text for x in r.tokens[i : stop + 1])
@@ -194,6 +201,15 @@ def completive(r: _Rereading, i: int) -> int | None:
     return i + 2
 
 
+def in_turn(r: _Rereading, i: int) -> int | None:
+    """旅 right before another act is "in turn, all of them" (士冠 旅占 註 旅衆也), not the pledge."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.text in g.IN_TURN and t.kind == ACTION and _is_act(nxt):
+        r.out.append(with_kind(t, ADV, None))
+        return i + 1
+    return None
+
+
 def adverb_not_place(r: _Rereading, i: int) -> int | None:
     """A form that is an adverb and a place (序) is the adverb before an act: 序进 "advance in
     order" (注曰序次第也), not 序 the side wall (序内)."""
@@ -221,6 +237,29 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
         if t.concept.key in g.NOUN_AFTER.get(prev.concept.key, ()):
             r.out.append(with_kind(t, OBJECT))
             return i + 1
+        # a word that names an act and a thing (醴: to toast with sweet wine, the sweet wine) is the
+        # thing right after a verb that takes one: 酌醴, 受醴, 啐醴 (but 乃醴賔: the act)
+        thing = next((c for c in t.readings if c.kind in (OBJECT, WINE, VESSEL)), None)
+        if thing is not None and prev.concept.key not in g.MOTION_VERBS and not prev.concept.flag("personObject"):
+            r.out.append(with_kind(t, thing.kind, thing))
+            return i + 1
+    # … and right after a noun it qualifies, inside a noun phrase: 側尊一甒醴 (a jar of sweet wine),
+    # 服𤣥冠 (the black cap)
+    if _is_act(t) and prev is not None and prev.kind in (VESSEL, NUM, OTHER) and r.out[:-1] and r.out[-2].kind in (ACTION, VESSEL, NUM, OTHER):
+        thing = next((c for c in t.readings if c.kind in (OBJECT, WINE, VESSEL)), None)
+        if thing is not None:
+            r.out.append(with_kind(t, thing.kind, thing))
+            return i + 1
+    return None
+
+
+def act_as_noun_phrase(r: _Rereading, i: int) -> int | None:
+    """Act + 之 + 禮/儀 is a noun phrase, "the rite of …", not an act: 以壹獻之禮 (士冠), 如獻卿之禮."""
+    t = r.tokens[i]
+    after = r.tokens[i + 1 : i + 3]
+    if _is_act(t) and len(after) == 2 and after[0].kind == ZHI and after[1].kind == END:
+        r.out.extend(with_kind(x, TAIL) for x in (t, *after))
+        return i + 3
     return None
 
 
@@ -317,6 +356,8 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     comparison,
+    act_as_noun_phrase,
+    in_turn,
     sending_off,
     negated_bow_on_receiving,
     completive,

@@ -84,8 +84,20 @@ RELATIVE: frozenset[str] = frozenset({"所"})
 COMPARISON: frozenset[str] = frozenset({"如"})
 """如 X (如初, 如賔礼, 如献卿之礼): the act repeats an earlier one; the words after 如 are no acts."""
 
-COMPARISON_ENDS: frozenset[str] = frozenset({"初", "礼", "禮", "仪", "儀"})
-"""The words that close a 如-phrase: 如初, 如賔礼."""
+COMPARISON_ENDS: frozenset[str] = frozenset({"初", "礼", "禮", "仪", "儀", "服"})
+"""The words that close a 如-phrase: 如初, 如賔礼, 如主人服 (dressed as the host: 士冠 有司如主人服)."""
+
+OPPOSITE: frozenset[str] = frozenset({"直"})
+"""直 + place: right opposite it (士冠 立於阼階下直東序; 賔降直西序東面)."""
+
+HANDS: frozenset[str] = frozenset({"手"})
+"""Person + 右/左 + 手 is the subject acting with that hand, not a position: 賔右手執項 (士冠)."""
+
+IN_TURN: frozenset[str] = frozenset({"旅"})
+"""旅 right before another act is "in turn, all of them" (旅占: 註 旅衆也), not the pledge 旅酬."""
+
+DEMONSTRATIVE_PLACE: frozenset[str] = frozenset({"其"})
+"""其 + direction is a position by the thing or person just named: 兄弟在其南 (士冠), 其西."""
 
 FINALS: frozenset[str] = frozenset({"也", "矣", "焉", "者"})
 """Sentence-final particles (若膳觯也则…)."""

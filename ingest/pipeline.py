@@ -94,9 +94,10 @@ class Extractor:
             document = replace(document, rite=profile.key)
         readings = {label: self.vocabulary.concepts[key] for label, key in sorted(profile.readings.items()) if key in self.vocabulary.concepts}
         resolver = StepResolver(self.vocabulary, document, profile)
+        cast = frozenset(profile.cast)
         toasts: list[Toast] = []
         for block in document.blocks:
-            tokens = self.tokenizer.tokenize_piece(block.classic, readings)
+            tokens = self.tokenizer.tokenize_piece(block.classic, readings, cast)
             clauses = segment(tokens, block.number, self.vocabulary)
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):

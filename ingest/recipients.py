@@ -46,6 +46,11 @@ _PERSON_AS_RECIPIENT = frozenset(
 class RecipientRules(Reader):
     """To whom an act goes: written persons, alternatives, and the act's ``yk:recipientRule``."""
 
+    def person_is_recipient(self, action: Concept) -> bool:
+        """True if a person written after the act is its recipient: 献賔, 揖卿大夫, 命賔, and every
+        kind of toast (醴賔, 醮之, 酳尸: a cup presented to a person)."""
+        return action.key in _PERSON_AS_RECIPIENT or "action-toast" in self.vocabulary.broader_closure(action.key)
+
     def _recipient(
         self,
         action: Concept,
@@ -64,8 +69,9 @@ class RecipientRules(Reader):
         ``next-in-rank`` (旅酬: resolved later from who receives it).
         """
         zhi_first = bool(object_tokens) and object_tokens[0].kind == ZHI
-        if action.key in _PERSON_AS_RECIPIENT or action.flag("personObject") or action.flag("recipientRule") != "none":
-            if objects_persons and action.key in _PERSON_AS_RECIPIENT and not (zhi_first and action.flag("personObject")):
+        as_recipient = self.person_is_recipient(action)
+        if as_recipient or action.flag("personObject") or action.flag("recipientRule") != "none":
+            if objects_persons and as_recipient and not (zhi_first and action.flag("personObject")):
                 return tuple(objects_persons), False, None
             if pp_persons:
                 return tuple(pp_persons), False, None
@@ -80,6 +86,10 @@ class RecipientRules(Reader):
         if any(t.text in g.CHOICE for t in clause.tokens) and self.state.last_alternatives:
             # 唯公所赐 again: the ruler chooses among the same persons as before (若賔若长)
             return self.state.last_alternatives, True, "either of the persons offered before"
+        default = self.profile.default_agent(action.key)
+        if default is not None and default.recipient in self.vocabulary.concepts and not any(t.kind == ZHI for t in object_tokens):
+            # a rite fact: the act goes to its usual receiver (士冠: the 醮 of the capped son)
+            return (self.term(self.vocabulary.concepts[str(default.recipient)]),), False, f"the rite's receiver ({default.source})"
         rule = action.flag("recipientRule", "none")
         if action.key in ("action-shou", "action-baishou"):
             nominal = clause.flags.get("nominal_object")

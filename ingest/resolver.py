@@ -16,7 +16,7 @@ from yili.ingest.clauses import Clause
 from yili.ingest.cups import _CUP_OBJECT_ACTS, _THING_ACTS, CupRules
 from yili.ingest.document import Document
 from yili.ingest.reading import ReadingState, _looks_traditional
-from yili.ingest.recipients import _PERSON_AS_RECIPIENT, RecipientRules
+from yili.ingest.recipients import RecipientRules
 from yili.ingest.steps import ACTUAL, CONDITIONAL, NEGATED, Step, Term
 from yili.ingest.tokens import (
     COND,
@@ -188,7 +188,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 continue
             if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH:
                 pass  # 命卿大夫君曰…: 君 is who the quoted words are from
-            elif t.kind == ROLE and t.concept is None and action.key in _PERSON_AS_RECIPIENT:
+            elif t.kind == ROLE and t.concept is None and self.person_is_recipient(action):
                 # 公命长: "the eldest" is what is commanded (choose the eldest), not a person addressed
                 object_tokens.append(t)
             elif t.kind == ROLE:
@@ -305,7 +305,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 object_text = self._surface_cup(clause, vessel)  # 受爵以降: goes down with it
             if object_text is None and action.flag("cupAction") and vessel is not None and action.key in _CUP_OBJECT_ACTS:
                 object_text = self._surface_cup(clause, None)
-            if object_text is None and objects_persons and action.key not in _PERSON_AS_RECIPIENT:
+            if object_text is None and objects_persons and not self.person_is_recipient(action):
                 object_text = "+".join(p.label for p in objects_persons)
             if object_text is None:
                 implied = action.flag("impliedObject")

@@ -142,10 +142,16 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
                     note="the pledge received in turn along the rank",
                 )
         return None
-    if step.mode == "negated":
-        return None  # 不献: a toast left out is no toast
+    if step.mode == "negated" or step.negated:
+        return None  # 不献, 若不醴: a toast left out is no toast
     kind = step.action.key
     type_term = step.action
+    toast_type = _toast_type(voc, kind)
+    if toast_type is not None and toast_type != kind:
+        # a cup presented to a person is a 獻 whatever the verb (酳: 注 酳猶衍也 是獻尸也; 醴, 醮 of a
+        # person; 致爵): the type is the toast type the verb is a kind of, the verb stays the step's
+        type_term = resolver.term(voc.concepts[toast_type])
+        kind = toast_type
     type_alt: Term | None = None
     giver, receiver = step.agent, step.recipient
     note = None
@@ -186,6 +192,23 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     )
     resolver.note_toast(giver, receiver, kind, toast.receiver_alternative)
     return toast
+
+
+def _toast_type(voc, key: str) -> str | None:  # type: ignore[no-untyped-def]
+    """The toast type (a concept right under ``action-toast``: 獻, 酢, 酬, 媵, 旅酬, 賜) that the act
+    ``key`` is or is a kind of; None if it is no toast."""
+    seen: set[str] = set()
+    todo = [key]
+    while todo:
+        k = todo.pop(0)
+        if k in seen or k not in voc.concepts:
+            continue
+        seen.add(k)
+        c = voc.concepts[k]
+        if TOAST_ROOT in c.broader:
+            return k
+        todo.extend(sorted(c.broader))
+    return None
 
 
 def _next_receiver(step: Step, upcoming: list[Step]) -> tuple[Term, ...]:

@@ -149,6 +149,7 @@ class Tokenizer:
         offset: int = 0,
         spans: Sequence[tuple[int, int]] | None = None,
         readings: Mapping[str, Concept] | None = None,
+        cast: frozenset[str] | None = None,
     ) -> list[Token]:
         """Cut and classify ``text``.
 
@@ -165,6 +166,10 @@ class Tokenizer:
             The rite's own readings (:attr:`RiteProfile.readings`): a form read as that concept in
             this rite only (燕禮 致者 = 媵爵者).  A form that is such a reading in another rite only is
             cut into its characters here.
+        cast : frozenset of str, optional
+            Role keys of the rite's cast.  A form that names an act and a role (祝: to bless, the
+            invocator) is the act where the role is not of the cast (士冠 乃祝), and the person where
+            it is (特牲 祝酌授尸), unless an adverb or a negation stands right before it (乃祝: the act).
 
         Returns
         -------
@@ -186,14 +191,19 @@ class Tokenizer:
                 for k, ch in enumerate(word):
                     tokens.append(self._classify(ch, spans[i + k][0], spans[i + k][1]))
             else:
-                tokens.append(self._classify(word, spans[i][0], spans[j - 1][1]))
+                tok = self._classify(word, spans[i][0], spans[j - 1][1])
+                if cast is not None and tok.kind == ACTION and any(c.kind == ROLE for c in tok.readings):
+                    tok = _person_or_act(tok, cast, tokens[-1] if tokens else None)
+                tokens.append(tok)
             i = j
         return assemble_places(tokens)
 
-    def tokenize_piece(self, piece: Piece, readings: Mapping[str, Concept] | None = None) -> list[Token]:
-        """Tokenise a document piece (its reading, with offsets into the document); ``readings`` as
-        in :meth:`tokenize`."""
-        return self.tokenize(piece.reading_text, spans=piece.reading_spans, readings=readings)
+    def tokenize_piece(
+        self, piece: Piece, readings: Mapping[str, Concept] | None = None, cast: frozenset[str] | None = None
+    ) -> list[Token]:
+        """Tokenise a document piece (its reading, with offsets into the document); ``readings`` and
+        ``cast`` as in :meth:`tokenize`."""
+        return self.tokenize(piece.reading_text, spans=piece.reading_spans, readings=readings, cast=cast)
 
     def _classify(self, word: str, pos: int, end: int) -> Token:
         if word == "○":
@@ -224,6 +234,15 @@ class Tokenizer:
         return Token(word, pos, end, OTHER)
 
 
+def _person_or_act(tok: Token, cast: frozenset[str], prev: Token | None) -> Token:
+    """A form that names a role and an act (祝): see :meth:`Tokenizer.tokenize`."""
+    role = next((c for c in tok.readings if c.kind == ROLE and (not cast or c.key in cast)), None)
+    acts = tuple(c for c in tok.readings if c.kind != ROLE)
+    if role is None or (prev is not None and prev.kind in (ADV, NEG)):
+        return replace(tok, readings=acts or tok.readings)
+    return Token(tok.text, tok.start, tok.end, ROLE, role, tok.readings)
+
+
 def assemble_places(tokens: list[Token]) -> list[Token]:
     """Merge place phrases into single ``place`` tokens.
 
@@ -252,6 +271,14 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
     n = len(tokens)
     while i < n:
         t = tokens[i]
+        if t.text in g.DEMONSTRATIVE_PLACE and i + 1 < n and tokens[i + 1].kind == DIR:
+            # 其南: a position by what was just named
+            k = i + 1
+            while k < n and tokens[k].kind == DIR:
+                k += 1
+            out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, None))
+            i = k
+            continue
         base: Concept | None = None
         if t.kind == PLACE:
             base = t.concept
@@ -312,12 +339,37 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
                 continue
             # … but 小臣左何瑟: a person who opens a clause, then 左/右 and an act, is the subject
             # doing it with the left (right) hand, not a position
-            adverbial = j + 1 < n and tokens[j + 1].kind == ACTION and not (out and out[-1].kind == ROLE)
+            adverbial = (j + 1 < n and tokens[j + 1].kind == ACTION and not (out and out[-1].kind == ROLE)) or (
+                j + 1 < n and tokens[j + 1].text in g.HANDS
+            )
             if j < n and tokens[j].text in g.SIDE_OF_PERSON and not adverbial:
                 out.append(Token(t.text + tokens[j].text, t.start, tokens[j].end, PLACE, None))
                 i = j + 1
                 continue
         out.append(t)
+        i += 1
+    return _chain_places(out)
+
+
+def _chain_places(tokens: list[Token]) -> list[Token]:
+    """A position followed by a place phrase is one location, each narrowing the last: 門中 + 闑西 +
+    閾外 (士冠 布席於門中闑西閾外: in the gate, west of the post, outside the sill); 直 + a place is
+    "right opposite it" (阼階下直東序).  A bare place followed by another place is not one location
+    (升自西階 | 賔右…: the second opens the next act).  The location's concept is the first place's."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.text in g.OPPOSITE and i + 1 < len(tokens) and tokens[i + 1].kind == PLACE:
+            nxt = tokens[i + 1]
+            t = Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings)
+            i += 1
+        joined = t.text[:1] in g.OPPOSITE or (t.concept is not None and out and out[-1].text[-1:] in g.DIRECTIONS)
+        if t.kind == PLACE and joined and out and out[-1].kind == PLACE and out[-1].end == t.start and out[-1].concept is not None:
+            prev = out[-1]
+            out[-1] = Token(prev.text + t.text, prev.start, t.end, PLACE, prev.concept, prev.readings)
+        else:
+            out.append(t)
         i += 1
     return out
 

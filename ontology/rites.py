@@ -29,6 +29,8 @@ class RiteFact:
         The text or commentary that states it (``燕禮記 凡薦與羞者小膳宰也``).
     action, role, concept : str | None
         Concept keys (``action-jian``, ``role-shanzai``).
+    recipient : str | None
+        For a default agent: the role the act goes to when no one is named after the verb.
     label : str | None
         For a reading: the written form read as ``concept`` in this rite (``致者``).
     """
@@ -39,6 +41,7 @@ class RiteFact:
     role: str | None = None
     label: str | None = None
     concept: str | None = None
+    recipient: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,6 @@ def rites_from_graph(graph: Graph) -> dict[str, RiteProfile]:
         labels = {lit.language: str(lit) for lit in graph.objects(rite, SKOS.prefLabel) if isinstance(lit, Literal)}
         facts: list[RiteFact] = []
         for node in graph.objects(rite, YK.riteFact):
-            kind = _key(graph.value(node, RDF.type)) or ""
             kind = str(graph.value(node, RDF.type) or "").rsplit("#", 1)[-1]
             facts.append(
                 RiteFact(
@@ -138,6 +140,7 @@ def rites_from_graph(graph: Graph) -> dict[str, RiteProfile]:
                     role=_key(graph.value(node, YK.factRole)),
                     label=str(graph.value(node, YK.factLabel)) if graph.value(node, YK.factLabel) is not None else None,
                     concept=_key(graph.value(node, YK.factConcept)),
+                    recipient=_key(graph.value(node, YK.factRecipient)),
                 )
             )
         facts.sort(key=lambda f: (f.kind, f.action or "", f.role or "", f.label or ""))
