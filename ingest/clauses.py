@@ -547,9 +547,12 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
                 return i
             i += 1
             continue
-        if t.kind == DIR and not (nxt is not None and nxt.kind == ACTION):
+        if t.kind == DIR and (not (nxt is not None and nxt.kind == ACTION) or (i == h1 + 1 and verb.concept is not None and verb.concept.key in g.POSITION_VERBS)):
             i += 1
             continue
+        if t.kind == TAIL and i > h1 and t.text[-1:] in g.COMPARISON_ENDS and any(x.text in g.COMPARISON for x in tokens[h1:i + 1]):
+            # 如初 / 如X之儀 closes its clause: what follows opens the next act (賓三獻如初 | 燔從如初)
+            return i + 1
         if t.kind in PREFIX_KINDS:
             return i
         if t.kind == ZHI:

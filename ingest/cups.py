@@ -188,6 +188,10 @@ class CupRules(Reader):
                 return written
         return default.label if default is not None else None
 
+    def written_cup(self, text: str) -> str | None:
+        """The longest cup name written in ``text`` (媵爵者 and 既爵 do not count), or None."""
+        return self._written_cup(text)
+
     def _written_cup(self, text: str) -> str | None:
         """The longest cup name written in ``text``, not counting role names and idioms that
         contain one (媵爵者, 既爵)."""

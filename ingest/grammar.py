@@ -87,6 +87,9 @@ COMPARISON: frozenset[str] = frozenset({"如"})
 COMPARISON_ENDS: frozenset[str] = frozenset({"初", "礼", "禮", "仪", "儀", "服"})
 """The words that close a 如-phrase: 如初, 如賔礼, 如主人服 (dressed as the host: 士冠 有司如主人服)."""
 
+POSITION_VERBS: frozenset[str] = frozenset({"action-zai-at"})
+"""Verbs of being placed, whose direction word after them is where: 主人在右 (特牲), 卦者在左 (士冠)."""
+
 OPPOSITE: frozenset[str] = frozenset({"直"})
 """直 + place: right opposite it (士冠 立於阼階下直東序; 賔降直西序東面)."""
 

@@ -446,8 +446,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
 
-_SERVING = frozenset({"action-shou-hand", "action-jian", "action-she"})
-"""An attendant's service to a person: 授 (赞授), 荐, 设."""
+_SERVING = frozenset({"action-shou-hand", "action-jian", "action-she", "action-zan-assist"})
+"""An attendant's service to a person: 授 (赞授), 荐, 设, 賛 (特牲 宗人賛: the 主人 goes on with the libation)."""
 
 
 def _place_label(text: str) -> str:

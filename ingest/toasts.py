@@ -8,7 +8,7 @@ actually pours or hands the cup, which differs in the 燕礼 where the ruler is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from yili.ingest.resolver import StepResolver
 from yili.ingest.steps import Step, Term
@@ -128,6 +128,17 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     """
     voc = resolver.vocabulary
     closure = voc.broader_closure(step.action.key)
+    with_cup = voc.concepts[step.action.key].flag("toastWithCup") if step.action.key in voc.concepts else None
+    if (
+        isinstance(with_cup, str)
+        and with_cup in voc.concepts
+        and step.recipient
+        and not step.negated
+        and resolver.written_cup(step.text) is not None
+    ):
+        # 致爵于主人, 舉觶于長兄弟: a cup written and a person it goes to make the act a toast
+        closure = voc.broader_closure(with_cup)
+        step = replace(step, action=resolver.term(voc.concepts[with_cup]))
     if TOAST_ROOT not in closure or step.action.key == TOAST_ROOT:
         if step.action.key == "action-shou" and step.summary and step.object in ("酬", "旅"):
             lv = voc.concepts.get("action-lvchou")
