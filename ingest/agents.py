@@ -126,6 +126,27 @@ class AgentRules(Reader):
                     return replier, "reply by the other party"
         continues = any(t.text in ("乃", "遂") for t in clause.prefix)
         opens_block = not self.steps or self.steps[-1].block != clause.block
+        mutual = action.key in g.MUTUAL_ACTS or (
+            action.key == "action-yi" and any(t.text in g.COUNTED_SALUTES for t in clause.prefix) and not clause.suffix
+        )
+        if mutual and st.subject:
+            # 三讓, 三揖, 每曲揖: host and guest to each other (疏 主人在南賔在北俱東向是一曲故揖)
+            other = self.other_party(st.subject)
+            if other is not None and other.key != st.subject[0].key:
+                return (st.subject[0], other), "a mutual act of the two parties"
+        last = self.steps[-1] if self.steps else None
+        if (
+            last is not None
+            and last.block == clause.block
+            and last.action.key == "action-yi"
+            and len(last.recipient) == 1
+            and last.agent
+            and not continues
+            and action.key in g.MOVES_AFTER_SALUTE
+            and self._rank(last.recipient[0].key) < self._rank(last.agent[0].key)
+        ):
+            # 賔揖之 | 適房: the one saluted (a junior) goes where he is bidden (士冠 賔揖冠者 冠者即筵)
+            return last.recipient, "the one saluted moves"
         if action.key in _OFFICE_ACTS and not continues and (opens_block or any(t.kind == COND for t in clause.prefix)):
             # a paragraph (or a condition) that opens with 请 / 命 and no subject: by whoever made
             # the last such request or command (小臣请…, 公命…), within a few blocks; inside a
@@ -150,6 +171,8 @@ class AgentRules(Reader):
         default = self.profile.default_agent(action.key)
         if default is not None and default.recipient and any(t.kind == ROLE for t in clause.suffix):
             default = None  # the fact is of the act to its usual receiver (醮 of the capped son), not of 醴賔
+        if default is not None and default.opening and not opens_block:
+            default = None  # a setting-out that opens its paragraph; inside one, the actor goes on
         if default is not None and default.role in self.vocabulary.concepts:
             return (self.term(self.vocabulary.concepts[str(default.role)]),), f"default agent of the rite ({default.source})"
         if st.served_by and action.key in g.MOTION_VERBS:
@@ -230,6 +253,10 @@ class AgentRules(Reader):
             if c is not None:
                 return self.term(c)
         return None
+
+    def _rank(self, key: str) -> int:
+        c = self.concept(key)
+        return int(c.flag("rank", 0) or 0) if c is not None else 0
 
     def _next_is_ascent(self, clause: Clause) -> bool:
         nxt = self._lookahead.get(clause.start)

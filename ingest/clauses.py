@@ -146,7 +146,11 @@ def comparison(r: _Rereading, i: int) -> int | None:
     """如 … 初/礼 is a comparison whose words are no acts: 拜洗如賔礼, 执幂如初, 如献卿之礼."""
     if r.tokens[i].kind != RU:
         return None
-    ends = [k for k in range(i + 1, min(i + 9, len(r.tokens))) if r.tokens[k].kind == END]
+    ends = [
+        k
+        for k in range(i + 1, min(i + 9, len(r.tokens)))
+        if r.tokens[k].kind == END or (r.tokens[k].text in g.COMPARISON_ENDS and k > i + 1 and r.tokens[k - 1].kind == ROLE)
+    ]
     stop = ends[0] if ends else i
     if not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ACTION:
         # 如 + an act and its object: 見姑姊如見母 (as he saw his mother): up to the next act or subject
@@ -254,10 +258,11 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
 
 
 def act_as_noun_phrase(r: _Rereading, i: int) -> int | None:
-    """Act + 之 + 禮/儀 is a noun phrase, "the rite of …", not an act: 以壹獻之禮 (士冠), 如獻卿之禮."""
+    """Act + 之 + 禮/儀/日 is a noun phrase, "the rite (day) of …", not an act: 以壹獻之禮 (士冠),
+    如獻卿之禮, 冠之日 (the day of the capping)."""
     t = r.tokens[i]
     after = r.tokens[i + 1 : i + 3]
-    if _is_act(t) and len(after) == 2 and after[0].kind == ZHI and after[1].kind == END:
+    if _is_act(t) and len(after) == 2 and after[0].kind == ZHI and (after[1].kind == END or after[1].text in g.NOMINAL_HEADS):
         r.out.extend(with_kind(x, TAIL) for x in (t, *after))
         return i + 3
     return None
@@ -563,6 +568,14 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
     return h2
 
 
+def _speaks(tokens: list[Token], j: int) -> bool:
+    """True if the person or act at ``j`` introduces speech: 曰 follows (adverbs and the reply 對 between)."""
+    k = j + 1
+    while k < len(tokens) and (tokens[k].kind in (ADV, NEG) or (tokens[k].kind == ACTION and tokens[j].kind == ROLE)):
+        k += 1
+    return k < len(tokens) and tokens[k].kind == YUE
+
+
 def _quote_heads(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict[int, dict[str, object]]]:
     """See :func:`_quote_spans`; also turns the quoted words into ``tail`` tokens in place."""
     out, flags, spans = _quote_spans(tokens, heads)
@@ -588,7 +601,14 @@ def _quote_spans(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict
         if t.kind != YUE:
             continue
         j = i + 1
-        while j < len(tokens) and not (tokens[j].kind == ROLE and _starts_subject(tokens, j) and j > i + 1):
+        while j < len(tokens) and not (
+            j > i + 1
+            and (
+                (tokens[j].kind == ROLE and _starts_subject(tokens, j))
+                # another speaker or speech act: 主人曰…, 賔對曰…, 宿曰… (士冠 the 辭)
+                or (tokens[j].kind in (ROLE, ACTION) and _speaks(tokens, j))
+            )
+        ):
             j += 1
         inside = [h for h in heads if i < h < j]
         before = [h for h in heads if h < i]

@@ -87,6 +87,20 @@ COMPARISON: frozenset[str] = frozenset({"如"})
 COMPARISON_ENDS: frozenset[str] = frozenset({"初", "礼", "禮", "仪", "儀", "服"})
 """The words that close a 如-phrase: 如初, 如賔礼, 如主人服 (dressed as the host: 士冠 有司如主人服)."""
 
+NOMINAL_HEADS: frozenset[str] = frozenset({"日", "時", "时", "事"})
+"""Nouns that make act + 之 + noun a noun phrase: 冠之日 (the day of the capping), 祭之日."""
+
+MUTUAL_ACTS: frozenset[str] = frozenset({"action-rang"})
+"""Acts done by both parties to each other: 三讓 (host and guest defer to each other, 士冠 至於階三讓)."""
+
+COUNTED_SALUTES: frozenset[str] = frozenset({"三", "壹", "一", "毎", "每"})
+"""A numbered salute (三揖, 壹揖, 每曲揖) is the mutual salute of host and guest (疏 主人在南賔在北俱東向是一曲故揖)."""
+
+MOVES_AFTER_SALUTE: frozenset[str] = frozenset(
+    {"action-jiuxi", "action-zuo-sit", "action-shi-go", "action-chu", "action-ru", "action-li", "action-jin"}
+)
+"""Moves a junior makes when saluted (揖) by a senior: he takes his mat, sits, goes, enters, stands."""
+
 POSITION_VERBS: frozenset[str] = frozenset({"action-zai-at"})
 """Verbs of being placed, whose direction word after them is where: 主人在右 (特牲), 卦者在左 (士冠)."""
 

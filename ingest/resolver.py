@@ -132,6 +132,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             return why is not None and not (why == "alternative" and n_if < 2)
 
         subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k)]
+        then_at = max((k for k, t in enumerate(prefix) if t.kind == THEN), default=-1)
+        if then_at >= 0 and any(t.kind == ROLE for t in prefix[then_at + 1 :]):
+            # 若孤子則父兄戒: the person before 則 is the condition, the one after it acts
+            subject_tokens = [t for k, t in enumerate(prefix) if k > then_at and t.kind == ROLE and not not_subject(k)]
         for k, t in enumerate(prefix):
             if t.kind == ROLE and k > 0 and g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) == "existential":
                 self._mention(self._role_terms([t]))
@@ -207,6 +211,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         # acts are shown by their concept's label (礼辞 → 辞, 至再拜 → 拜至, 吿 → 告); persons and cups
         # as written (賔, 爵)
         action_term = self.term(action)
+        recorded = action.flag("recordedAs")
+        if isinstance(recorded, str) and recorded in self.vocabulary.concepts:
+            # 筵于户西: a placement noun used as a verb is a step of setting out (設)
+            action_term = self.term(self.vocabulary.concepts[recorded])
         object_text: str | None = None
         object_term: Term | None = None
         if causative:

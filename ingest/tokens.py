@@ -126,7 +126,8 @@ class Tokenizer:
         self.vocabulary = vocabulary
         words: dict[str, int] = {}
         for label in vocabulary.by_label:
-            words[label] = 10 ** min(len(label), 8)
+            if not label.isascii():  # the English glosses are labels for lookups, not words of the text
+                words[label] = 10 ** min(len(label), 8)
         for extra in (*g.IDIOMS, *g.ADVERBS, *g.NEGATORS, *g.CONDITIONAL, *g.THEN, *g.RELATIVE_PERSONS):
             words.setdefault(extra, 10 ** min(len(extra), 8))
         # forms read as a term in one rite only (燕禮 致者 = 媵爵者): words of the dictionary, classified

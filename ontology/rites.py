@@ -31,6 +31,8 @@ class RiteFact:
         Concept keys (``action-jian``, ``role-shanzai``).
     recipient : str | None
         For a default agent: the role the act goes to when no one is named after the verb.
+    opening : bool
+        For a default agent: it holds only for an act that opens its paragraph.
     label : str | None
         For a reading: the written form read as ``concept`` in this rite (``致者``).
     """
@@ -42,6 +44,7 @@ class RiteFact:
     label: str | None = None
     concept: str | None = None
     recipient: str | None = None
+    opening: bool = False
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,7 @@ def rites_from_graph(graph: Graph) -> dict[str, RiteProfile]:
                     label=str(graph.value(node, YK.factLabel)) if graph.value(node, YK.factLabel) is not None else None,
                     concept=_key(graph.value(node, YK.factConcept)),
                     recipient=_key(graph.value(node, YK.factRecipient)),
+                    opening=bool(graph.value(node, YK.factOpening)),
                 )
             )
         facts.sort(key=lambda f: (f.kind, f.action or "", f.role or "", f.label or ""))
