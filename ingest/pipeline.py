@@ -19,7 +19,7 @@ from yili.ingest.document import Document
 from yili.ingest.resolver import StepResolver
 from yili.ingest.rites import identify
 from yili.ingest.steps import Step
-from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, toast_of
+from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, received_toast, toast_of
 from yili.ingest.tokens import Tokenizer
 from yili.ontology.rites import NEUTRAL, RiteProfile
 from yili.ontology.vocabulary import Vocabulary, load_vocabulary
@@ -105,6 +105,8 @@ class Extractor:
                 toast = toast_of(resolver, step, [])
                 if toast is None:
                     toast = group_summary_toast(resolver, step, toasts[-1] if toasts else None)
+                if toast is None:
+                    toast = received_toast(resolver, step, toasts)
                 if toast is not None:
                     toasts.append(toast)
         steps = resolver.steps

@@ -40,6 +40,7 @@ class ReadingState:
     last_toast: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
     last_toast_alternative: bool = False
     last_xian: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
+    xians: list[tuple[tuple[Term, ...], tuple[Term, ...]]] = field(default_factory=list)
     pivot_agent: tuple[Term, ...] = ()
     pivot_commander: tuple[Term, ...] = ()
     last_alternatives: tuple[Term, ...] = ()
@@ -115,6 +116,22 @@ class Reader:
         for t in reversed(self.state.mentions):
             if t.key not in keys:
                 return t
+        return None
+
+    def returned_xian(self, agents: tuple[Term, ...]) -> tuple[str, tuple[Term, ...]] | None:
+        """Which 獻 a 酢 by ``agents`` returns, and how.
+
+        The latest 獻 the agent took part in decides: if he received it, the 酢 goes back to its giver
+        (``("return", giver)``: 賔…以酢主人); if he gave it, he pours the return toast for himself in
+        the name of the one he toasted (``("self", receiver)``: 燕禮 主人…更爵…酢于阼階下, 注 更爵者不敢襲至尊也;
+        特牲 主人更爵酌醋, 賓…受爵酌酢 註 主人酌自酢).  None if he took part in none.
+        """
+        keys = {a.key for a in agents}
+        for giver, receiver in reversed(self.state.xians):
+            if keys & {r.key for r in receiver}:
+                return "return", giver
+            if keys & {g.key for g in giver}:
+                return "self", receiver
         return None
 
     def _is_principal(self, key: str) -> bool:

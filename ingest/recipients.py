@@ -100,9 +100,14 @@ class RecipientRules(Reader):
             if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(r.key == agent[0].key for r in lt[1])):
                 if lt[0][0].key != agent[0].key:
                     return lt[0][:1], False, "receives from the giver of the toast"
-        if action.key == "action-zuo" and self.state.last_xian is not None:
-            giver, _receiver = self.state.last_xian
-            return giver, False, "the return toast goes to who gave the 献"
+        if action.key == "action-zuo":
+            returned = self.returned_xian(agent)
+            if returned is not None and returned[0] == "return":
+                return returned[1], False, "the return toast goes to who gave the 献"
+            if returned is not None:
+                return agent, False, "a self-poured return toast (更爵 … 自酢)"
+            if self.state.last_xian is not None:
+                return self.state.last_xian[0], False, "the return toast goes to who gave the last 献"
         if rule == "answer":
             # 答拜 answers a bow, 对 a 辞, 许 a 命/请, 命 a 请 — each directed at the agent
             # (射人命賔 … 许诺: to the 射人; 射人请賔 公曰命某为賔: to the 射人)

@@ -450,6 +450,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self.state.last_toast_alternative = alternative
         if kind == "action-xian":
             self.state.last_xian = (giver, receiver)
+            if giver and receiver:
+                self.state.xians.append((giver, receiver))
         if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 

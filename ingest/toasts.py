@@ -166,9 +166,18 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     type_alt: Term | None = None
     giver, receiver = step.agent, step.recipient
     note = None
-    if kind == "action-zuo" and resolver.state.last_xian is not None:
-        xian_giver, xian_receiver = resolver.state.last_xian
-        giver, receiver = xian_receiver, xian_giver
+    self_poured = False
+    if kind == "action-zuo":
+        returned = resolver.returned_xian(step.agent)
+        if returned is not None and returned[0] == "return":
+            giver, receiver = step.agent, returned[1]
+        elif returned is not None:
+            # poured by the one who gave the 獻, in the name of the one he toasted (更爵 … 自酢)
+            written = tuple(r for r in step.recipient if all(r.key != a.key for a in step.agent))
+            giver, receiver, self_poured = written or returned[1], step.agent, True
+        elif resolver.state.last_xian is not None:
+            xian_giver, xian_receiver = resolver.state.last_xian
+            giver, receiver = xian_receiver, xian_giver
     if kind == "action-ying":
         top = max(
             (voc.concepts[t.key] for t in receiver if t.key in voc.concepts),
@@ -186,6 +195,8 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     if not receiver and kind in ("action-ci", "action-chou"):
         receiver = _next_receiver(step, upcoming)
     performed = step.agent
+    if self_poured:
+        note = "a self-poured return toast: the one who gave the 獻 pours it in the other's name (更爵 … 自酢)"
     exalted = next((f for t in giver if (f := resolver.profile.does_not_pour(t.key)) is not None), None)
     if exalted is not None and [t.key for t in performed] == [t.key for t in giver] and receiver:
         performed = receiver[:1]
@@ -235,6 +246,54 @@ def _next_receiver(step: Step, upcoming: list[Step]) -> tuple[Term, ...]:
         if s.agent and s.agent[0].key not in giver_keys and s.agent_explicit:
             return s.agent
     return ()
+
+
+_FILLING = frozenset({"action-zhuo", "action-shi-fill"})
+"""Acts that fill a cup: 酌, 實."""
+
+
+def received_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> Toast | None:
+    """A cup received with a bow after it was filled, with no toast written for it: the 獻 of the one
+    who hands it (士冠 贊者…酌醴 賔…面枋 冠者筵西拜受觶: the 賔 presents the 醴 to the capped son;
+    特牲 衆賓升拜受爵: the 主人's presentation to the guests).
+
+    Only a 拜受 (the bow of receiving a presented cup, not a plain 受 from an attendant) of a cup,
+    from a known other person, after a 酌/實 in the last three blocks with no toast since, and no
+    toast written to him last or in the last two blocks.
+    """
+    if step.action.key != "action-baishou" or step.vessel is None or step.negated or not step.agent:
+        return None
+    giver = step.recipient[:1]
+    if not giver or giver[0].key == step.agent[0].key:
+        return None
+    last_toast = toasts[-1].step.sequence if toasts else 0
+    me = step.agent[0].key
+    if any(
+        (t is toasts[-1] or t.step.block >= step.block - 2) and any(r.key == me for r in t.receiver) for t in toasts[-4:]
+    ):
+        return None  # the cup of a toast already written to him (賔以旅 … 實散 大夫拜受)
+    if toasts and not toasts[-1].receiver:
+        return None  # a pledge whose receiver is read from what follows: this is its receiving
+    for s in reversed(resolver.steps[:-1]):
+        if s.block < step.block - 3 or s.sequence <= last_toast:
+            return None
+        if s.action.key in _FILLING:
+            break
+    else:
+        return None
+    xian = resolver.vocabulary.concepts.get("action-xian")
+    if xian is None:
+        return None
+    toast = Toast(
+        step,
+        resolver.term(xian),
+        giver,
+        step.agent[:1],
+        giver,
+        note="implicit: a filled cup received with a bow, no toast verb written",
+    )
+    resolver.note_toast(giver, step.agent[:1], "action-xian")
+    return toast
 
 
 def group_summary_toast(resolver: StepResolver, step: Step, last: Toast | None) -> Toast | None:
