@@ -205,6 +205,19 @@ def completive(r: _Rereading, i: int) -> int | None:
     return i + 2
 
 
+def cup_not_wine(r: _Rereading, i: int) -> int | None:
+    """A form that names a wine and a cup (散) is the cup after an act done to a cup (特牲 利洗散:
+    washes the 散 cup), and the wine after 酌/實 (燕禮 酌散: pours the officers' wine)."""
+    t, prev = r.tokens[i], r.last()
+    cup = next((c for c in t.readings if c.kind == VESSEL), None)
+    if t.kind == WINE and cup is not None and _is_act(prev):
+        assert prev is not None and prev.concept is not None
+        if prev.concept.key in g.CUP_HANDLING:
+            r.out.append(with_kind(t, VESSEL, cup))
+            return i + 1
+    return None
+
+
 def in_turn(r: _Rereading, i: int) -> int | None:
     """旅 right before another act is "in turn, all of them" (士冠 旅占 註 旅衆也), not the pledge."""
     t, nxt = r.tokens[i], r.next(i)
@@ -362,6 +375,7 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     comparison,
     act_as_noun_phrase,
+    cup_not_wine,
     in_turn,
     sending_off,
     negated_bow_on_receiving,

@@ -74,7 +74,7 @@ class CupRules(Reader):
         """
         st = self.state
         who = agent[0].key if agent else ""
-        written = [t for t in clause.tokens if t.kind == VESSEL and t.concept is not None]
+        written = [t for t in clause.tokens if t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key)]
         wine_tok = next((t for t in clause.tokens if t.kind == WINE and t.concept is not None), None)
         vessel: Term | None = None
         if written and action.key == "action-baisong" and recipient and recipient[0].key in st.holder:
@@ -207,7 +207,10 @@ class CupRules(Reader):
         if cached is None:
             by_label = self.vocabulary.by_label
             cups = tuple(
-                sorted((lb for lb, cs in by_label.items() if any(c.kind == "vessel" for c in cs)), key=len, reverse=True)
+                sorted(
+                    (lb for lb, cs in by_label.items() if any(self.vocabulary.is_cup(c.key) for c in cs) and not lb.isascii()),
+                    key=lambda lb: (-len(lb), lb),
+                )
             )
             masks = tuple(
                 lb

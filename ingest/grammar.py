@@ -101,6 +101,11 @@ MOVES_AFTER_SALUTE: frozenset[str] = frozenset(
 )
 """Moves a junior makes when saluted (揖) by a senior: he takes his mat, sits, goes, enters, stands."""
 
+CUP_HANDLING: frozenset[str] = frozenset(
+    {"action-xi", "action-qu", "action-dian", "action-zhi", "action-ju", "action-shou", "action-shou-hand", "action-zujue"}
+)
+"""Acts done to a cup itself (洗, 取, 奠, 執, 舉, 受, 授, 卒): a form that is a cup and a wine (散) after them is the cup."""
+
 POSITION_VERBS: frozenset[str] = frozenset({"action-zai-at"})
 """Verbs of being placed, whose direction word after them is where: 主人在右 (特牲), 卦者在左 (士冠)."""
 

@@ -215,8 +215,12 @@ class Tokenizer:
         if concepts:
             # Several kinds may share a form (洗 the act and the basin); the act is the default
             # reading and assemble_places() turns it into a place where a direction follows.
-            order = {ACTION: 0, ROLE: 1, VESSEL: 2, WINE: 3, OBJECT: 4, PLACE: 5, FACING: 6}
-            c = sorted(concepts, key=lambda c: order.get(c.kind, 9))[0]
+            # a cup before a wine (散 is read by context: see clauses.cup_not_wine); a dish or a jar
+            # after a place (俎 the stand, a place things are put on)
+            order = {ACTION: 0, ROLE: 1, WINE: 2, VESSEL: 3, OBJECT: 4, PLACE: 5, FACING: 7}
+            c = sorted(
+                concepts, key=lambda c: (6 if c.kind == VESSEL and not self.vocabulary.is_cup(c.key) else order.get(c.kind, 9))
+            )[0]
             kind = c.kind
             if kind == FACING and c.key.startswith("rank-"):
                 kind = RANK

@@ -128,6 +128,12 @@ class Vocabulary:
             raise UnknownTermError(f"unknown {what}name {name!r}: not a label of any {what}concept in the vocabulary")
         return found[0]
 
+    def is_cup(self, key: str) -> bool:
+        """True for a drinking cup: a vessel under ``vessel-jue`` (爵, 觚, 觶, 角, 散 …), not a dish,
+        a jar or a stand."""
+        c = self.concepts.get(key)
+        return c is not None and c.kind == "vessel" and "vessel-jue" in self.broader_closure(key)
+
     def broader_closure(self, key: str) -> set[str]:
         """Return ``key`` and the keys of all its broader concepts (transitively)."""
         seen: set[str] = set()
