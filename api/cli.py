@@ -49,16 +49,25 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
     return docs
 
 
-def _extract(inputs: Sequence[str], vocab: Sequence[str]):  # type: ignore[no-untyped-def]
-    """Extract every input; a text in which no ritual act is recognised is an error."""
+def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = None):  # type: ignore[no-untyped-def]
+    """Extract every input, read as ``rite`` if given (else each as the rite its title or cast
+    names); a text in which no ritual act is recognised is an error, and so are two inputs that
+    would mint the same IRIs (the same rite and edition keys)."""
     from yili.ingest.pipeline import Extractor
 
     extractor = Extractor(extra_vocabulary=vocab)
     extractions = []
+    seen: dict[tuple[str, str], str] = {}
     for d in _documents(inputs):
-        e = extractor.extract(d)
+        e = extractor.extract(d, rite=rite)
         if not e.steps:
             raise InputError(f"{d.source}: no classic text found: no ritual act of the vocabulary was recognised in it")
+        key = (e.document.rite, e.document.edition)
+        if key in seen:
+            same = Path(seen[key]).resolve() == Path(d.source).resolve()
+            why = "is given twice" if same else f"and {seen[key]} give the same edition key {key[0]}/{key[1]}"
+            raise InputError(f"{d.source}: {why} (IRIs are minted from it); give each edition once, with distinct file names")
+        seen[key] = d.source
         extractions.append(e)
     return extractor, extractions
 
@@ -99,7 +108,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     base = _base(args.base_iri)
     out = _out_dir(args.out)
-    _extractor, extractions = _extract(args.inputs, args.vocab)
+    _extractor, extractions = _extract(args.inputs, args.vocab, args.rite)
     store = build_store(extractions, base=base, vocabulary_files=args.vocab)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -125,7 +134,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_steps(args: argparse.Namespace) -> int:
     """``yili-kg steps [INPUT ...]``: the steps as JSON Lines, one object per step, in order."""
     base = _base(args.base_iri)
-    _e, extractions = _extract(args.inputs, args.vocab)
+    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
     _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), sys.stdout)
     return 0
 
@@ -133,7 +142,7 @@ def cmd_steps(args: argparse.Namespace) -> int:
 def cmd_toasts(args: argparse.Namespace) -> int:
     """``yili-kg toasts [INPUT ...]``: who toasts whom, as JSON Lines, in ritual order."""
     base = _base(args.base_iri)
-    _e, extractions = _extract(args.inputs, args.vocab)
+    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
     _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), sys.stdout)
     return 0
 
@@ -162,12 +171,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     for gs in sets:
         path = locate_text(gs, args.corpus)
         if path is not None:
-            doc = read_file(path, rite=args.rite)
+            doc = read_file(path)
         elif inputs:
-            doc = read_file(inputs[0], rite=args.rite)
+            doc = read_file(inputs[0])
         else:
             doc = load_default()
-        reports.append(evaluate(extractor.extract(doc), gs, extractor.vocabulary))
+        reports.append(evaluate(extractor.extract(doc, rite=args.rite), gs, extractor.vocabulary))
     if len(reports) > 1:
         reports.append(overall(reports))
     if args.json:
@@ -204,7 +213,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.graph:
         service = service_from_file(args.graph, base=base)
     else:
-        _extractor, extractions = _extract(args.inputs, args.vocab)
+        _extractor, extractions = _extract(args.inputs, args.vocab, args.rite)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
     s = service.summary
     if not s.get("steps"):
@@ -250,7 +259,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if not args.out.strip() or out.is_dir():
         raise InputError(f"--out {args.out!r}: give a file name, not a folder")
-    _e, extractions = _extract(args.inputs, args.vocab)
+    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
     writer = EXPORTERS[args.format]
     writer(extractions, out)
     print(f"wrote {out} ({args.format})")
@@ -284,6 +293,11 @@ def parser() -> argparse.ArgumentParser:
             "--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle (repeatable)"
         )
         sp.add_argument("--base-iri", default=None, help="base IRI for minted IRIs (default https://w3id.org/yili-kg/)")
+        sp.add_argument(
+            "--rite",
+            default=None,
+            help="read the inputs as this rite (a key such as yanli, or a name such as 燕禮); default: from each title or cast",
+        )
 
     b = sub.add_parser("build", help="build the graph and write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl")
     common(b)

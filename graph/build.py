@@ -24,14 +24,6 @@ from yili.ingest.toasts import Toast
 from yili.ontology.namespaces import DEFAULT_BASE, OA, PREFIXES, YK, YKV, base_iri, mint
 from yili.ontology.vocabulary import default_files, read_graph
 
-RITE_LABELS: dict[str, tuple[str, str]] = {
-    "yanli": ("燕禮", "燕礼"),
-    "xiangyinjiuli": ("鄉飲酒禮", "乡饮酒礼"),
-    "xiangsheli": ("鄉射禮", "乡射礼"),
-    "shixiangjianli": ("士相見禮", "士相见礼"),
-}
-"""Labels (zh-Hant, zh-Hans) of the rites whose keys the readers know."""
-
 MODES = {"actual": YKV["mode-actual"], "conditional": YKV["mode-conditional"], "negated": YKV["mode-negated"]}
 LAYERS = {"jing": YKV["layer-jing"], "zhu": YKV["layer-zhu"], "shu": YKV["layer-shu"], "other": YKV["layer-other"]}
 
@@ -149,10 +141,15 @@ class GraphBuilder:
         g = _GraphWriter(self.quads, gid)
         rite = mint("rite", doc.rite, base=b)
         edition = mint("text", doc.rite, doc.edition, base=b)
-        hant, hans = RITE_LABELS.get(doc.rite, (doc.rite, doc.rite))
+        profile = extraction.profile
         g.add((rite, RDF.type, yk.Rite))
-        g.add((rite, RDFS.label, Literal(hant, lang="zh-Hant")))
-        g.add((rite, RDFS.label, Literal(hans, lang="zh-Hans")))
+        g.add((rite, RDFS.label, Literal(profile.hant or doc.rite, lang="zh-Hant")))
+        g.add((rite, RDFS.label, Literal(profile.hans or doc.rite, lang="zh-Hans")))
+        if profile.en:
+            g.add((rite, RDFS.label, Literal(profile.en, lang="en")))
+        if profile.iri:
+            # the rite's profile in the vocabulary: its cast and facts, with their sources
+            g.add((rite, RDFS.seeAlso, _rebase(URIRef(profile.iri), b)))
         g.add((edition, RDF.type, yk.Edition))
         g.add((edition, yk.editionOf, rite))
         g.add((edition, DCTERMS.source, Literal(Path(doc.source).name)))

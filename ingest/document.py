@@ -187,7 +187,7 @@ def split_commentary(text: str, start: int) -> list[Piece]:
 
 
 def parse_text(
-    text: str, *, source: str = "<text>", rite: str = "yanli", edition: str = "shuzhu-excerpt", rite_given: bool = True
+    text: str, *, source: str = "<text>", rite: str = "", edition: str = "shuzhu-excerpt", rite_given: bool | None = None
 ) -> Document:
     """Read text in the blank-line block layout of the 述注 excerpt into a :class:`Document`.
 
@@ -199,9 +199,10 @@ def parse_text(
         A name for messages and provenance.
     rite, edition : str
         Stable keys used in IRIs.
-    rite_given : bool
-        Whether ``rite`` names the rite (the default, ``yanli``, reads a text with no title as the 燕禮
-        unless its cast says otherwise) or is only a key.
+    rite_given : bool, optional
+        Whether ``rite`` names the rite (a profile key: the text is read as that rite unless its title
+        names another) or is only a key for IRIs; by default, whether ``rite`` is given.  With no
+        rite, the extractor detects it from the title or the cast.
 
     Returns
     -------
@@ -212,6 +213,9 @@ def parse_text(
     InputError
         If the text is empty, or holds no classic block (only a title or only commentary).
     """
+    if rite_given is None:
+        rite_given = bool(rite)
+    rite = rite or "text"
     if not text.strip():
         raise InputError(f"{source}: the file is empty")
     from yili.ingest import layouts
@@ -362,9 +366,7 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
 
 
 def _rite_key(stem: str) -> str:
-    for key in ("yanli", "xiangyinjiuli", "xiangsheli", "shixiangjianli", "shihunli", "dasheli"):
-        if key in stem:
-            return key
+    """A key for a text whose rite is not detected: its file name, as an IRI path segment."""
     return re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower() or "text"
 
 
@@ -375,5 +377,6 @@ def _edition_key(stem: str) -> str:
 
 
 def load_default() -> Document:
-    """Return the embedded 燕礼 excerpt as a :class:`Document` (rite ``yanli``, edition ``shuzhu-excerpt``)."""
-    return parse_text(embedded_text(), source=EMBEDDED_NAME, rite="yanli", edition="shuzhu-excerpt")
+    """Return the embedded 燕礼 excerpt as a :class:`Document` (edition ``shuzhu-excerpt``; it has no
+    title, and the extractor recognises the 燕禮 from its cast)."""
+    return parse_text(embedded_text(), source=EMBEDDED_NAME, edition="shuzhu-excerpt")

@@ -81,4 +81,4 @@ def extract_text(extractor: Extractor, text: str, rite: str | None = "yanli"):
     """Extract a small text written for a test (one classic block per paragraph)."""
     from yili.ingest.document import parse_text
 
-    return extractor.extract(parse_text("测试\n\n" + text, source="<test>", rite="test", edition="test"), rite=rite)
+    return extractor.extract(parse_text("测试\n\n" + text, source="<test>", edition="test"), rite=rite)

@@ -74,3 +74,66 @@ def test_eval_command_prints_the_table(capsys):
     assert main(["eval", str(shared_path("gold"))]) == 0
     out = capsys.readouterr().out
     assert "toasts" in out and "agent" in out and "gold blocks 1-56" in out
+
+
+# Floors just under what the extractor reaches on each gold set (yili-kg eval ../shared/gold); a rule
+# that breaks a chapter it was not written on fails here.  (field: (F1 floor)), toasts: (P, R).
+FLOORS = {
+    "excerpt": ({"agent": 0.99, "action": 0.99, "recipient": 0.98, "location": 0.98, "facing": 0.99}, (1.0, 1.0)),
+    "shiguanli": ({"agent": 0.69, "action": 0.81, "recipient": 0.57, "location": 0.65, "facing": 0.77}, (0.84, 0.99)),
+    "teshengkuishi": ({"agent": 0.80, "action": 0.92, "recipient": 0.66, "location": 0.64, "facing": 0.99}, (0.45, 0.38)),
+}
+
+
+def test_every_gold_set_is_scored_above_its_floor(extractor):
+    from yili.ingest.document import load_default, read_file
+    from yili.ingest.evaluate import find_gold_sets, locate_text
+
+    sets = {gs.name: gs for gs in find_gold_sets([shared_path("gold")])}
+    assert sorted(sets) == ["excerpt", "shiguanli", "teshengkuishi"]
+    assert sets["shiguanli"].unit == "para" and sets["shiguanli"].file == "KR1d0040_001.txt"
+    for name, (fields, (p, r)) in FLOORS.items():
+        path = locate_text(sets[name])
+        doc = read_file(path) if path else load_default()
+        report = evaluate(extractor.extract(doc), sets[name], extractor.vocabulary)
+        for f, floor in fields.items():
+            assert report.fields[f].f1 >= floor, (name, f, report.fields[f].f1)
+        assert report.toasts.precision >= p and report.toasts.recall >= r, (name, report.toasts)
+
+
+def test_eval_prints_one_table_per_chapter_and_an_overall_one(capsys):
+    from yili.api.cli import main
+
+    assert main(["eval", str(shared_path("gold"))]) == 0
+    out = capsys.readouterr().out
+    heads = [line.split(":")[0] for line in out.splitlines() if ": " in line and "gold" in line and "steps" in line]
+    assert heads == ["excerpt", "shiguanli", "teshengkuishi", "overall"]
+    assert "shiguanli: gold paras 3-113: 314 gold steps" in out
+    assert "teshengkuishi: gold paras 69-122: 308 gold steps" in out
+    assert "overall: 3 gold sets: 937 gold steps" in out
+
+
+def test_optional_gold_toasts_count_neither_way_and_alternatives_are_accepted(tmp_path, extractor):
+    from tests.conftest import extract_text
+
+    r = extract_text(extractor, "主人献賓\n\n賓酢主人")
+    s1, s2 = r.steps
+    steps = [{"para": 1, "char_start": s1.char_start, "char_end": s1.char_end, "agent": "主人", "action": "献"}]
+    toasts = [
+        # required, with the receiver as an alternative
+        {"para": 1, "char_start": s1.char_start, "char_end": s1.char_end, "type": "献", "giver": "主人", "receiver": "介", "receiver_alt": ["賔"]},
+        # optional: matched, counts neither way
+        {"para": 2, "char_start": s2.char_start, "char_end": s2.char_end, "type": "酢", "giver": "賓", "receiver": "主人", "optional": True},
+        # optional and not matched: not missed
+        {"para": 2, "char_start": s2.char_start, "char_end": s2.char_end, "type": "酬", "giver": "賓", "receiver": "主人", "implicit": True},
+    ]
+    d = tmp_path / "gold"
+    d.mkdir()
+    (d / "steps_x.jsonl").write_text("\n".join(json.dumps(s, ensure_ascii=False) for s in steps), encoding="utf-8")
+    (d / "toasts_x.jsonl").write_text("\n".join(json.dumps(t, ensure_ascii=False) for t in toasts), encoding="utf-8")
+    from yili.ingest.evaluate import find_gold_sets
+
+    (gs,) = find_gold_sets([d])
+    report = evaluate(r, gs, extractor.vocabulary)
+    assert (report.toasts.tp, report.toasts.fp, report.toasts.fn) == (1, 0, 0)
+    assert report.unit == "para" and report.name == "x"
