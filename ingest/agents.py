@@ -232,7 +232,9 @@ class AgentRules(Reader):
         """A role whose name is the act + 者 does the act: 执幂 → 执幂者, 羞膳 → 羞膳者, 媵爵 → 媵爵者."""
         verb = clause.verb
         rest = "".join(t.text for t in clause.suffix[:1] if t.kind in (OBJECT, OTHER, VESSEL, ROLE))
-        for form in (verb.text + rest,) if rest else (verb.text,):
+        # verb + object + 者 names who does it (執冪者, 羞膳者, 媵爵者); a bare verb + 者 may name the
+        # one it is done to (冠者: the one capped), so it is not read so
+        for form in (verb.text + rest,) if rest else ():
             c = self._role_of_form(form + "者")
             if c is not None:
                 return self.term(c)

@@ -196,10 +196,19 @@ def negated_bow_on_receiving(r: _Rereading, i: int) -> int | None:
 
 
 def completive(r: _Rereading, i: int) -> int | None:
-    """卒 + act is that act, completed (卒洗, 卒盥, 卒歌): one act flagged ``completive``."""
+    """卒 + act is that act, completed (卒洗, 卒盥, 卒歌): one act flagged ``completive``; but 卒 right
+    after an act, before one not begun in the block, closes the act before it (士冠 旅占卒 | 進,
+    賔盥卒 | 壹揖: 註 卒已也), while an act interrupted by a reply or a posture is resumed (燕禮 …洗
+    賔…辞洗 …兴对 | 卒洗)."""
     t, nxt = r.tokens[i], r.next(i)
     if not (t.kind == ACTION and t.text in g.COMPLETIVE and nxt is not None and nxt.kind == ACTION):
         return None
+    prev = r.last()
+    begun = nxt.concept is not None and any(x.kind == ACTION and x.concept == nxt.concept for x in r.out)
+    interlude = prev is not None and prev.concept is not None and (prev.concept.flag("responsive") or prev.concept.key in g.POSTURES)
+    if _is_act(prev) and not begun and not interlude:
+        r.out.append(with_kind(t, TAIL))
+        return i + 1
     r.flag(len(r.out), "completive", True)
     r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ACTION, nxt.concept, nxt.readings))
     return i + 2
@@ -257,6 +266,10 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
         # a word that names an act and a thing (醴: to toast with sweet wine, the sweet wine) is the
         # thing right after a verb that takes one: 酌醴, 受醴, 啐醴 (but 乃醴賔: the act)
         thing = next((c for c in t.readings if c.kind in (OBJECT, WINE, VESSEL)), None)
+        nxt = r.next(i)
+        if thing is None and nxt is not None and nxt.kind == YU and prev.concept.key not in g.POSTURES:
+            # 布席於門中: the mat laid (席 the noun, before 於 and its place)
+            thing = next((c for c in t.readings if c.kind == PLACE), None)
         if thing is not None and prev.concept.key not in g.MOTION_VERBS and not prev.concept.flag("personObject"):
             r.out.append(with_kind(t, thing.kind, thing))
             return i + 1

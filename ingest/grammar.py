@@ -32,6 +32,8 @@ ADVERBS: frozenset[str] = frozenset(
         "始",  # first
         "将",  # about to
         "并",  # together
+        "每",  # every: 每曲揖 (at every turn of the path, 士冠)
+        "毎",
     }
 )
 """Adverbs: they sit between a subject and its verb and never start a clause of their own."""
@@ -105,6 +107,9 @@ CUP_HANDLING: frozenset[str] = frozenset(
     {"action-xi", "action-qu", "action-dian", "action-zhi", "action-ju", "action-shou", "action-shou-hand", "action-zujue"}
 )
 """Acts done to a cup itself (洗, 取, 奠, 執, 舉, 受, 授, 卒): a form that is a cup and a wine (散) after them is the cup."""
+
+POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-li"})
+"""坐, 興, 立: postures, which take no object (坐 | 席於…: the mat is laid by the next act)."""
 
 POSITION_VERBS: frozenset[str] = frozenset({"action-zai-at"})
 """Verbs of being placed, whose direction word after them is where: 主人在右 (特牲), 卦者在左 (士冠)."""

@@ -151,6 +151,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             agent_explicit = False
         agent = subject
         default_agent = False
+        mutual = False
         agent_alternative = False
         self._agent_from_pivot = False
         if not agent:
@@ -161,6 +162,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 agent, why = (kept, why) if kept else self._opening_agent()
             self._agent_from_pivot = why.startswith("named by the pivot")
             default_agent = why.startswith("default agent")
+            mutual = why.startswith("a mutual act")
             agent_alternative = why.endswith("(either)")
             notes.append(f"agent: {why}")
         st.pivot_agent = ()
@@ -274,6 +276,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         )
         if recipient_why:
             notes.append(f"recipient: {recipient_why}")
+        if len(agent) > 1 and recipient and all(any(p.key == a.key for a in agent) for p in recipient):
+            recipient, recipient_alt = (), False  # a mutual act (三讓): the parties to each other, no one else
         if causative or (action.key == "action-ming" and objects_persons):
             recipient = tuple(objects_persons[:1]) if causative else recipient
 
@@ -384,7 +388,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._mention(agent)
         st.actors.update(a.key for a in agent if a.key)
         self._mention(tuple(objects_persons) + tuple(pp_persons))
-        if agent and not default_agent:
+        if agent and not default_agent and not mutual:  # after a mutual act (三讓) the actor before it goes on
             st.subject = agent
             if action.key == "action-baisong" and recipient and not recipient_alt:
                 # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
