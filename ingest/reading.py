@@ -175,8 +175,8 @@ class Reader:
         # only persons who have acted count: one merely named is not present (若有诸公)
         for key in sorted(self.state.actors):
             c = self.concept(key)
-            if c is None or c.key in keys:
-                continue
+            if c is None or c.key in keys or not self.profile.in_cast(c.key):
+                continue  # a person outside the rite's cast (a slip of the edition: 王人 for 主人) is no superior
             if best is None or int(c.flag("rank", 0) or 0) > int(best.flag("rank", 0) or 0):
                 best = c
         return self.term(best) if best is not None else self.other_party(agents)

@@ -190,6 +190,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                         location_tok = x
                     elif x.kind in (OBJECT, OTHER) and location_tok is None and any(c.kind == "place" for c in x.readings):
                         location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
+                if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL) for x in np):
+                    # 于 + a thing is where the act puts it: 㨎于醢, 加于肵俎, 實于左袂 (the whole noun
+                    # phrase, its modifiers with it: 肵俎, not 俎)
+                    last_place = max((k for k, x in enumerate(np) if x.kind == PLACE), default=len(np) - 1)
+                    head = np[: last_place + 1]
+                    concept = location_tok.concept if location_tok is not None else None
+                    location_tok = Token("".join(x.text for x in head), head[0].start, head[-1].end, PLACE, concept)
                 i = max(j, i + 1)
                 continue
             if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH:
