@@ -174,7 +174,9 @@ class AgentRules(Reader):
         if default is not None and default.opening and not opens_block:
             default = None  # a setting-out that opens its paragraph; inside one, the actor goes on
         if default is not None and default.role in self.vocabulary.concepts:
-            return (self.term(self.vocabulary.concepts[str(default.role)]),), f"default agent of the rite ({default.source})"
+            # an opening fact names who carries the paragraph on (its setting out); another only the act
+            why = "opening agent of the rite" if default.opening else "default agent of the rite"
+            return (self.term(self.vocabulary.concepts[str(default.role)]),), f"{why} ({default.source})"
         if st.served_by and action.key in g.MOTION_VERBS:
             # 膳宰设折俎 升自西阶: the server himself goes up
             return st.served_by, "the server moves on"

@@ -267,6 +267,9 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
         # thing right after a verb that takes one: 酌醴, 受醴, 啐醴 (but 乃醴賔: the act)
         thing = next((c for c in t.readings if c.kind in (OBJECT, WINE, VESSEL)), None)
         nxt = r.next(i)
+        if thing is None and prev.concept.key in g.SETTING_OUT:
+            # 設洗: the basin set out (洗 the place), 陳服: the garments laid out
+            thing = next((c for c in t.readings if c.kind == PLACE), None)
         if thing is None and nxt is not None and nxt.kind == YU and prev.concept.key not in g.POSTURES:
             # 布席於門中: the mat laid (席 the noun, before 於 and its place)
             thing = next((c for c in t.readings if c.kind == PLACE), None)
@@ -275,7 +278,10 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
             return i + 1
     # … and right after a noun it qualifies, inside a noun phrase: 側尊一甒醴 (a jar of sweet wine),
     # 服𤣥冠 (the black cap)
-    if _is_act(t) and prev is not None and prev.kind in (VESSEL, NUM, OTHER) and r.out[:-1] and r.out[-2].kind in (ACTION, VESSEL, NUM, OTHER):
+    if _is_act(t) and prev is not None and (
+        (prev.kind in (VESSEL, NUM, OTHER) and r.out[:-1] and r.out[-2].kind in (ACTION, VESSEL, NUM, OTHER))
+        or (prev.kind == OBJECT and (len(r.out) < 2 or r.out[-2].kind not in (ROLE, PLACE)))
+    ):
         thing = next((c for c in t.readings if c.kind in (OBJECT, WINE, VESSEL)), None)
         if thing is not None:
             r.out.append(with_kind(t, thing.kind, thing))

@@ -108,6 +108,9 @@ CUP_HANDLING: frozenset[str] = frozenset(
 )
 """Acts done to a cup itself (洗, 取, 奠, 執, 舉, 受, 授, 卒): a form that is a cup and a wine (散) after them is the cup."""
 
+SETTING_OUT: frozenset[str] = frozenset({"action-she", "action-chen", "action-bu-spread", "action-zhuan"})
+"""設, 陳, 布, 饌: what follows is the thing set out (設洗: the basin; 陳服: the garments), not an act."""
+
 POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-li"})
 """坐, 興, 立: postures, which take no object (坐 | 席於…: the mat is laid by the next act)."""
 

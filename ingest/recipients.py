@@ -133,9 +133,26 @@ class RecipientRules(Reader):
         if rule == "superior":
             p = self.superior(agent)
             return ((p,) if p else ()), False, "the most senior person present"
-        if rule == "served" and self.state.last_toast is not None:
+        if rule == "served" and self.state.last_toast is not None and self._toasted_lately(clause.block):
             return self.state.last_toast[1], False, "the one just toasted is served"
+        if rule == "served":
+            # 贊者坐櫛設纚 (士冠): the person being served is the one named last in the paragraph
+            keys = {a.key for a in agent}
+            for t in reversed(self.state.block_mentions):
+                if t.key not in keys and self._is_principal(t.key):
+                    return (t,), False, "the one being served, named last"
+            if self.state.last_toast is not None:
+                return self.state.last_toast[1], False, "the one last toasted is served"
         return (), False, None
+
+    def _toasted_lately(self, block: int) -> bool:
+        """True if the last toast was made in this block or the three before (its receiver is the one served)."""
+        for s in reversed(self.steps):
+            if s.block < block - 3:
+                return False
+            if "action-toast" in self.vocabulary.broader_closure(s.action.key):
+                return True
+        return False
 
     def _alternatives(self, clause: Clause) -> tuple[Term, ...]:
         """若X若Y: either X or Y.  A relative word among them (长, the eldest) stays as written,
