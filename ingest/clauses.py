@@ -593,6 +593,14 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             return i + 1
         if t.kind in PREFIX_KINDS:
             return i
+        if (
+            i == h2 - 1
+            and i > h1 + 1
+            and t.kind in (OBJECT, OTHER, VESSEL, PLACE)
+            and tokens[h2].concept is not None
+            and tokens[h2].concept.key in g.THING_AS_SUBJECT
+        ):
+            return i  # 加于俎 | 燔從: the thing carried is the subject of 從
         if t.kind == ZHI:
             has_person_object = True
         if t.kind == NUM and i + 1 < h2 and tokens[i + 1].kind == ROLE:

@@ -111,6 +111,13 @@ CUP_HANDLING: frozenset[str] = frozenset(
 SETTING_OUT: frozenset[str] = frozenset({"action-she", "action-chen", "action-bu-spread", "action-zhuan"})
 """設, 陳, 布, 饌: what follows is the thing set out (設洗: the basin; 陳服: the garments), not an act."""
 
+THING_AS_SUBJECT: frozenset[str] = frozenset({"action-cong", "action-ru"})
+"""從 and 入 take the thing carried as their subject: 燔從 (the roast follows, brought by its server),
+肝從, 俎入 (特牲): the noun before them opens their clause."""
+
+PLACEHOLDERS: frozenset[str] = frozenset({"某"})
+"""某 "so-and-so": a name left blank in the words spoken (公曰命某為賔 注曰某大夫也), never a role of the rite."""
+
 POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-li"})
 """坐, 興, 立: postures, which take no object (坐 | 席於…: the mat is laid by the next act)."""
 

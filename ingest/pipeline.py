@@ -10,19 +10,21 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from yili.ingest import grammar as g
 from yili.ingest.clauses import segment
-from yili.ingest.document import Document
+from yili.ingest.document import LAYER_NOTE, Block, Document
 from yili.ingest.resolver import StepResolver
 from yili.ingest.rites import identify
 from yili.ingest.steps import Step
 from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, received_toast, toast_of
 from yili.ingest.tokens import Tokenizer
 from yili.ontology.rites import NEUTRAL, RiteProfile
-from yili.ontology.vocabulary import Vocabulary, load_vocabulary
+from yili.ontology.vocabulary import Concept, Vocabulary, load_vocabulary
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,58 @@ class Extraction:
     toasts: tuple[Toast, ...]
     phases: tuple[Phase, ...]
     profile: RiteProfile = NEUTRAL
+
+
+def identifications(
+    block: Block, profile: RiteProfile, vocabulary: Vocabulary
+) -> tuple[dict[str, Concept], dict[str, Concept]]:
+    """Who the note on a block says a word of its classic names: ``註曰利佐食也`` (特牲: 利 is the
+    佐食), ``註曰主人壻也`` (士昏: from here the 主人 is the groom).
+
+    A rule of the language of the commentary: a note sentence ``XY也`` that opens the note (or
+    follows another sentence's 也), with X a word (1–3 characters) written in the block's classic
+    text and Y the label of a role of the rite's cast, reads X as that role from this block on,
+    until another note changes it.  An office that is not one of the rite's parties (燕禮 注曰主人宰夫也:
+    the 宰夫 is not of the cast) changes nothing; an act word (拜送賓也) is no name.  When X is itself
+    a role, the note says who it is in this block only (士冠 註 贊者衆賔也), unless X is the rite's
+    host: who the host is changes from there on (士昏 註 主人壻也).
+
+    Returns
+    -------
+    held : dict[str, Concept]
+        Written form → role, from this block on.
+    local : dict[str, Concept]
+        Written form → role, in this block only.
+    """
+    out: dict[str, Concept] = {}
+    local: dict[str, Concept] = {}
+    classic = block.classic.reading_text
+    if not profile.cast:
+        return out, local
+    labels = sorted(
+        ((label, vocabulary.concepts[key]) for key in profile.cast if key in vocabulary.concepts for label in vocabulary.concepts[key].labels if not label.isascii()),
+        key=lambda lc: (-len(lc[0]), lc[0]),
+    )
+    for piece in block.commentary:
+        if piece.layer != LAYER_NOTE:
+            continue
+        text = piece.reading_text
+        for m in re.finditer(r"(?=(?:[註注]曰|也)([^\s○也曰，。]{2,7})也)", text):
+            sentence = m.group(1)
+            for k in range(1, min(3, len(sentence) - 1) + 1):
+                x, y = sentence[:k], sentence[k:]
+                role = next((c for label, c in labels if label == y), None)
+                if role is None or x not in classic or x in role.labels or x in g.PLACEHOLDERS:
+                    continue
+                named = [c for c in vocabulary.by_label.get(x, ()) if c.kind in ("role", "action")]
+                if any(c.kind == "action" for c in named):
+                    continue
+                if named and all(c.key != profile.host for c in named):
+                    local[x] = role
+                else:
+                    out[x] = role
+                break
+    return out, local
 
 
 class Extractor:
@@ -96,8 +150,11 @@ class Extractor:
         resolver = StepResolver(self.vocabulary, document, profile)
         cast = frozenset(profile.cast)
         toasts: list[Toast] = []
+        identified: dict[str, Concept] = {}
         for block in document.blocks:
-            tokens = self.tokenizer.tokenize_piece(block.classic, readings, cast)
+            held, local = identifications(block, profile, self.vocabulary)
+            identified.update(held)
+            tokens = self.tokenizer.tokenize_piece(block.classic, {**readings, **identified, **local}, cast)
             clauses = segment(tokens, block.number, self.vocabulary)
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):

@@ -90,7 +90,9 @@ class Reader:
             if t.kind != ROLE:
                 continue
             if t.concept is not None:
-                out.append(self.term(t.concept, t.text))
+                # a word read as a role it does not spell (利 for 佐食, 主人 for 壻 after 註 主人壻也)
+                # is shown by the role's own label
+                out.append(self.term(t.concept, t.text if t.text in t.concept.labels else None))
             else:
                 ref = self._group_reference(exclude=tuple(out))
                 if ref is not None:

@@ -148,3 +148,16 @@ def test_no_rite_name_is_written_in_the_rules():
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
                 assert node.value not in names, f"{path.name}: {node.value!r} names a rite"
+
+
+def test_the_note_on_a_block_says_who_acts(extractor):
+    # 特牲 註曰利佐食也: 利 is the 佐食 from that block on
+    r = extractor.extract(parse_text("題\n\n利洗散獻于尸\n\n註曰利佐食也\n\n利拜", edition="t"), rite="teshengkuishili")
+    assert [(s.text, s.agent_label) for s in r.steps] == [("利洗散", "佐食"), ("獻于尸", "佐食"), ("利拜", "佐食")]
+    assert (r.toasts[0].giver[0].key, r.toasts[0].receiver[0].key) == ("role-zuoshi", "role-shi-corpse")
+    # 士昏 註曰主人壻也: who the host is changes from there on
+    r = extractor.extract(parse_text("題\n\n主人升\n\n註曰主人壻也\n\n主人降", edition="t"), rite="shihunli")
+    assert [s.agent[0].key for s in r.steps] == ["role-xu-groom", "role-xu-groom"]
+    # 燕禮 注曰主人宰夫也: the 宰夫 is no party of the banquet; the 主人 stays the 主人
+    r = extractor.extract(parse_text("題\n\n主人升\n\n注曰主人宰夫也", edition="t"), rite="yanli")
+    assert r.steps[0].agent[0].key == "role-zhuren"
