@@ -274,7 +274,8 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
             # 布席於門中: the mat laid (席 the noun, before 於 and its place)
             thing = next((c for c in t.readings if c.kind == PLACE), None)
         if thing is not None and prev.concept.key not in g.MOTION_VERBS and not prev.concept.flag("personObject"):
-            r.out.append(with_kind(t, thing.kind, thing))
+            # a place noun so read is the thing acted on (布席: the mat), not where
+            r.out.append(with_kind(t, OBJECT if thing.kind == PLACE else thing.kind, thing))
             return i + 1
     # … and right after a noun it qualifies, inside a noun phrase: 側尊一甒醴 (a jar of sweet wine),
     # 服𤣥冠 (the black cap)
@@ -456,6 +457,8 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
         if tokens[j].kind == ROLE and not _joined(tokens, j):
             return False
         if tokens[j].kind == YI:
+            if j + 1 < len(tokens) and tokens[j + 1].kind == ACTION:
+                return True  # 以 + verb: 尸以醋主人 (the 尸, thereupon, returns the toast)
             # an instrument between subject and verb: 主人以虚爵降
             j = _noun_phrase_end(tokens, j + 1, len(tokens))
             continue

@@ -1,0 +1,95 @@
+"""Rules of the language that hold in every rite, pinned by sentences written in the classic's style
+(traditional characters, as the Kanripo editions write them), read as a rite other than the banquet."""
+
+from __future__ import annotations
+
+from yili.ingest.document import parse_text
+
+
+def read(extractor, text: str, rite: str):
+    return extractor.extract(parse_text("題\n\n" + text, edition="t"), rite=rite)
+
+
+def fields(r, *names):
+    return [tuple(s.as_record()[n] for n in names) for s in r.steps]
+
+
+def toasts(r):
+    """(giver, type, receiver) with the type as its zh-Hant label (獻), whatever the script of the snippet."""
+    return [
+        (t.giver[0].label if t.giver else None, extractor_label(t.type.key), "+".join(x.label for x in t.receiver) or None)
+        for t in r.toasts
+    ]
+
+
+def extractor_label(key: str) -> str:
+    from yili.ontology.vocabulary import load_vocabulary
+
+    global _VOC
+    if "_VOC" not in globals():
+        _VOC = load_vocabulary()
+    return _VOC.concepts[key].hant
+
+
+def test_a_word_that_is_an_act_and_a_thing_is_the_thing_after_a_verb(extractor):
+    # 酌醴: pours the sweet wine (a thing); 乃醴賔: gives the guest the 醴 (a toast, a kind of 獻)
+    r = read(extractor, "贊者酌醴\n\n乃醴賔以壹獻之禮", "shiguanli")
+    assert fields(r, "text", "action", "object") == [("贊者酌醴", "酌", None), ("乃醴賔以壹獻之禮", "醴", "壹")]
+    assert toasts(r) == [("主人", "獻", "賔")]  # the host toasts the chief guest; 壹獻之禮 is a noun phrase
+
+
+def test_a_cup_presented_to_a_person_is_a_xian_whatever_the_verb(extractor):
+    r = read(extractor, "主人洗角升酌酳尸尸拜受主人拜送", "teshengkuishili")
+    assert toasts(r) == [("主人", "獻", "尸")]  # 注 酳猶衍也 是獻尸也
+    assert r.toasts[0].step.action.label == "酳" and r.toasts[0].step.vessel.label == "角"
+
+
+def test_zhi_jue_with_a_written_cup_is_a_toast_and_the_giver_pours_his_own_zuo(extractor):
+    r = read(extractor, "主人降洗酌致爵于主婦主婦拜受爵主人西面答拜主人更爵酌醋卒爵", "teshengkuishili")
+    assert toasts(r) == [("主人", "獻", "主婦"), ("主婦", "酢", "主人")]
+    zuo = r.toasts[1]
+    assert [p.label for p in zuo.performed_by] == ["主人"] and zuo.step.recipient[0].label == "主人"
+
+
+def test_a_zuo_returns_the_xian_its_agent_received(extractor):
+    r = read(extractor, "主人洗角升酌酳尸尸拜受主人拜送尸卒角祝酌授尸尸以醋主人", "teshengkuishili")
+    assert toasts(r) == [("主人", "獻", "尸"), ("尸", "酢", "主人")]
+    assert fields(r, "text", "agent")[7:9] == [("祝酌", "祝"), ("授尸", "祝")]  # 祝 the invocator, of the cast
+
+
+def test_a_filled_cup_received_with_a_bow_is_an_implicit_xian(extractor):
+    r = read(extractor, "贊者洗于房中側酌醴賔受醴於户東冠者筵西拜受觶賔東面答拜", "shiguanli")
+    assert toasts(r) == [("賔", "獻", "冠者")]
+    assert r.toasts[0].step.text == "冠者筵西拜受觶" and r.toasts[0].note.startswith("implicit")
+
+
+def test_mutual_salutes_and_deferrals_are_both_parties(extractor):
+    r = read(extractor, "主人揖賔先入毎曲揖至於階三讓主人升", "shiguanli")
+    rows = fields(r, "text", "agent", "recipient")
+    assert ("毎曲揖", "主人+賔", None) in rows and ("三讓", "主人+賔", None) in rows
+
+
+def test_the_person_after_ze_acts_not_the_one_in_the_condition(extractor):
+    r = read(extractor, "若孤子則父兄戒宿", "shiguanli")
+    assert fields(r, "text", "agent", "mode") == [("若孤子則父兄戒", "父兄", "conditional"), ("宿", "父兄", "conditional")]
+
+
+def test_ru_chu_closes_its_clause_and_a_thing_carried_is_the_subject_of_cong(extractor):
+    r = read(extractor, "賓三獻如初燔從如初爵止", "teshengkuishili")
+    assert [s.text for s in r.steps] == ["賓三獻如初", "燔從如初", "爵止"]
+
+
+def test_zu_after_an_act_closes_it_and_lv_before_an_act_is_in_turn(extractor):
+    r = read(extractor, "筮人還東面旅占卒進告吉", "shiguanli")
+    assert fields(r, "text", "action") == [("筮人還", "還"), ("東面旅占卒", "占"), ("進", "進"), ("告吉", "告")]
+    assert not r.toasts  # 旅占 is no pledge
+
+
+def test_place_phrases_chain_into_one_location(extractor):
+    r = read(extractor, "有司布席於門中闑西閾外西面", "shiguanli")
+    assert fields(r, "action", "object", "location", "facing") == [("布", "席", "門中闑西閾外", "西面")]
+
+
+def test_a_junior_saluted_by_a_senior_moves(extractor):
+    r = read(extractor, "賔揖冠者冠者即筵坐\n\n冠者興賔揖之適房", "shiguanli")
+    assert fields(r, "text", "agent")[-1] == ("適房", "冠者")
