@@ -88,6 +88,14 @@ class AgentRules(Reader):
             if first:
                 return (first[0],), "salutes and goes up first (注曰賔每先升尊也)"
         closure = self.vocabulary.broader_closure(action.key)
+        if action.key == "action-zuo" and st.last_xian is not None and st.last_xian[1]:
+            # 酢 is the return of the one toasted (尸…酢 after 主婦亞獻尸), unless the giver of the 獻
+            # has just changed the cup to pour it for himself (更爵 … 酢于阼階下)
+            changed = any(
+                s.block == clause.block and s.action.key in ("action-geng", "action-yi-change") for s in self.steps[-6:]
+            )
+            if not (changed and st.subject):
+                return st.last_xian[1], "returns the 獻 he received"
         guest = self.profile.chief_guest
         if (
             "action-toast" in closure
@@ -180,6 +188,16 @@ class AgentRules(Reader):
         if st.served_by and action.key in g.MOTION_VERBS:
             # 膳宰设折俎 升自西阶: the server himself goes up
             return st.served_by, "the server moves on"
+        if st.subject and "action-toast" in closure:
+            receivers = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
+            if st.subject[0].key in receivers:
+                # nobody presents a cup to himself: the other party gives it (西階上獻賓 after 賓 washed)
+                host = self.profile.host
+                giver = self.other_party(st.subject)
+                if host in self.vocabulary.concepts and host not in receivers:
+                    return (self.term(self.vocabulary.concepts[str(host)]),), "nobody toasts himself: the host gives it"
+                if giver is not None and giver.key not in receivers:
+                    return (giver,), "nobody toasts himself: the other party gives it"
         if st.subject:
             return st.subject, "carried over"
         return self._opening_agent()
