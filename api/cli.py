@@ -159,6 +159,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from yili.ingest.evaluate import evaluate, find_gold_sets, locate_text, overall
     from yili.ingest.pipeline import Extractor
 
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise InputError(f"{missing[0]}: no such file or folder")
     golds = [p for p in args.paths if Path(p).is_dir()]
     inputs = [p for p in args.paths if not Path(p).is_dir()]
     if not golds:
@@ -321,7 +324,7 @@ def parser() -> argparse.ArgumentParser:
         "and at most one INPUT, the text the excerpt's gold annotates (default: the embedded excerpt)",
     )
     e.add_argument("--corpus", action="append", default=[], metavar="DIR", help="where annotated files are found")
-    e.add_argument("--rite", default=None, help="read the texts as this rite (default: from the title)")
+    e.add_argument("--rite", default=None, help="read every annotated text as this rite (default: each from its title or cast)")
     e.add_argument("--json", action="store_true", help="print the scores as JSON")
     e.add_argument("--worst", type=int, default=15, help="how many confusions to list")
     e.add_argument("--vocab", action="append", default=[], metavar="FILE")

@@ -24,6 +24,8 @@ LAYER_NOTE = "zhu"
 LAYER_SUBCOMMENTARY = "shu"
 LAYER_OTHER = "other"
 
+_CHAPTER_TITLE = re.compile(r"\S{1,10}[第苐][一二三四五六七八九十]{1,3}")
+"""A chapter's title line (士冠禮第一): a text that is only this has no classic."""
 _BLOCK_SEP = re.compile(r"\r?\n[ \t\u3000\r]*\r?\n|\r[ \t\u3000]*\r")
 # A commentary block opens with 注曰 (鄭玄's note) or with an authority's name + 曰 (杨氏曰, 朱子曰).
 _COMMENTARY_OPEN = re.compile(r"^○?(注曰|註曰|[^\s○]{1,3}氏曰|疏曰)")
@@ -228,6 +230,8 @@ def parse_text(
     title_span, rest = spans[0], spans[1:]
     title = text[title_span[0] : title_span[1]]
     if not rest and not _COMMENTARY_OPEN.match(title):
+        if _CHAPTER_TITLE.fullmatch(title.strip()):
+            raise InputError(f"{source}: no classic text found (only the chapter title {title.strip()})")
         # A single paragraph: treat it as one classic block with no title.
         title, rest = "", spans
     blocks: list[Block] = []

@@ -106,6 +106,9 @@ class Report:
             f"{'field':<10} {'precision':>9} {'recall':>7} {'F1':>6}   tp   fp   fn",
         ]
         for name, s in [*self.fields.items(), ("toasts", self.toasts)]:
+            if not (s.tp or s.fp or s.fn):
+                lines.append(f"{name:<10} {'-':>9} {'-':>7} {'-':>6} {s.tp:4d} {s.fp:4d} {s.fn:4d}")  # nothing to score
+                continue
             lines.append(f"{name:<10} {s.precision:9.3f} {s.recall:7.3f} {s.f1:6.3f} {s.tp:4d} {s.fp:4d} {s.fn:4d}")
         if self.confusions:
             lines.append("worst confusions (field: gold -> predicted  count):")
@@ -271,7 +274,9 @@ def _read_set(folder: Path, steps_path: Path, toasts_path: Path, name: str) -> G
     for n, s in enumerate(steps, 1):
         if unit not in s or not isinstance(s[unit], int):
             raise InputError(f"{steps_path}:{n}: the record has no integer 'block' (or 'para')")
-    toasts = read_jsonl(toasts_path, ("type", "giver", "receiver")) if toasts_path.is_file() else []
+    if not toasts_path.is_file():
+        raise InputError(f"{toasts_path}: no such file (each steps file needs its toasts file beside it)")
+    toasts = read_jsonl(toasts_path, ("type", "giver", "receiver"))
     for n, t in enumerate(toasts, 1):
         if unit == "block" and not isinstance(t.get("block"), int):
             raise InputError(f"{toasts_path}:{n}: 'block' must be an integer, not {t.get('block')!r}")
@@ -280,6 +285,9 @@ def _read_set(folder: Path, steps_path: Path, toasts_path: Path, name: str) -> G
     files = sorted({str(s["file"]) for s in steps if s.get("file")})
     if len(files) > 1:
         raise InputError(f"{steps_path}: the records annotate more than one file ({', '.join(files)})")
+    other = sorted({str(t["file"]) for t in toasts if t.get("file")} - set(files))
+    if other:
+        raise InputError(f"{toasts_path}: the toasts annotate {', '.join(other)}, not the file of {steps_path.name}")
     return GoldSet(name, steps, toasts, files[0] if files else None, folder, unit)
 
 
@@ -302,12 +310,19 @@ def find_gold_sets(paths: list[str | Path]) -> list[GoldSet]:
         A path is not a folder, a folder holds no gold set, or a file is malformed.
     """
     sets: list[GoldSet] = []
+    seen: set[Path] = set()
     for p in paths:
         root = Path(p)
+        if not root.exists():
+            raise InputError(f"{root}: no such folder")
         if not root.is_dir():
             raise InputError(f"{root}: not a directory with steps.jsonl and toasts.jsonl")
         found = 0
         for folder in [root, *sorted(d for d in root.rglob("*") if d.is_dir())]:
+            if folder.resolve() in seen:
+                found += 1
+                continue  # the same gold given twice (a folder and its parent): scored once
+            seen.add(folder.resolve())
             if (folder / "steps.jsonl").is_file():
                 if not (folder / "toasts.jsonl").is_file():
                     raise InputError(f"{folder}: not a directory with steps.jsonl and toasts.jsonl")
@@ -318,7 +333,7 @@ def find_gold_sets(paths: list[str | Path]) -> list[GoldSet]:
                 sets.append(_read_set(folder, sp, folder / f"toasts_{name}.jsonl", name))
                 found += 1
         if not found:
-            raise InputError(f"{root}: not a directory with steps.jsonl and toasts.jsonl")
+            raise InputError(f"{root}: no gold set in it (steps.jsonl and toasts.jsonl, or steps_NAME.jsonl and toasts_NAME.jsonl)")
     return sets
 
 
@@ -340,7 +355,9 @@ def locate_text(gold: GoldSet, corpora: list[str | Path] = ()) -> Path | None:
         hits = sorted(root.rglob(gold.file))
         if hits:
             return hits[0]
-    where = ", ".join(str(r) for r in roots) or "no corpus folder"
+    if not roots:
+        raise InputError(f"{gold.folder}: the annotated file {gold.file} is not found: no corpus/ folder beside the gold (give --corpus DIR)")
+    where = ", ".join(str(r) for r in roots)
     raise InputError(f"{gold.folder}: the annotated file {gold.file} is not under {where} (give --corpus DIR)")
 
 

@@ -18,7 +18,8 @@ _ORDINAL = "[第苐弟][一二三四五六七八九十]+"
 
 
 def find_rite(name: str, vocabulary: Vocabulary) -> RiteProfile:
-    """The profile named by ``name``: its key (``yanli``), a title form or a label in any script.
+    """The profile named by ``name``: its key (``yanli``), a title form or a label in any script, or
+    a beginning of one that names a single rite (``teshengkuishi``, ``特牲``).
 
     Raises
     ------
@@ -29,6 +30,14 @@ def find_rite(name: str, vocabulary: Vocabulary) -> RiteProfile:
     for r in vocabulary.rites.values():
         if wanted in (r.key, r.hant, r.hans, r.en) or wanted in r.title_forms or wanted.lower() == r.key:
             return r
+    # a unique beginning of a key or a name (teshengkuishi, 特牲)
+    starts = [
+        r
+        for r in vocabulary.rites.values()
+        if len(wanted) >= 2 and any(n.startswith(wanted) for n in (r.key, r.hant, r.hans, *r.title_forms))
+    ]
+    if len(starts) == 1:
+        return starts[0]
     keys = ", ".join(vocabulary.rites)
     raise InputError(f"unknown rite {name!r}: give one of {keys}, or a chapter name such as 燕禮")
 
@@ -86,7 +95,7 @@ def identify(document: Document, vocabulary: Vocabulary, given: str | None = Non
     InputError
         If ``given`` names no rite.
     """
-    if given:
+    if given is not None:
         return find_rite(given, vocabulary)
     titled = rite_from_title(document.title, vocabulary) or rite_from_title(document.text, vocabulary)
     if titled is not None:

@@ -78,7 +78,7 @@ def test_user_vocabulary_adds_a_role(tmp_path, capsys):
         (["steps", "--vocab", "nope.ttl"], "nope.ttl: vocabulary file not found"),
         (["serve", "--graph", "nope.trig"], "nope.trig: no such file"),
         (["validate", "nope.ttl"], "nope.ttl: no such file"),
-        (["eval", "no-gold-here"], "no-gold-here: not a directory with steps.jsonl and toasts.jsonl"),
+        (["eval", "no-gold-here"], "no-gold-here: no such file or folder"),
     ],
 )
 def test_errors_are_one_line_with_exit_code_2(tmp_path, args, expected):
@@ -235,3 +235,22 @@ def test_eval_refuses_a_broken_or_foreign_gold(tmp_path):
     (gold / "steps.jsonl").write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
     proc = run("eval", str(gold))
     assert proc.returncode == 2 and "the gold does not annotate" in proc.stderr and "1 of 1 spans differ" in proc.stderr
+
+
+def test_eval_and_rite_refuse_bad_input_with_one_line(tmp_path):
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "steps_x.jsonl").write_text('{"para": 1, "char_start": 0, "char_end": 2, "file": "KR9z9999_999.txt"}\n', encoding="utf-8")
+    proc = run("eval", str(gold))
+    assert proc.returncode == 2 and proc.stderr.strip().endswith("toasts_x.jsonl: no such file (each steps file needs its toasts file beside it)")
+    (gold / "toasts_x.jsonl").write_text("", encoding="utf-8")
+    proc = run("eval", str(gold))
+    assert proc.returncode == 2
+    assert "the annotated file KR9z9999_999.txt is not found: no corpus/ folder beside the gold (give --corpus DIR)" in proc.stderr
+    proc = run("steps", "--rite", "")
+    assert proc.returncode == 2 and proc.stderr.startswith("yili-kg: error: unknown rite ''")
+    title_only = tmp_path / "t.txt"
+    title_only.write_text("士冠禮第一\n", encoding="utf-8")
+    proc = run("steps", str(title_only))
+    assert proc.returncode == 2 and proc.stderr.strip() == f"yili-kg: error: {title_only}: no classic text found (only the chapter title 士冠禮第一)"
+    assert len(proc.stderr.strip().splitlines()) == 1
