@@ -49,7 +49,13 @@ class RecipientRules(Reader):
     def person_is_recipient(self, action: Concept) -> bool:
         """True if a person written after the act is its recipient: 献賔, 揖卿大夫, 命賔, and every
         kind of toast (醴賔, 醮之, 酳尸: a cup presented to a person)."""
-        return action.key in _PERSON_AS_RECIPIENT or "action-toast" in self.vocabulary.broader_closure(action.key)
+        return (
+            action.key in _PERSON_AS_RECIPIENT
+            or "action-toast" in self.vocabulary.broader_closure(action.key)
+            # 迎賔, 戒賔, 見贊者: the person after an act that takes one is its recipient, but the person
+            # after 請 is the one asked for (射人請賔: of the ruler)
+            or bool(action.flag("personObject") and action.flag("recipientRule") != "superior")
+        )
 
     def _recipient(
         self,

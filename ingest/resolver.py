@@ -20,6 +20,8 @@ from yili.ingest.recipients import RecipientRules
 from yili.ingest.steps import ACTUAL, CONDITIONAL, NEGATED, Step, Term
 from yili.ingest.tokens import (
     COND,
+    DIR,
+    NUM,
     CONJ,
     ER,
     FACING,
@@ -132,6 +134,18 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             return why is not None and not (why == "alternative" and n_if < 2)
 
         subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k)]
+        roles_at = [k for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k)]
+        if len(roles_at) > 1:
+            # persons apart (not listed together, nor joined by 與/及) are not one subject: the last
+            # is (賔如主人服 | 贊者𤣥端從之: the guest is dressed as the host; the assistant follows)
+            group = [roles_at[-1]]
+            for k in reversed(roles_at[:-1]):
+                between = prefix[k + 1 : group[0]]
+                if all(x.kind in (CONJ, ROLE, NUM) or x.text in g.ADVERBS for x in between):
+                    group.insert(0, k)
+                else:
+                    break
+            subject_tokens = [prefix[k] for k in group]
         then_at = max((k for k, t in enumerate(prefix) if t.kind == THEN), default=-1)
         if then_at >= 0 and any(t.kind == ROLE for t in prefix[then_at + 1 :]):
             # 若孤子則父兄戒: the person before 則 is the condition, the one after it acts
@@ -212,9 +226,17 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 object_tokens.append(t)
             elif t.kind == PLACE and location_tok is None:
                 location_tok = t
+            elif t.kind == DIR and i == 0 and location_tok is None and action.key in g.POSITION_VERBS:
+                location_tok = t  # 卦者在左: on the left
             i += 1
         if location_tok is None:
             location_tok = next((t for t in prefix if t.kind == PLACE), None)
+        if location_tok is None and verb.text not in (action.hant, action.hans):
+            # 即筵 (= 即席): the act written with a place its name does not have says where (the mat)
+            last = verb.text[-1:]
+            place = next((c for c in self.vocabulary.by_label.get(last, ()) if c.kind == "place"), None)
+            if place is not None and last not in action.hant + action.hans:
+                location_tok = Token(last, verb.end - 1, verb.end, PLACE, place)
 
         causative = bool(clause.flags.get("causative"))
         # acts are shown by their concept's label (礼辞 → 辞, 至再拜 → 拜至, 吿 → 告); persons and cups
@@ -400,8 +422,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if action.key == "action-baisong" and recipient and not recipient_alt:
                 # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
                 st.subject = recipient
-            if action.key == "action-xu" and recipient and not recipient_alt:
-                # 公许 告于賔: the ruler grants; the one who asked goes on
+            if action.key == "action-xu" and recipient and not recipient_alt and self._rank(agent[0].key) > self._rank(recipient[0].key):
+                # 公许 告于賔: the ruler grants; the one who asked goes on (but 筮人許諾 | 右還: one who
+                # accepts a charge from his senior goes on himself)
                 st.subject = recipient
             if (
                 not self._is_principal(agent[0].key)
