@@ -328,6 +328,39 @@ def reaching_a_place(r: _Rereading, i: int) -> int | None:
     if t.kind == CONJ and t.text in g.REACHING and nxt is not None and nxt.kind == PLACE:
         r.out.append(Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings))
         return i + 2
+    # 至於廟門 + act: "on reaching the temple gate", where the act is done
+    after = r.tokens[i + 1 : i + 4]
+    if (
+        _is_act(t)
+        and len(after) == 3
+        and t.text + after[0].text in g.ARRIVING
+        and after[1].kind == PLACE
+        and after[2].kind == ACTION
+    ):
+        r.out.append(Token(t.text + after[0].text + after[1].text, t.start, after[1].end, PLACE, after[1].concept, after[1].readings))
+        return i + 3
+    return None
+
+
+def placement_noun(r: _Rereading, i: int) -> int | None:
+    """A place noun used as a verb (筵于户西: lays the mat, a 設) is a verb only before 于/於 or the
+    person it is laid for (席工); elsewhere it is the mat (徹…櫛筵, 筵尊不徹: 士冠)."""
+    t, nxt = r.tokens[i], r.next(i)
+    if not (_is_act(t) and t.concept is not None and t.concept.flag("recordedAs")):
+        return None
+    place = next((c for c in t.readings if c.kind == PLACE), None)
+    if place is None or (nxt is not None and nxt.kind in (YU, ROLE)):
+        return None
+    r.out.append(with_kind(t, PLACE, place))
+    return i + 1
+
+
+def the_rest(r: _Rereading, i: int) -> int | None:
+    """其他 + 如… is "the rest (of the procedure) as …", not persons: 嚌之其他如初 (士冠)."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.kind == ROLE and t.concept is None and t.text == "其他" and nxt is not None and nxt.kind == RU:
+        r.out.append(with_kind(t, TAIL))
+        return i + 1
     return None
 
 
@@ -393,8 +426,10 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
+    the_rest,
     comparison,
     act_as_noun_phrase,
+    placement_noun,
     cup_not_wine,
     in_turn,
     sending_off,

@@ -32,6 +32,7 @@ ADVERBS: frozenset[str] = frozenset(
         "始",  # first
         "将",  # about to
         "并",  # together
+        "夙",  # early: 夙興 (rises early, 士冠 註 夙早也)
         "每",  # every: 每曲揖 (at every turn of the path, 士冠)
         "毎",
     }
@@ -70,6 +71,10 @@ CONJUNCTIONS: frozenset[str] = frozenset({"与", "與", "及"})
 
 REACHING: frozenset[str] = frozenset({"及"})
 """及 + place = arriving at the place: 賔入及庭 (location 庭), 及阶揖."""
+
+ARRIVING: frozenset[str] = frozenset({"至於", "至于"})
+"""至於 + place before another act is "on reaching it", where that act is done: 至於廟門揖 (士冠: at
+the temple gate they salute), 至於階三讓; the place is the act's location."""
 
 PRONOUN_OBJECT: frozenset[str] = frozenset({"之"})
 """之 after a verb is the object: the last person named (公降一等揖之) or the cup in hand (实之)."""
@@ -146,8 +151,8 @@ DIRECTIONS: frozenset[str] = frozenset("东西南北東上下前后後左右内�
 SIDE_OF_PERSON: frozenset[str] = frozenset({"右", "左"})
 """A person followed by 右/左 is a position: 賔右 (on the guest's right), 賔左."""
 
-MOTION_VERBS: frozenset[str] = frozenset({"action-sheng", "action-jiang", "action-ru", "action-chu", "action-jin"})
-"""Verbs of motion whose directly following place is the goal: 降阼阶下, 升席, 降筵西."""
+MOTION_VERBS: frozenset[str] = frozenset({"action-sheng", "action-jiang", "action-ru", "action-chu", "action-jin", "action-shi-go"})
+"""Verbs of motion whose directly following place is the goal: 降阼阶下, 升席, 降筵西, 適房 (士冠: goes to the room)."""
 
 CAUSATIVE_MOTION: frozenset[str] = frozenset({"action-sheng"})
 """A motion verb followed directly by a person is causative: 射人升賔 = the usher has the guest come up

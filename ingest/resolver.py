@@ -495,8 +495,8 @@ _SERVING = frozenset({"action-shou-hand", "action-jian", "action-she", "action-z
 
 
 def _place_label(text: str) -> str:
-    """A written place as the location label: 及庭 → 庭 (及 is 'reaching')."""
-    for lead in g.REACHING:
+    """A written place as the location label: 及庭 → 庭 (及 is 'reaching'), 至於廟門 → 廟門."""
+    for lead in (*sorted(g.ARRIVING), *g.REACHING):
         if text.startswith(lead) and len(text) > len(lead):
             return text[len(lead) :]
     return text
