@@ -197,7 +197,31 @@ class Tokenizer:
                     tok = _person_or_act(tok, cast, tokens[-1] if tokens else None)
                 tokens.append(tok)
             i = j
-        return assemble_places(tokens)
+        return assemble_places(self._split_diagonals(tokens))
+
+    def _split_diagonals(self, tokens: list[Token]) -> list[Token]:
+        """A diagonal facing right after a bare place splits: its first direction ends the place
+        (筵西 南面, 户西 南面, 西階東 南面 in 士冠; 燕禮 阼阶西 北面, gold: "not 西北面"), while after a
+        position that has its direction (洗南 西北面) it stays whole."""
+        out: list[Token] = []
+        for k, t in enumerate(tokens):
+            prev = tokens[k - 1] if k else None
+            rest = t.text[1:]
+            if (
+                t.kind == FACING
+                and len(t.text) == 3
+                and t.text[0] in g.DIRECTIONS
+                and prev is not None
+                and (prev.kind == PLACE or _alt_place(prev) is not None)
+                and prev.text[-1:] not in g.DIRECTIONS
+            ):
+                facing = next((c for c in self.vocabulary.by_label.get(rest, ()) if c.kind == FACING), None)
+                if facing is not None:
+                    out.append(Token(t.text[0], t.start, t.start + 1, DIR))
+                    out.append(Token(rest, t.start + 1, t.end, FACING, facing, (facing,)))
+                    continue
+            out.append(t)
+        return out
 
     def tokenize_piece(
         self, piece: Piece, readings: Mapping[str, Concept] | None = None, cast: frozenset[str] | None = None
