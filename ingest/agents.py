@@ -253,11 +253,14 @@ class AgentRules(Reader):
         verb = clause.verb
         rest = "".join(t.text for t in clause.suffix[:1] if t.kind in (OBJECT, OTHER, VESSEL, ROLE))
         # verb + object + 者 names who does it (執冪者, 羞膳者, 媵爵者); a bare verb + 者 may name the
-        # one it is done to (冠者: the one capped), so it is not read so
-        for form in (verb.text + rest,) if rest else ():
-            c = self._role_of_form(form + "者")
+        # one it is done to (冠者: the one capped), so only the rite's own reading counts (燕禮 致者)
+        if rest:
+            c = self._role_of_form(verb.text + rest + "者")
             if c is not None:
                 return self.term(c)
+        key = self.profile.readings.get(verb.text + "者")
+        if key in self.vocabulary.concepts and self.vocabulary.concepts[key].kind == "role":
+            return self.term(self.vocabulary.concepts[key])
         return None
 
     def _role_of_form(self, form: str) -> Concept | None:

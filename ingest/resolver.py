@@ -141,7 +141,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             group = [roles_at[-1]]
             for k in reversed(roles_at[:-1]):
                 between = prefix[k + 1 : group[0]]
-                if all(x.kind in (CONJ, ROLE, NUM) or x.text in g.ADVERBS for x in between):
+                if all(x.kind in (CONJ, ROLE, NUM, YI) or x.text in g.ADVERBS for x in between):
                     group.insert(0, k)
                 else:
                     break
@@ -231,7 +231,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             i += 1
         if location_tok is None:
             location_tok = next((t for t in prefix if t.kind == PLACE), None)
-        if location_tok is None and verb.text not in (action.hant, action.hans):
+        if (
+            location_tok is None
+            and verb.text not in (action.hant, action.hans)
+            and "action-she" not in self.vocabulary.broader_closure(action.key)  # 無加席: the mat added, not where
+        ):
             # 即筵 (= 即席): the act written with a place its name does not have says where (the mat)
             last = verb.text[-1:]
             place = next((c for c in self.vocabulary.by_label.get(last, ()) if c.kind == "place"), None)

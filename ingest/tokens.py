@@ -330,6 +330,14 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
                 out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base))
                 i = k
                 continue
+        if t.kind == VESSEL and j < n and tokens[j].kind == DIR and (j + 1 >= n or tokens[j + 1].kind != ACTION):
+            # a vessel + direction is a position by it: 立于觯东 (燕禮), 奠于鉶南
+            k = j
+            while k < n and tokens[k].kind == DIR:
+                k += 1
+            out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, None, (t.concept,) if t.concept else ()))
+            i = k
+            continue
         if t.kind == ROLE:
             # person 之 direction / person 之 place / person 右
             if j + 1 < n and tokens[j].kind == ZHI and (tokens[j + 1].kind == DIR or _alt_place(tokens[j + 1])):
@@ -393,7 +401,8 @@ def _chain_places(tokens: list[Token]) -> list[Token]:
             nxt = tokens[i + 1]
             t = Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings)
             i += 1
-        joined = t.text[:1] in g.OPPOSITE or (t.concept is not None and out and out[-1].text[-1:] in g.DIRECTIONS)
+        path = len(out) >= 2 and out[-2].kind == ZI  # 由楹内 | 东楹之东: the way taken, then where
+        joined = t.text[:1] in g.OPPOSITE or (t.concept is not None and out and out[-1].text[-1:] in g.DIRECTIONS and not path)
         if t.kind == PLACE and joined and out and out[-1].kind == PLACE and out[-1].end == t.start and out[-1].concept is not None:
             prev = out[-1]
             out[-1] = Token(prev.text + t.text, prev.start, t.end, PLACE, prev.concept, prev.readings)
