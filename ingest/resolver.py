@@ -473,8 +473,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if not text:
             return None
         named_roles = {c.key for lbl, cs in self.vocabulary.by_label.items() if lbl in str(text) for c in cs if c.kind == "role"}
-        named_acts = {c.key for lbl, cs in self.vocabulary.by_label.items() if lbl in str(text) for c in cs if c.kind == "action"}
-        want_act = next(iter(named_acts), action.key)
+        # the acts the comparison names, in the order it writes them (no set order decides: 如受賔酬之礼
+        # names 受 and 酬; the step's own act, 受, is the one compared)
+        named_acts = sorted(
+            {(str(text).find(lbl), c.key) for lbl, cs in self.vocabulary.by_label.items() if lbl in str(text) for c in cs if c.kind == "action"}
+        )
+        keys = [k for _, k in named_acts]
+        want_act = action.key if action.key in keys or not keys else keys[0]
         for s in reversed(self.state.by_action.get(want_act, ())):
             people = {t.key for t in s.agent + s.recipient}
             if named_roles and not (named_roles & people):

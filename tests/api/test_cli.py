@@ -254,3 +254,22 @@ def test_eval_and_rite_refuse_bad_input_with_one_line(tmp_path):
     proc = run("steps", str(title_only))
     assert proc.returncode == 2 and proc.stderr.strip() == f"yili-kg: error: {title_only}: no classic text found (only the chapter title 士冠禮第一)"
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_the_same_input_gives_the_same_steps_whatever_the_hash_seed():
+    """No iteration over a set decides a result: the excerpt and a Kanripo chapter read the same under
+    two hash seeds (大夫辩受酬如受賔酬之礼 once repeated step 298 or 340 by seed)."""
+    import os
+
+    from tests.conftest import shared_path
+
+    chapter = str(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_015.txt"))
+    outs = []
+    for seed in ("0", "1"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        steps = subprocess.run([sys.executable, "-m", "yili.api.cli", "steps"], capture_output=True, text=True, env=env, timeout=120)
+        toasts = subprocess.run([sys.executable, "-m", "yili.api.cli", "toasts", chapter], capture_output=True, text=True, env=env, timeout=120)
+        assert steps.returncode == 0 and toasts.returncode == 0
+        outs.append((steps.stdout, toasts.stdout))
+    assert outs[0] == outs[1]
+    assert '"repeats": 340' in outs[0][0]
