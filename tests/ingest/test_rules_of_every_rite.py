@@ -66,7 +66,8 @@ def test_a_filled_cup_received_with_a_bow_is_an_implicit_xian(extractor):
 def test_mutual_salutes_and_deferrals_are_both_parties(extractor):
     r = read(extractor, "主人揖賔先入毎曲揖至於階三讓主人升", "shiguanli")
     rows = fields(r, "text", "agent", "recipient")
-    assert ("毎曲揖", "主人+賔", None) in rows and ("三讓", "主人+賔", None) in rows
+    assert ("毎曲揖", "主人+賔", None) in rows and ("至於階三讓", "主人+賔", None) in rows  # on reaching the steps
+    assert fields(r, "text", "location")[3] == ("至於階三讓", "階")
 
 
 def test_the_person_after_ze_acts_not_the_one_in_the_condition(extractor):
