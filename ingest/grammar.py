@@ -219,5 +219,17 @@ SENDING_OFF: frozenset[str] = frozenset({"送"})
 SPLIT_WHEN_NEGATED: dict[str, tuple[str, str]] = {"action-baishou": ("action-bai", "action-shou")}
 """不拜受爵 is "receive the cup without bowing": the negation takes the bow only (众工不拜受爵)."""
 
-NOUN_AFTER: dict[str, frozenset[str]] = {"action-ji": frozenset({"action-jian"})}
-"""An act word read as a noun after certain verbs: 祭荐 = offer from the served dishes (荐 the dishes)."""
+NOUN_AFTER: dict[str, frozenset[str]] = {
+    "action-ji": frozenset({"action-jian"}),  # 祭荐: offer from the served dishes (荐 the dishes)
+    # the portion for the offering (祭), the cup set down (奠), the lifted portion (舉), the blessing (嘏),
+    # as things: 特牲 受祭, 宗人賛祭, 右撫祭, 佐食授挼祭, 執奠, 尸實舉于菹豆, 食舉, 聴嘏
+    "action-shou": frozenset({"action-ji", "action-ruoji"}),
+    "action-shou-hand": frozenset({"action-ji", "action-ruoji"}),
+    "action-zan-assist": frozenset({"action-ji"}),
+    "action-fu-touch": frozenset({"action-ji"}),
+    "action-zhi": frozenset({"action-dian"}),
+    "action-shi-fill": frozenset({"action-ju"}),
+    "action-shi-eat": frozenset({"action-ju"}),
+    "action-ting": frozenset({"action-gu-bless"}),
+}
+"""An act word read as a noun after certain verbs, the thing the verb takes."""
