@@ -102,10 +102,21 @@ class RecipientRules(Reader):
             if nominal in ("命",):
                 p = self.superior(agent)
                 return ((p,) if p else ()), False, "a command is received from the superior"
+            hander = self._handed_to(agent, clause.block)
+            if hander is not None:
+                return hander, False, "receives from the one who handed it (授)"
             lt = self.state.last_toast
             if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(r.key == agent[0].key for r in lt[1])):
                 if lt[0][0].key != agent[0].key:
                     return lt[0][:1], False, "receives from the giver of the toast"
+            if lt is not None and lt[0] and lt[1] and agent and lt[0][0].key == agent[0].key and lt[1][0].key != agent[0].key:
+                # the giver takes the emptied cup back from the one he toasted (特牲 主人…獻祝 … 受角)
+                return lt[1][:1], False, "takes the cup back from the one he toasted"
+        if action.key == "action-baisong" and agent:
+            # the bow of sending off the cup goes to the one it was sent to
+            for s in reversed(self.steps[-8:]):
+                if "action-toast" in self.vocabulary.broader_closure(s.action.key) and s.agent[:1] == agent[:1] and s.recipient:
+                    return s.recipient[:1], False, "to the one the cup was sent to"
         if action.key == "action-zuo":
             returned = self.returned_xian(agent)
             if returned is not None and returned[0] == "return":
@@ -150,6 +161,18 @@ class RecipientRules(Reader):
             if self.state.last_toast is not None:
                 return self.state.last_toast[1], False, "the one last toasted is served"
         return (), False, None
+
+    def _handed_to(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
+        """Who last handed (授) something to ``agent`` in this block or the one before, if anyone:
+        佐食授挼祭 尸受 (特牲: the 尸 receives from the 佐食)."""
+        if not agent:
+            return None
+        for s in reversed(self.steps[-6:]):
+            if s.block < block - 1:
+                return None
+            if s.action.key == "action-shou-hand" and s.agent and any(r.key == agent[0].key for r in s.recipient):
+                return s.agent[:1]
+        return None
 
     def _toasted_lately(self, block: int) -> bool:
         """True if the last toast was made in this block or the three before (its receiver is the one served)."""
