@@ -124,6 +124,12 @@ THING_AS_SUBJECT: frozenset[str] = frozenset({"action-cong", "action-ru"})
 PLACEHOLDERS: frozenset[str] = frozenset({"某"})
 """某 "so-and-so": a name left blank in the words spoken (公曰命某為賔 注曰某大夫也), never a role of the rite."""
 
+DONE_TO_THE_PERSON: frozenset[str] = frozenset(
+    {"action-zhi-comb", "action-guan-cap", "action-zhu-bless", "action-zheng", "action-jia"}
+)
+"""Acts done to the person being served, who may have been named paragraphs before: 櫛 (comb), 冠
+(cap), 祝 (bless), 正 (straighten the cap-band), 加 (put on): 士冠 乃祝 … 乃冠 (the capped son)."""
+
 POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-li"})
 """坐, 興, 立: postures, which take no object (坐 | 席於…: the mat is laid by the next act)."""
 

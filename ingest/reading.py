@@ -112,11 +112,12 @@ class Reader:
                 return t
         return None
 
-    def _last_person_other_than(self, agents: tuple[Term, ...]) -> Term | None:
-        """之 as a person: the last person named who is not the agent (公降一等揖之: the guest)."""
+    def _last_person_other_than(self, agents: tuple[Term, ...], principal: bool = False) -> Term | None:
+        """之 as a person: the last person named who is not the agent (公降一等揖之: the guest); with
+        ``principal``, the last party of the rite (no attendant)."""
         keys = {a.key for a in agents}
         for t in reversed(self.state.mentions):
-            if t.key not in keys:
+            if t.key not in keys and (not principal or self._is_principal(t.key)):
                 return t
         return None
 

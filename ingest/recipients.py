@@ -8,6 +8,7 @@ from yili.ingest.reading import Reader
 from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     COND,
+    YU,
     ROLE,
     ZHI,
     Token,
@@ -82,7 +83,9 @@ class RecipientRules(Reader):
             if pp_persons:
                 return tuple(pp_persons), False, None
             if any(t.kind == ZHI for t in object_tokens) and action.flag("personObject"):
-                p = self._last_person_other_than(agent)
+                # a salute goes to a party of the rite, not to an assistant named in between (士冠 賔揖之:
+                # the capped son, not the 贊者 who tied his strings)
+                p = self._last_person_other_than(agent, principal=action.key == "action-yi")
                 if p is not None:
                     return (p,), False, "之 = the last person named"
         alternatives = self._alternatives(clause)
@@ -152,10 +155,20 @@ class RecipientRules(Reader):
             return ((p,) if p else ()), False, "the most senior person present"
         if rule == "served" and self.state.last_toast is not None and self._toasted_lately(clause.block):
             return self.state.last_toast[1], False, "the one just toasted is served"
+        if action.key == "action-jia" and not any(t.kind in (YU,) for t in clause.suffix) and all(t.kind == ZHI for t in object_tokens):
+            rule = "served"  # 加之: put it on the person (加于俎: onto the stand; 加柶: the spoon into the cup)
+        if action.key == "action-ci-decline" and agent:
+            # 賔降 主人降 賔辭: one declines the act the other has just done
+            for s in reversed(self.steps[-3:]):
+                if s.block != clause.block:
+                    break
+                if s.agent and s.agent[0].key != agent[0].key and self._is_principal(s.agent[0].key):
+                    return s.agent[:1], False, "declines the other's act just done"
         if rule == "served":
-            # 贊者坐櫛設纚 (士冠): the person being served is the one named last in the paragraph
+            # 贊者坐櫛設纚 (士冠): the person being served is the party named last
             keys = {a.key for a in agent}
-            for t in reversed(self.state.block_mentions):
+            earlier = list(reversed(self.state.mentions[-12:])) if action.key in g.DONE_TO_THE_PERSON else []
+            for t in [*reversed(self.state.block_mentions), *earlier]:
                 if t.key not in keys and self._is_principal(t.key):
                     return (t,), False, "the one being served, named last"
             if self.state.last_toast is not None:
