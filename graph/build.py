@@ -243,6 +243,8 @@ class GraphBuilder:
         g.add((iri, yk.mode, _rebase(MODES[s.mode], b)))
         if s.negated:
             g.add((iri, yk.negated, Literal(True)))
+        if s.part == "ji":
+            g.add((iri, yk.inAppendix, Literal(True)))
         # the source span, as Web Annotation selectors
         span = URIRef(str(iri) + "#source")
         pos, quote = URIRef(str(iri) + "#position"), URIRef(str(iri) + "#quote")

@@ -130,6 +130,10 @@ DONE_TO_THE_PERSON: frozenset[str] = frozenset(
 """Acts done to the person being served, who may have been named paragraphs before: 櫛 (comb), 冠
 (cap), 祝 (bless), 正 (straighten the cap-band), 加 (put on): 士冠 乃祝 … 乃冠 (the capped son)."""
 
+APPENDIX_MARK = "記"
+"""A classic paragraph opening with 記 begins the chapter's 記 (記冠義, 記鄉朝服而謀賔介): the appendix of
+notes and general rules, read apart from the narrative."""
+
 POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-li"})
 """坐, 興, 立: postures, which take no object (坐 | 席於…: the mat is laid by the next act)."""
 

@@ -152,6 +152,8 @@ class Extractor:
         toasts: list[Toast] = []
         identified: dict[str, Concept] = {}
         for block in document.blocks:
+            if resolver.part != "ji" and block.classic.reading_text.lstrip("○\u3000 ").startswith(g.APPENDIX_MARK):
+                resolver.begin_appendix()
             held, local = identifications(block, profile, self.vocabulary)
             identified.update(held)
             tokens = self.tokenizer.tokenize_piece(block.classic, {**readings, **identified, **local}, cast)

@@ -61,12 +61,21 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self.vocabulary = vocabulary
         self.document = document
         self.profile = profile
+        self.part = "narrative"
         self.state = ReadingState()
         self.steps: list[Step] = []
         self.hant = _looks_traditional(document.text)
         self._lookahead: dict[int, str] = {}
         self._next_has_subject: dict[int, bool] = {}
         self._agent_from_pivot = False
+
+    def begin_appendix(self) -> None:
+        """The 記 begins: no narrative state carries into it (who acts, who holds which cup, the last
+        toast); its steps are of part ``ji``.  The labels the text uses are kept."""
+        labels = self.state.labels
+        self.state = ReadingState()
+        self.state.labels = labels
+        self.part = "ji"
 
     def set_lookahead(self, clauses: list[Clause]) -> None:
         """Tell the resolver the act that follows each clause in its block (for 揖升)."""
@@ -413,6 +422,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             repeats=repeats,
             section_start=bool(clause.flags.get("section_start")),
             summary=summary,
+            part=self.part,
             notes=tuple(notes),
         )
         self.steps.append(step)

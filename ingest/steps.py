@@ -77,6 +77,9 @@ class Step:
         True if a ``○`` section mark precedes the step.
     summary : bool
         True for a clause that repeats the act for the rest of a group (辩献卿).
+    part : str
+        ``narrative`` for the rite's narrative, ``ji`` for its 記 (the appendix: notes, variants and
+        general rules, not steps in sequence with the story).
     notes : tuple[str, ...]
         Which rules decided unwritten fields (``agent: carried``, ``recipient: other party``).
     """
@@ -106,6 +109,7 @@ class Step:
     section_start: bool = False
     summary: bool = False
     agent_alternative: bool = False
+    part: str = "narrative"
     notes: tuple[str, ...] = ()
 
     @property
@@ -143,6 +147,7 @@ class Step:
             "negated": self.negated,
             "repeats": self.repeats,
             "summary": self.summary,
+            "part": self.part,
         }
 
 
