@@ -281,6 +281,15 @@ def _parse_lines(text: str, *, source: str, rite: str, edition: str, rite_given:
     title, lines = layouts.mandoku_lines(text) if layouts.is_mandoku(text) else layouts.tei_lines(text)
     if layouts.is_zhushu(text):
         return _parse_zhushu(text, title, lines, source=source, rite=rite, edition=edition, rite_given=rite_given)
+    if layouts.is_inline_notes(lines):
+        blocks = []
+        for classic, notes in layouts.inline_note_segments(lines):
+            piece = _piece_from_chars(LAYER_CLASSIC, text, [c for c, _ in classic], [s for _, s in classic])
+            pieces = tuple(_piece_from_chars(LAYER_NOTE, text, [c for c, _ in n], [s for _, s in n], "注") for n in notes if n)
+            blocks.append(Block(len(blocks) + 1, piece, pieces))
+        if not blocks:
+            raise InputError(f"{source}: no classic text found")
+        return Document(text, source, rite, edition, title, tuple(blocks), rite_given)
     grouped = layouts.group_blocks(lines)
     layouts.require_classic(grouped, source)
     blocks: list[Block] = []

@@ -290,3 +290,71 @@ def zhushu_segments(
         i += 1
     close_block()
     return blocks
+
+
+_TITLE_LINE = re.compile(r"^(儀禮|仪礼)?卷[第苐]|[第苐][一二三四五六七八九十]+(\u3000|$)")
+"""Title and colophon lines of a 卷: 儀禮卷第十五, 特牲饋食禮第十五　鄭氏注."""
+
+
+def is_inline_notes(lines: list[Line]) -> bool:
+    """True for the 鄭注 layout of 儀禮 (四部叢刊, KR1d0026): every line is in column 0 and the note
+    stands in parentheses inside the classic lines (``不諏日(祭祀自孰始曰饋食/…)``), ``/`` parting its
+    two small columns."""
+    body = [ln for ln in lines if ln.text.strip()]
+    if not body or any(ln.indent for ln in body):
+        return False
+    with_notes = sum(1 for ln in body if "(" in ln.text)
+    return with_notes * 4 >= len(body)
+
+
+def inline_note_segments(
+    lines: list[Line],
+) -> list[tuple[list[tuple[str, tuple[int, int]]], list[list[tuple[str, tuple[int, int]]]]]]:
+    """Split the 鄭注 layout into blocks of (classic chars, [note chars, …]).
+
+    The classic runs across lines up to a parenthesised note; the note (one or several parentheses
+    in a row, across lines) is the commentary of the classic just before it, and the next classic
+    character opens the next block.  The ``/`` that parts a note's two small columns and the
+    parentheses themselves are layout, in no piece's reading.  Title and colophon lines (儀禮卷第十五,
+    特牲饋食禮第十五　鄭氏注) are no classic; reading stops at the colophon that closes the 卷.
+    """
+    blocks: list[tuple[list[tuple[str, tuple[int, int]]], list[list[tuple[str, tuple[int, int]]]]]] = []
+    classic: list[tuple[str, tuple[int, int]]] = []
+    notes: list[list[tuple[str, tuple[int, int]]]] = []
+    note: list[tuple[str, tuple[int, int]]] | None = None
+    started = False
+
+    def close() -> None:
+        nonlocal classic, notes
+        if classic and "".join(c for c, _ in classic).strip("○\u3000 "):
+            blocks.append((classic, notes))
+        elif notes and blocks:
+            blocks[-1][1].extend(notes)
+        classic, notes = [], []
+
+    for ln in lines:
+        if note is None and _TITLE_LINE.search(ln.text) and not ln.text.startswith("("):
+            if started:
+                break  # the colophon: 儀禮卷第十五 (經…字/注…字)
+            continue
+        for ch, sp in zip(ln.chars, ln.spans, strict=False):
+            if note is not None:
+                if ch == ")":
+                    notes.append(note)
+                    note = None
+                elif ch != "/":
+                    note.append((ch, sp))
+                continue
+            if ch == "(":
+                # a note that runs on across lines is printed as several parentheses in a row: one note
+                note = notes.pop() if notes else []
+                continue
+            if notes:
+                close()
+            if ch.strip("\u3000 "):
+                classic.append((ch, sp))
+                started = True
+    if note:
+        notes.append(note)
+    close()
+    return blocks
