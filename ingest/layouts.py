@@ -289,7 +289,39 @@ def zhushu_segments(
         piece.append(stream[i])
         i += 1
     close_block()
-    return blocks
+    return _split_run_on_notes(blocks)
+
+
+def _split_run_on_notes(blocks: list) -> list:  # type: ignore[type-arg]
+    """Split the classic back out of a 注 that no 音義/疏 parenthesis closed.
+
+    In the 注疏 layout a note that no parenthesis follows runs on into the next classic section and
+    its note: ``注初筮位也賔及衆賓即位于門西東面北上注不象如初者…``.  A second bare 注 inside a note
+    marks the next note; the classic stands between the end of the first note's last sentence (its
+    last 也: 鄭玄's glosses end so, the classic's narrative seldom does) and that 注.  A run with no 也
+    is left as it is (no rule tells the gloss from the classic there).
+    """
+    out: list = []
+    for classic, notes in blocks:
+        pending = [(classic, [])]
+        for layer, who, chars in notes:
+            text = "".join(c for c, _ in chars)
+            cuts = [k for k in range(1, len(text)) if text[k] in "注註" and layer == "zhu" and "也" in text[:k]]
+            if not cuts:
+                pending[-1][1].append((layer, who, chars))
+                continue
+            start = 0
+            for k in cuts:
+                end_note = text.rfind("也", start, k) + 1
+                if end_note <= start or end_note >= k:
+                    continue
+                pending[-1][1].append((layer, who, chars[start:end_note]))
+                pending.append((chars[end_note:k], []))
+                start = k
+            pending[-1][1].append((layer, who, chars[start:]))
+        out.extend(pending)
+    return out
+
 
 
 _TITLE_LINE = re.compile(r"^(儀禮|仪礼)?卷[第苐]|[第苐][一二三四五六七八九十]+(\u3000|$)")

@@ -111,3 +111,36 @@ def test_layouts_without_classic_text_are_refused(text):
 def test_traditional_text_labels_are_traditional(extractor):
     r = extract_text(extractor, "主人取觶洗升實之獻賓")
     assert [s.action.label for s in r.steps] == ["取", "洗", "升", "實", "獻"]
+
+
+def test_the_zheng_notes_in_parentheses_are_commentary_of_the_classic_before_them(extractor):
+    """儀禮 鄭注 (四部叢刊, KR1d0026): the note stands in parentheses inside the classic lines."""
+    from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
+
+    doc = read_file(shared_path("corpus", "kanripo", "KR1d0026", "KR1d0026_015.txt"))
+    first = doc.blocks[0]
+    assert first.classic.reading_text == "特牲饋食之禮不諏日"
+    assert [p.layer for p in first.commentary] == ["zhu"]  # three parentheses across lines: one note
+    assert first.commentary[0].reading_text.startswith("祭祀自孰始曰饋食饋食者食道也諏謀也士賤職褻")
+    assert doc.blocks[1].classic.reading_text == "及筮日主人冠端玄卽位于門外西面"  # runs across a line end
+    r = extractor.extract(doc)
+    assert r.profile.key == "teshengkuishili"
+    assert not any(ch in s.text for s in r.steps for ch in "()/")  # no note, no column mark is classic
+    s = next(s for s in r.steps if s.text.endswith("卽位于門外西面"))
+    assert "¶" in doc.text[s.char_start : s.char_end]  # offsets into the file: the span crosses a line end
+    # the last classic block ends before the colophon (儀禮卷第十五 經…字注…字)
+    assert doc.blocks[-1].classic.reading_text.endswith("私臣門東北面西上獻次兄弟升受降飲")
+
+
+def test_a_note_that_runs_on_into_the_next_classic_is_split_at_its_last_ye():
+    """儀禮注疏 (KR1d0028): 注初筮位也賔及衆賓即位于門西東面北上注不象如初者…"""
+    from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
+
+    doc = read_file(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_015.txt"))
+    classic = [b.classic.reading_text for b in doc.blocks]
+    assert "賔及衆賓即位于門西東面北上" in classic
+    assert not any("賔及衆賓即位" in p.reading_text for b in doc.blocks for p in b.commentary)
