@@ -13,6 +13,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,8 +38,15 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
         return [load_default()]
     seen: dict[tuple[str, str], str] = {}
     docs = []
-    for p in inputs:
-        doc = read_file(p)
+    files = _expand(inputs)
+    for p in files:
+        try:
+            doc = read_file(p)
+        except InputError as exc:
+            if len(files) > 1 and "no classic text" in exc.message:
+                _front_matter_note(p)
+                continue
+            raise
         key = (doc.rite, doc.edition)
         if key in seen:
             same = Path(seen[key]).resolve() == Path(p).resolve()
@@ -47,6 +55,27 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
         seen[key] = p
         docs.append(doc)
     return docs
+
+
+def _expand(inputs: Sequence[str]) -> list[str]:
+    """The input files: a folder stands for its text files (``*.txt``, ``*.xml``, in its subfolders
+    too), in path order."""
+    files: list[str] = []
+    for p in inputs:
+        path = Path(p)
+        if path.is_dir():
+            found = sorted(str(f) for f in path.rglob("*") if f.is_file() and f.suffix in (".txt", ".xml"))
+            if not found:
+                raise InputError(f"{path}: no text file (*.txt, *.xml) in the folder")
+            files.extend(found)
+        else:
+            files.append(p)
+    return files
+
+
+def _front_matter_note(path: str) -> None:
+    """Say, in one line on standard error, that a file among others was left out as front matter."""
+    print(f"yili-kg: note: {path}: no ritual act in it (front or back matter: 提要, 序, 跋); left out", file=sys.stderr)
 
 
 def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = None):  # type: ignore[no-untyped-def]
@@ -58,10 +87,18 @@ def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = Non
     extractor = Extractor(extra_vocabulary=vocab)
     extractions = []
     seen: dict[tuple[str, str], str] = {}
-    for d in _documents(inputs):
+    docs = _documents(inputs)
+    for d in docs:
+        t0 = time.perf_counter()
         e = extractor.extract(d, rite=rite)
-        if not e.steps:
-            raise InputError(f"{d.source}: no classic text found: no ritual act of the vocabulary was recognised in it")
+        if not e.steps or (len(docs) > 1 and (len(e.steps) < 10 or (e.profile.neutral and len(e.steps) < 30))):
+            # prose with no (or a handful of stray) ritual acts and no rite: 提要, 疏序, 跋
+            if len(docs) > 1:
+                _front_matter_note(d.source)
+                continue
+            if not e.steps:
+                raise InputError(f"{d.source}: no classic text found: no ritual act of the vocabulary was recognised in it")
+        e = replace(e, seconds=time.perf_counter() - t0)
         key = (e.document.rite, e.document.edition)
         if key in seen:
             same = Path(seen[key]).resolve() == Path(d.source).resolve()
@@ -128,7 +165,21 @@ def cmd_build(args: argparse.Namespace) -> int:
         f"built {out}/graph.ttl, graph.trig, steps.jsonl, toasts.jsonl: {len(extractions)} edition(s), "
         f"{blocks} blocks, {steps} steps, {toasts} toasts, {triples} triples, {seconds:.2f} s"
     )
+    if len(extractions) > 1:
+        print(_summary_table(extractions))
     return 0
+
+
+def _summary_table(extractions) -> str:  # type: ignore[no-untyped-def]
+    """One row per edition: rite, edition, blocks, steps, toasts, seconds (of extraction)."""
+    rows = [("rite", "edition", "blocks", "steps", "toasts", "seconds")]
+    for e in extractions:
+        name = f"{e.document.rite} {e.profile.hant}".strip()
+        rows.append(
+            (name, e.document.edition, str(len(e.document.blocks)), str(len(e.steps)), str(len(e.toasts)), f"{e.seconds:.2f}")
+        )
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) if k < 2 else cell.rjust(w) for k, (cell, w) in enumerate(zip(r, widths, strict=True))) for r in rows)
 
 
 def cmd_steps(args: argparse.Namespace) -> int:

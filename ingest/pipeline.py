@@ -41,6 +41,8 @@ class Extraction:
     phases : tuple[Phase, ...]
     profile : RiteProfile
         The rite profile the text was read with.
+    seconds : float
+        Wall-clock seconds the extraction took (set by the caller that times it; 0.0 otherwise).
     """
 
     document: Document
@@ -48,6 +50,7 @@ class Extraction:
     toasts: tuple[Toast, ...]
     phases: tuple[Phase, ...]
     profile: RiteProfile = NEUTRAL
+    seconds: float = 0.0
 
 
 def identifications(

@@ -53,9 +53,26 @@ def rite_from_title(text: str, vocabulary: Vocabulary, head: int = 4000) -> Rite
         body = line.lstrip("\u3000 \t#+TITLE:").strip()
         for r in vocabulary.rites.values():
             for form in r.title_forms:
-                if body.startswith(form) and re.match(_ORDINAL, body[len(form) :]):
+                m = re.match(_ORDINAL, body[len(form) :]) if body.startswith(form) else None
+                # the ordinal must be the rite's own chapter: the 疏序 lists 既夕第五 (in 劉向's order)
+                if m is not None and _numeral(m.group()[1:]) == r.chapter:
                     return r
     return None
+
+
+def _numeral(text: str) -> int:
+    """一 … 十七 as an integer (0 if it is not one)."""
+    digits = {c: k for k, c in enumerate("一二三四五六七八九", 1)}
+    if text == "十":
+        return 10
+    if text.startswith("十"):
+        return 10 + digits.get(text[1:], 0)
+    if text.endswith("十"):
+        return 10 * digits.get(text[:-1], 0)
+    if "十" in text:
+        a, b = text.split("十", 1)
+        return 10 * digits.get(a, 0) + digits.get(b, 0)
+    return digits.get(text, 0)
 
 
 def rite_from_cast(document: Document, vocabulary: Vocabulary) -> RiteProfile | None:

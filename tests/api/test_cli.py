@@ -273,3 +273,21 @@ def test_the_same_input_gives_the_same_steps_whatever_the_hash_seed():
         outs.append((steps.stdout, toasts.stdout))
     assert outs[0] == outs[1]
     assert '"repeats": 340' in outs[0][0]
+
+
+def test_a_folder_builds_every_chapter_and_leaves_front_matter_out(tmp_path):
+    """yili-kg build DIR: the chapters of the folder, one edition each, with a per-rite table; the
+    front matter (提要, 疏序) is left out with a one-line note."""
+    from tests.conftest import shared_path
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("KR1d0028_000.txt", "KR1d0028_001.txt", "KR1d0028_015.txt"):
+        (src / name).write_bytes(shared_path("corpus", "kanripo", "KR1d0028", name).read_bytes())
+    proc = run("build", str(src), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip() == f"yili-kg: note: {src / 'KR1d0028_000.txt'}: no ritual act in it (front or back matter: 提要, 序, 跋); left out"
+    lines = proc.stdout.splitlines()
+    assert "2 edition(s)" in lines[0]
+    assert lines[1].split() == ["rite", "edition", "blocks", "steps", "toasts", "seconds"]
+    assert [ln.split()[:3] for ln in lines[2:]] == [["shiguanli", "士冠禮", "kr1d0028_001"], ["teshengkuishili", "特牲饋食禮", "kr1d0028_015"]]
