@@ -140,6 +140,7 @@ def create_app(service: Service) -> FastAPI:
                 "toasts": "/toasts",
                 "steps": "/steps?limit=50&offset=0",
                 "phases": "/phases",
+                "rites": "/rites",
                 "sparql": "/sparql",
                 "docs": "/docs",
                 "term": "/terms/賓",
@@ -152,6 +153,7 @@ def create_app(service: Service) -> FastAPI:
         giver: Annotated[str | None, Query(description="giver, any variant: 賔, 賓 or 宾", max_length=50)] = None,
         receiver: Annotated[str | None, Query(description="receiver, any variant", max_length=50)] = None,
         type: Annotated[str | None, Query(description="献/獻, 酢, 酬, 媵, 旅酬 or 赐/賜", max_length=20)] = None,
+        rite: Annotated[str | None, Query(description="only this rite: 燕禮, 燕礼 or yanli", max_length=50)] = None,
     ) -> list[dict[str, Any]]:
         """Toasts (献, 酢, 酬, 媵, 旅酬, 赐) as a JSON array in ritual order.
 
@@ -160,8 +162,8 @@ def create_app(service: Service) -> FastAPI:
         ``char_start``, ``char_end`` (code points, 0-based, end-exclusive), ``edition`` (IRI).  Names accept any variant form; an
         unknown name answers 404 naming it.
         """
-        _only_params(request, {"giver", "receiver", "type"})
-        found = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type))
+        _only_params(request, {"giver", "receiver", "type", "rite"})
+        found = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite))
         return [{**t, "url": _step_url(service, str(t["step"]))} for t in found]
 
     @app.get("/steps", summary="The ritual steps, in order, paginated")
@@ -172,6 +174,7 @@ def create_app(service: Service) -> FastAPI:
         vessel: Annotated[str | None, Query(description="the cup (爵 also finds 觚, 象觚…)", max_length=50)] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page size, 1-1000")] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000, description="steps to skip")] = 0,
+        rite: Annotated[str | None, Query(description="only this rite: 燕禮, 燕礼 or yanli", max_length=50)] = None,
     ) -> dict[str, Any]:
         """A page of steps: ``{"items": [...], "total": N, "limit", "offset", "next", "previous"}``.
 
@@ -180,8 +183,8 @@ def create_app(service: Service) -> FastAPI:
         ``vessel``, ``wine``, ``location``, ``facing``, ``mode`` (null where empty).  ``next`` and
         ``previous`` are relative URLs of the neighbouring pages.  An unknown parameter answers 400.
         """
-        _only_params(request, {"agent", "action", "vessel", "limit", "offset"})
-        page = q.steps(agent=_name(agent), action=_name(action), vessel=_name(vessel), limit=limit, offset=offset)
+        _only_params(request, {"agent", "action", "vessel", "limit", "offset", "rite"})
+        page = q.steps(agent=_name(agent), action=_name(action), vessel=_name(vessel), limit=limit, offset=offset, rite=_name(rite))
 
         def link(off: int) -> str:
             # a relative link: the Host header is not echoed back
@@ -232,9 +235,20 @@ def create_app(service: Service) -> FastAPI:
         return Response(json.dumps(_as_jsonld(service, data), ensure_ascii=False), media_type="application/ld+json")
 
     @app.get("/phases", summary="The sections of each rite, derived from its toasts")
-    def phases() -> list[dict[str, Any]]:
-        """Phases (主人献賔, 賔酢主人, …) in order, each with ``label``, ``number``, ``first`` and ``last`` step IRIs."""
-        return q.phases()
+    def phases(
+        request: Request,
+        rite: Annotated[str | None, Query(description="only this rite: 燕禮, 燕礼 or yanli", max_length=50)] = None,
+    ) -> list[dict[str, Any]]:
+        """Phases (主人献賔, 賔酢主人, …) in order, each with ``label``, ``number``, ``first`` and ``last``
+        step IRIs; ``rite`` keeps one rite's (an unknown rite answers 404 naming it)."""
+        _only_params(request, {"rite"})
+        return q.phases(rite=_name(rite))
+
+    @app.get("/rites", summary="The rites in the graph, with their editions and counts")
+    def rites() -> list[dict[str, Any]]:
+        """The rites (one per chapter of the 儀禮 that was read), each with ``rite`` (IRI), ``label``
+        (zh-Hant, zh-Hans, en) and ``editions`` (IRI, source file, steps, toasts)."""
+        return q.rites()
 
     @app.get("/terms/{name}", summary="Look up a vocabulary term by any variant")
     def term(name: str) -> dict[str, Any]:

@@ -124,7 +124,62 @@ class GraphQueries:
             iri = self.base + iri[len(DEFAULT_BASE) :]
         return iri
 
-    def toasts(self, giver: str | None = None, receiver: str | None = None, type: str | None = None) -> list[dict[str, object]]:
+    def _rite_filter(self, rite: str | None) -> str:
+        """A graph pattern keeping the editions of ``rite`` (any written form: 燕禮, 燕礼, yanli).
+
+        Raises
+        ------
+        UnknownTermError
+            If no rite has that name (HTTP 404, naming it).
+        """
+        if not rite:
+            return ""
+        from yili.ingest.rites import find_rite
+        from yili.ontology.errors import InputError
+        from yili.ontology.namespaces import mint
+
+        try:
+            profile = find_rite(rite, self.vocabulary)
+        except InputError as exc:
+            raise UnknownTermError(exc.message) from None
+        return f"?edition yk:editionOf {_sparql_iri(str(mint('rite', profile.key, base=self.base)))} ."
+
+    def rites(self) -> list[dict[str, object]]:
+        """The rites in the graph, each with its editions and their counts.
+
+        Returns
+        -------
+        list[dict]
+            ``{"rite": IRI, "label": {"zh-Hant", "zh-Hans", "en"}, "editions": [{"edition": IRI,
+            "source": file name, "steps": int, "toasts": int}]}``, in the order of the rite IRIs.
+        """
+        rows = self.backend.select(
+            _PREFIX_BLOCK
+            + """
+SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT ?toast) AS ?toasts) WHERE {
+  ?edition a yk:Edition ; yk:editionOf ?rite .
+  OPTIONAL { ?edition dcterms:source ?source }
+  OPTIONAL { ?step a yk:Step ; yk:inEdition ?edition . OPTIONAL { ?step a yk:Toast . BIND(?step AS ?toast) } }
+} GROUP BY ?rite ?edition ?source ORDER BY ?rite ?edition"""
+        )
+        labels = self.backend.select(
+            _PREFIX_BLOCK + "SELECT ?rite ?label (LANG(?label) AS ?lang) WHERE { ?rite a yk:Rite ; rdfs:label ?label } ORDER BY ?rite ?lang"
+        )
+        out: dict[str, dict[str, object]] = {}
+        for r in rows:
+            entry = out.setdefault(str(r["rite"]), {"rite": r["rite"], "label": {}, "editions": []})
+            entry["editions"].append(  # type: ignore[union-attr]
+                {"edition": r["edition"], "source": r.get("source"), "steps": r["steps"], "toasts": r["toasts"]}
+            )
+        for lab in labels:
+            if str(lab["rite"]) in out:
+                lang = {"zh-hant": "zh-Hant", "zh-hans": "zh-Hans"}.get(str(lab["lang"]).lower(), str(lab["lang"]))
+                out[str(lab["rite"])]["label"][lang] = lab["label"]  # type: ignore[index]
+        return list(out.values())
+
+    def toasts(
+        self, giver: str | None = None, receiver: str | None = None, type: str | None = None, rite: str | None = None
+    ) -> list[dict[str, object]]:
         """Who toasts whom, in ritual order.
 
         Parameters
@@ -133,6 +188,8 @@ class GraphQueries:
             A role in any variant form (賔, 賓, 宾 all name the guest).
         type : str, optional
             A toast type: 献/獻, 酢, 酬, 媵, 旅酬, 赐/賜.
+        rite : str, optional
+            Only the toasts of this rite (燕禮, 燕礼, yanli).
 
         Returns
         -------
@@ -160,6 +217,7 @@ class GraphQueries:
             if "action-toast" not in self.vocabulary.broader_closure(toast_type.key) or toast_type.key == "action-toast":
                 raise wrong
             filters.append(f"?step yk:toastType {_sparql_iri(self._concept_iri(type, 'action'))} .")
+        filters.append(self._rite_filter(rite))
         q = (
             _PREFIX_BLOCK
             + f"""
@@ -180,6 +238,7 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
         vessel: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        rite: str | None = None,
     ) -> Page:
         """The steps, in order, filtered and paginated.
 
@@ -192,6 +251,8 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
             Page size, 1–1000.
         offset : int
             How many matching steps to skip (≥ 0).
+        rite : str, optional
+            Only the steps of this rite (燕禮, 燕礼, yanli).
 
         Returns
         -------
@@ -209,6 +270,7 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
             filters.append(f"?step yk:action/skos:broader* {_sparql_iri(self._concept_iri(action, 'action'))} .")
         if vessel:
             filters.append(f"?step yk:vessel/skos:broader* {_sparql_iri(self._concept_iri(vessel, 'vessel'))} .")
+        filters.append(self._rite_filter(rite))
         where = f"?step a yk:Step ; yk:inEdition ?edition ; yk:sequence ?sequence . {' '.join(filters)}"
         total_rows = self.backend.select(_PREFIX_BLOCK + f"SELECT (COUNT(DISTINCT ?step) AS ?n) WHERE {{ {where} }}")
         total = int(str(total_rows[0]["n"])) if total_rows else 0
@@ -289,15 +351,23 @@ SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
         ]
         return out
 
-    def phases(self) -> list[dict[str, object]]:
-        """The phases of every edition, in order, with their first and last step IRIs."""
+    def phases(self, rite: str | None = None) -> list[dict[str, object]]:
+        """The phases of every edition (or of one rite's editions), in order, with their first and
+        last step IRIs.
+
+        Raises
+        ------
+        UnknownTermError
+            If ``rite`` names no rite.
+        """
         return self.backend.select(
             _PREFIX_BLOCK
-            + """
-SELECT ?phase ?label ?number ?first ?last ?edition WHERE {
+            + f"""
+SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
   ?phase a yk:Phase ; rdfs:label ?label ; yk:sequence ?number ; yk:firstStep ?first ; yk:lastStep ?last ;
          yk:inEdition ?edition .
-} ORDER BY ?edition ?number"""
+  {self._rite_filter(rite)}
+}} ORDER BY ?edition ?number"""
         )
 
 

@@ -203,3 +203,54 @@ def test_openapi_docs_describe_every_resource(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/toasts", "/steps", "/steps/{rite}/{edition}/{offset}", "/phases", "/terms/{name}", "/sparql"} <= set(paths)
     assert "Who toasts whom" in paths["/toasts"]["get"]["summary"]
+
+
+@pytest.fixture(scope="module")
+def two_rites(extractor, extraction):
+    """The excerpt (燕禮) and 特牲饋食禮 (儀禮述註) in one graph."""
+    from fastapi.testclient import TestClient
+    from yili.api.app import create_app
+    from yili.api.service import service_from_extractions
+    from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
+
+    sacrifice = extractor.extract(read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_015.txt")))
+    return TestClient(create_app(service_from_extractions([extraction, sacrifice]))), sacrifice
+
+
+def test_rites_lists_each_rite_with_its_editions_and_counts(two_rites):
+    client, sacrifice = two_rites
+    rites = client.get("/rites").json()
+    assert [r["rite"] for r in rites] == [
+        "https://w3id.org/yili-kg/rite/teshengkuishili",
+        "https://w3id.org/yili-kg/rite/yanli",
+    ]
+    tesheng, yan = rites
+    assert tesheng["label"] == {"en": "The Food Offering with a Single Victim", "zh-Hans": "特牲馈食礼", "zh-Hant": "特牲饋食禮"}
+    assert tesheng["editions"] == [
+        {
+            "edition": "https://w3id.org/yili-kg/text/teshengkuishili/kr1d0040_015",
+            "source": "KR1d0040_015.txt",
+            "steps": len(sacrifice.steps),
+            "toasts": len(sacrifice.toasts),
+        }
+    ]
+    assert yan["editions"][0]["steps"] == 613 and yan["editions"][0]["toasts"] == 26
+
+
+def test_steps_toasts_and_phases_take_a_rite_in_any_written_form(two_rites):
+    client, sacrifice = two_rites
+    for name in ("特牲饋食禮", "特牲馈食礼", "teshengkuishili", "特牲"):
+        toasts = client.get("/toasts", params={"rite": name}).json()
+        assert len(toasts) == len(sacrifice.toasts), name
+    first = client.get("/toasts", params={"rite": "特牲饋食禮"}).json()[0]
+    assert (first["giver"], first["type"], first["receiver"], first["text"]) == ("主人", "獻", "尸", "酳尸")
+    assert client.get("/toasts", params={"rite": "燕礼", "receiver": "公"}).json()[0]["text"] == "东北面献于公"
+    page = client.get("/steps", params={"rite": "yanli", "limit": 1}).json()
+    assert page["total"] == 613 and page["items"][0]["text"] == "尔大夫"
+    assert {p["edition"] for p in client.get("/phases", params={"rite": "燕禮"}).json()} == {
+        "https://w3id.org/yili-kg/text/yanli/shuzhu-excerpt"
+    }
+    r = client.get("/toasts", params={"rite": "皇帝禮"})
+    assert r.status_code == 404 and "unknown rite '皇帝禮'" in r.json()["message"]
