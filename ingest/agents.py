@@ -115,8 +115,11 @@ class AgentRules(Reader):
                     return st.last_toast[1], "passes on the pledge he received (either)"
                 return st.last_toast[1], "passes on the pledge he received"
             same_giver = self.profile.same_giver
+            if same_giver is not None and same_giver.action not in closure:
+                same_giver = None  # the fact is of the presentations (獻), not of every toast
+            written = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
             for s in reversed(st.by_action.get(action.key, ())):
-                if s.agent and (same_giver is not None or s.block == clause.block):
+                if s.agent and s.agent[0].key not in written and (same_giver is not None or s.block == clause.block):
                     # a rite fact: one giver of the presentations throughout (燕禮 注曰主人宰夫也:
                     # 辩献卿 repeats 主人's 献); elsewhere only within the same exchange (its block)
                     why = same_giver.source if same_giver is not None else "within the same exchange"

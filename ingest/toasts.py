@@ -190,6 +190,10 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
             if chou is not None:
                 type_alt, type_term = type_term, resolver.term(chou)
                 note = "媵 to one who is not a superior: the 酬 of the exchange (注 此降于正主酬也)"
+    if giver and receiver and not self_poured and {t.key for t in receiver} <= {t.key for t in giver} and kind != "action-lvchou":
+        # nobody toasts himself but in the self-poured 酢: a receiver found by rule that is the giver
+        # is no receiver (it is read from what follows, or left open)
+        receiver = ()
     if kind == "action-lvchou" and not receiver:
         receiver = _next_receiver(step, upcoming)
     if not receiver and kind in ("action-ci", "action-chou"):

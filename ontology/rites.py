@@ -101,7 +101,8 @@ class RiteProfile:
 
     @property
     def same_giver(self) -> RiteFact | None:
-        """The fact that one giver (the 獻主) gives the presentations throughout, if the rite has it."""
+        """The fact that one giver (the 獻主) gives the presentations throughout, if the rite has it
+        (its ``action`` is the toast it is about: 獻)."""
         return next((f for f in self.facts if f.kind == "SameGiverFact"), None)
 
     @property
