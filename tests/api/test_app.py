@@ -170,7 +170,7 @@ def test_unknown_parameters_and_blank_names(client):
     assert r.status_code == 400
     assert r.json() == {
         "error": "invalid_request",
-        "message": "unknown parameter 'reciever' (this resource takes: giver, receiver, type)",
+        "message": "unknown parameter 'reciever' (this resource takes: giver, receiver, rite, type)",
     }
     assert [t["text"] for t in client.get("/toasts", params={"receiver": " 公 "}).json()] == [
         "东北面献于公",
