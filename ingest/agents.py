@@ -124,6 +124,10 @@ class AgentRules(Reader):
                     # 辩献卿 repeats 主人's 献); elsewhere only within the same exchange (its block)
                     why = same_giver.source if same_giver is not None else "within the same exchange"
                     return s.agent, f"gives this kind of toast, as before ({why})"
+            host = self.profile.host
+            if same_giver is not None and host in self.vocabulary.concepts and host not in written:
+                # no presentation told yet (the 記 begins anew): the rite's 獻主 is its host
+                return (self.term(self.vocabulary.concepts[str(host)]),), f"the giver of the presentations ({same_giver.source})"
         if clause.flags.get("completive") and action.key in st.last_agent_of:
             return st.last_agent_of[action.key], "completes the act begun by its agent (卒)"
         if action.flag("responsive"):

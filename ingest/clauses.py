@@ -302,10 +302,33 @@ def act_as_noun_phrase(r: _Rereading, i: int) -> int | None:
 
 
 def nominalised_act(r: _Rereading, i: int) -> int | None:
-    """Act + 者 is the person who does it, not an act: 士既献者 (the officers already toasted)."""
+    """Act + 者 is the person who does it, not an act: 士既献者 (the officers already toasted); so is
+    a relative phrase of acts and things before 者: 受賜爵者 (the one who received the granted cup)."""
     t, nxt = r.tokens[i], r.next(i)
     if t.kind == ACTION and nxt is not None and nxt.text in g.NOMINALISER:
         r.out.append(with_kind(t, TAIL))
+        return i + 1
+    k = i
+    while k < len(r.tokens) and k - i < 4 and r.tokens[k].kind in (ACTION, VESSEL, OBJECT, OTHER, WINE):
+        k += 1
+    if t.kind == ACTION and k > i + 1 and k < len(r.tokens) and r.tokens[k].text in g.NOMINALISER:
+        r.out.extend(with_kind(x, TAIL) for x in r.tokens[i:k])
+        return k
+    return None
+
+
+def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
+    """A toast word between a vessel (or a number) and the wine it holds names the wine, not an act:
+    兩壺獻酒 (the two jars of wine for the presentations); after 拜 a 賜 is the gift bowed for (拜賜)."""
+    t, prev, nxt = r.tokens[i], r.last(), r.next(i)
+    if not _is_act(t) or r.vocabulary is None or t.concept is None:
+        return None
+    if "action-toast" not in r.vocabulary.broader_closure(t.concept.key):
+        return None
+    between_noun_and_wine = prev is not None and prev.kind in (VESSEL, NUM, OTHER) and nxt is not None and nxt.text in g.WINE_WORDS
+    after_bow = _is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.BOWS_FOR_A_GIFT
+    if between_noun_and_wine or after_bow:
+        r.out.append(with_kind(t, OBJECT))
         return i + 1
     return None
 
@@ -427,6 +450,7 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     the_rest,
+    toast_word_as_noun,
     comparison,
     act_as_noun_phrase,
     placement_noun,

@@ -26,6 +26,7 @@ ADVERBS: frozenset[str] = frozenset(
         "辯",  # to each in turn: 辩献卿 (the host toasts every minister in turn)
         "因",  # thereupon
         "既",  # already, once done: 士既献者 (the officers already toasted); 既爵 is an idiom of its own
+        "旣",
         "反",  # back, again (before an act that has no 反- word of its own): 不洗反升
         "各",  # each
         "已",  # already
@@ -133,6 +134,16 @@ DONE_TO_THE_PERSON: frozenset[str] = frozenset(
 APPENDIX_MARK = "記"
 """A classic paragraph opening with 記 begins the chapter's 記 (記冠義, 記鄉朝服而謀賔介): the appendix of
 notes and general rules, read apart from the narrative."""
+
+WINE_WORDS: frozenset[str] = frozenset({"酒"})
+"""酒 after a toast word makes it a noun phrase: 兩壺獻酒 (the wine for the presentations)."""
+
+BOWS_FOR_A_GIFT: frozenset[str] = frozenset({"action-bai", "action-zaibai", "action-zaibaiqishou"})
+"""拜賜: the bow for a gift or favour received; 賜 after it is the gift, not a toast."""
+
+AFTER_DONE: frozenset[str] = frozenset({"既", "旣"})
+"""既 + act: "when the act is done", a temporal clause that restates an act already told (既獻, 既旅):
+no new toast."""
 
 POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-li"})
 """坐, 興, 立: postures, which take no object (坐 | 席於…: the mat is laid by the next act)."""

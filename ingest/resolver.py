@@ -119,6 +119,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.condition_continues = False
         has_if = any(t.kind == COND and t.text not in g.CHOICE for t in clause.tokens)
         has_then = any(t.kind == THEN for t in clause.tokens)
+        then_at = next((k for k, t in enumerate(prefix) if t.kind == THEN), -1)
+        topic: list[Token] = []
+        if has_then and not has_if and then_at > 0 and prefix[then_at - 1].kind == ROLE:
+            # 其笙則獻諸西階上: a person right before 則 is the topic ("as for the 笙…"), not a condition
+            topic = [prefix[then_at - 1]]
+            has_then = False
         choice = any(t.text in g.CHOICE for t in clause.tokens)
         if has_if and not st.condition_open:
             st.before_condition = st.subject
@@ -132,7 +138,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 if not has_if and self.steps and self.steps[-1].block == clause.block:
                     self._make_conditional(len(self.steps) - 1)
         negated = any(t.kind == NEG for t in prefix) or any(t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb])
-        conditional = st.condition_open or choice or (has_if and not has_then)
+        # 唯公所酬 (whomever the ruler chooses) is a choice within what happens, not a condition
+        conditional = st.condition_open or (has_if and not has_then)
 
         # agent --------------------------------------------------------------------------------
         n_if = sum(1 for t in clause.tokens if t.text == "若")
@@ -142,8 +149,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # 若 X 若 Y is "either X or Y"; a single 若 is "if" and its person is the subject (若君命)
             return why is not None and not (why == "alternative" and n_if < 2)
 
-        subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k)]
-        roles_at = [k for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k)]
+        subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in topic]
+        roles_at = [k for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in topic]
         if len(roles_at) > 1:
             # persons apart (not listed together, nor joined by 與/及) are not one subject: the last
             # is (賔如主人服 | 贊者𤣥端從之: the guest is dressed as the host; the assistant follows)
@@ -156,7 +163,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     break
             subject_tokens = [prefix[k] for k in group]
         then_at = max((k for k, t in enumerate(prefix) if t.kind == THEN), default=-1)
-        if then_at >= 0 and any(t.kind == ROLE for t in prefix[then_at + 1 :]):
+        if then_at >= 0 and not topic and any(t.kind == ROLE for t in prefix[then_at + 1 :]):
             # 若孤子則父兄戒: the person before 則 is the condition, the one after it acts
             subject_tokens = [t for k, t in enumerate(prefix) if k > then_at and t.kind == ROLE and not not_subject(k)]
         for k, t in enumerate(prefix):
@@ -238,6 +245,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             elif t.kind == DIR and i == 0 and location_tok is None and action.key in g.POSITION_VERBS:
                 location_tok = t  # 卦者在左: on the left
             i += 1
+        if topic and not objects_persons and not pp_persons and self.person_is_recipient(action):
+            objects_persons = list(self._role_terms(topic))  # 其笙則獻…: the 笙 are the ones presented
         if location_tok is None:
             location_tok = next((t for t in prefix if t.kind == PLACE), None)
         if (

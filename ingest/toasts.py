@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from yili.ingest import grammar as g
 from yili.ingest.resolver import StepResolver
 from yili.ingest.steps import Step, Term
 
@@ -155,6 +156,8 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         return None
     if step.mode == "negated" or step.negated:
         return None  # 不献, 若不醴: a toast left out is no toast
+    if step.text.startswith(tuple(g.AFTER_DONE)) or any(f"{w}{step.action.label}" in step.text for w in g.AFTER_DONE):
+        return None  # 既旅, 既獻: "when it is done", a restatement, not a new toast
     kind = step.action.key
     type_term = step.action
     toast_type = _toast_type(voc, kind)
