@@ -627,7 +627,12 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
                 # the person object, with the persons listed after it (揖卿大夫, 请执幂者与羞膳者)
                 i += 1
                 while i < h2 and (
-                    (tokens[i].kind == ROLE and _joined(tokens, i) and not _own_subject(tokens, i))
+                    (
+                        tokens[i].kind == ROLE
+                        and _joined(tokens, i)
+                        # after 與 the person is joined to the object, even before an act (獻工與笙 | 取爵)
+                        and (not _own_subject(tokens, i) or tokens[i - 1].text in g.WITH)
+                    )
                     or (tokens[i].kind == CONJ and i + 1 < h2 and tokens[i + 1].kind == ROLE)
                 ):
                     i += 1

@@ -70,6 +70,9 @@ GO_TO: frozenset[str] = frozenset({"就"})
 CONJUNCTIONS: frozenset[str] = frozenset({"与", "與", "及"})
 """与 / 及 join persons into a joint agent (賔及卿大夫皆坐); 及 before a place is "reaching" (賔入及庭)."""
 
+WITH: frozenset[str] = frozenset({"與", "与"})
+"""與 joins a person to the persons before it: 獻工與笙 (to the musicians and the pipers)."""
+
 REACHING: frozenset[str] = frozenset({"及"})
 """及 + place = arriving at the place: 賔入及庭 (location 庭), 及阶揖."""
 
