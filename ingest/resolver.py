@@ -163,7 +163,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     break
             subject_tokens = [prefix[k] for k in group]
         then_at = max((k for k, t in enumerate(prefix) if t.kind == THEN), default=-1)
-        if then_at >= 0 and not topic and any(t.kind == ROLE for t in prefix[then_at + 1 :]):
+        if then_at >= 0 and not topic and (has_if or any(t.kind == ROLE for t in prefix[then_at + 1 :])):
             # 若孤子則父兄戒: the person before 則 is the condition, the one after it acts
             subject_tokens = [t for k, t in enumerate(prefix) if k > then_at and t.kind == ROLE and not not_subject(k)]
         for k, t in enumerate(prefix):
