@@ -117,7 +117,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if st.condition_open:
                 notes.append("mode: condition continues from the previous block")
             st.condition_continues = False
-        has_if = any(t.kind == COND and t.text not in g.CHOICE for t in clause.tokens)
+        toks = clause.tokens
+        either = [k for k, t in enumerate(toks) if t.text == "若" and k + 1 < len(toks) and toks[k + 1].kind == ROLE]
+        # 若賔若长 is "either … or", not "if" (two 若, each before a person)
+        has_if = any(
+            t.kind == COND and t.text not in g.CHOICE and not (len(either) >= 2 and k in either) for k, t in enumerate(toks)
+        )
         has_then = any(t.kind == THEN for t in clause.tokens)
         then_at = next((k for k, t in enumerate(prefix) if t.kind == THEN), -1)
         topic: list[Token] = []

@@ -89,7 +89,8 @@ def test_either_choice_offers_the_same_persons_again(extraction):
     t75 = next(t for t in extraction.toasts if t.step.block == 75)
     t90 = next(t for t in extraction.toasts if t.step.block == 90)
     assert t75.as_record()["receiver"] == t90.as_record()["receiver"] == "賔|长"
-    assert t75.step.mode == t90.step.mode == "conditional"
+    # 唯公所酬: whomever the ruler chooses — a choice within what happens, not a condition
+    assert t75.step.mode == t90.step.mode == "actual"
 
 
 def test_the_pledge_chain_in_the_excerpt(extraction):
