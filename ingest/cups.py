@@ -48,6 +48,9 @@ _CUP_OBJECT_ACTS = frozenset(
 )
 """Acts whose elided object is the cup (奠, 洗, 实, 执, 受, 授, 取, 举, 更, 易; 拜受爵, 拜送爵)."""
 
+_DRINK_CUP_ACTS = frozenset({"action-zujue", "action-cui", "action-yin", "action-zhuo", "action-shi-fill", "action-xi"})
+"""Acts that can only be done to the cup (卒爵, 啐, 飲, 酌, 實, 洗), whatever else is in hand."""
+
 _THING_ACTS = frozenset({"action-jue", "action-ji", "action-ji-taste", "action-jia", "action-dian"})
 """Acts on the thing in hand (取肺 … 絶 祭 哜之 加于俎: the lung)."""
 
@@ -108,8 +111,9 @@ class CupRules(Reader):
             and not clause.flags.get("nominal_object")  # 受命: a command received, no cup
             and (action.key != "action-jiang" or (prefix and prefix[-1].kind == YI))
         ):
-            # (以降: going down with it, the cup in hand)
-            vessel = st.holder.get(who)
+            # (以降: going down with it, the cup in hand); a thing taken up after the cup (取肺, 舉肺脊) is
+            # what the following acts handle until it is put down (特牲 佐食舉肺脊授尸 尸受 振祭)
+            vessel = st.holder.get(who) if who not in st.things or action.key in _DRINK_CUP_ACTS else None
             if vessel is None:
                 # 坐奠觚于篚 兴 对 卒洗: finishing an interrupted act takes up the same cup again
                 completing = bool(clause.flags.get("completive"))

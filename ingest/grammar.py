@@ -208,6 +208,7 @@ COMPLETIVE: frozenset[str] = frozenset({"卒"})
 """卒 + act = the act is completed (卒洗, 卒盥, 卒歌): the same act, by whoever began it."""
 
 IDIOMS: dict[str, str] = {
+    "若是": "tail",  # 若是者三: 'thus', not 'if' (有司徹)
     "既爵": "tail",  # 不拜既爵: 'having drained the cup', not a cup name
     "一等": "tail",  # 公降一等: one step
 }

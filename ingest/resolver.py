@@ -389,7 +389,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 if held_thing is not None:
                     object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
         # a thing taken up stays in hand for the acts that follow, until it is put down
-        if agent and action.key == "action-qu" and object_term is not None and object_term.key.startswith("object-"):
+        if agent and action.key in _TAKING and object_term is not None and object_term.key.startswith("object-"):
             st.things[agent[0].key] = object_term
         elif agent and (action.key in ("action-jia", "action-dian") or (action.key == "action-zhi" and vessel is not None)):
             st.things.pop(agent[0].key, None)
@@ -522,6 +522,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
+
+_TAKING = frozenset({"action-qu", "action-ju", "action-shou"})
+"""Acts that take a thing into the hand: 取肺, 舉肺脊, 受肺."""
 
 _SERVING = frozenset({"action-shou-hand", "action-jian", "action-she", "action-zan-assist"})
 """An attendant's service to a person: 授 (赞授), 荐, 设, 賛 (特牲 宗人賛: the 主人 goes on with the libation)."""
