@@ -210,11 +210,12 @@ class AgentRules(Reader):
         return self._opening_agent()
 
     def _opening_agent(self) -> tuple[tuple[Term, ...], str]:
-        """At the opening of a rite with nobody named yet: the rite's presiding person (the ruler
-        of the 燕禮; the 主人 of a 士's capping), else the most senior person its classic names."""
-        p = self.profile.presiding
+        """At the opening of a rite with nobody named yet: the rite's opener (the ruler of the 燕禮;
+        the 主人 of a 士's capping and of a sacrifice, where the 尸 enters later), else the most
+        senior person its classic names."""
+        p = self.profile.opener
         if p and p in self.vocabulary.concepts:
-            return (self.term(self.vocabulary.concepts[p]),), "the presiding person of the rite"
+            return (self.term(self.vocabulary.concepts[p]),), "the one who opens the rite"
         classic = self._classic_text()
         senior = max(
             (

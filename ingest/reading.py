@@ -47,6 +47,7 @@ class ReadingState:
     labels: dict[str, str] = field(default_factory=dict)
     actors: set[str] = field(default_factory=set)
     by_action: dict[str, list[Step]] = field(default_factory=dict)
+    written: set[str] = field(default_factory=set)
     condition_open: bool = False
     condition_continues: bool = False
 

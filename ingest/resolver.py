@@ -179,6 +179,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if t.kind == PLACE:
                 self._mention(tuple(self.term(c) for c in t.readings if c.kind == "role"))
         subject = self._role_terms(subject_tokens)
+        st.written.update(t.key for t in subject if t.key)
         agent_explicit = bool(subject) and all(t.concept is not None for t in subject_tokens)
         if subject and prefix and prefix[0].kind == CONJ and st.subject:
             # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
@@ -191,9 +192,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._agent_from_pivot = False
         if not agent:
             agent, why = self._unwritten_agent(clause, action)
-            if agent and not all(self.profile.in_cast(a.key) for a in agent if a.key):
-                # an unwritten agent is never a role outside the rite's cast
-                kept = tuple(a for a in agent if not a.key or self.profile.in_cast(a.key))
+            if agent and not all(self.profile.in_cast(a.key) or a.key in st.written for a in agent if a.key):
+                # an unwritten agent is never a role outside the rite's cast (or outside the persons the
+                # text itself has written: a cast list is not the text)
+                kept = tuple(a for a in agent if not a.key or self.profile.in_cast(a.key) or a.key in st.written)
                 agent, why = (kept, why) if kept else self._opening_agent()
             self._agent_from_pivot = why.startswith("named by the pivot")
             default_agent = why.startswith("default agent")

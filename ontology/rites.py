@@ -66,6 +66,8 @@ class RiteProfile:
         Role keys of the persons who take part (empty: no restriction).
     host, chief_guest, presiding : str | None
         Role keys: who is 主人, the chief guest, the most honoured person present.
+    opener : str | None
+        Role key of who acts at the opening when no one is named (default: ``presiding``).
     facts : tuple[RiteFact, ...]
     """
 
@@ -81,6 +83,7 @@ class RiteProfile:
     chief_guest: str | None = None
     presiding: str | None = None
     facts: tuple[RiteFact, ...] = field(default=())
+    opener: str | None = None
 
     @property
     def neutral(self) -> bool:
@@ -163,6 +166,7 @@ def rites_from_graph(graph: Graph) -> dict[str, RiteProfile]:
                 host=_key(graph.value(rite, YK.host)),
                 chief_guest=_key(graph.value(rite, YK.chiefGuest)),
                 presiding=_key(graph.value(rite, YK.presiding)),
+                opener=_key(graph.value(rite, YK.opener)) or _key(graph.value(rite, YK.presiding)),
                 facts=tuple(facts),
             )
         )
