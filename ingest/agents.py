@@ -114,12 +114,19 @@ class AgentRules(Reader):
                 if st.last_toast_alternative:
                     return st.last_toast[1], "passes on the pledge he received (either)"
                 return st.last_toast[1], "passes on the pledge he received"
+            if action.key == "action-xian" and st.subject and st.subject[0].key == self.profile.presiding and st.xians:
+                # the presiding person (the 尸, the ruler) receives the presentations; in a round the
+                # presentations with no written giver are the presenter's (士虞 主婦…酌獻祝…獻佐食)
+                return st.xians[-1][0], "the presenter of the round (the presiding person presents no 獻)"
             same_giver = self.profile.same_giver
             if same_giver is not None and same_giver.action not in closure:
                 same_giver = None  # the fact is of the presentations (獻), not of every toast
             written = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
             for s in reversed(st.by_action.get(action.key, ())):
-                if s.agent and s.agent[0].key not in written and (same_giver is not None or s.block == clause.block):
+                named_since = any(
+                    x.agent_explicit and x.agent[:1] != s.agent[:1] for x in self.steps if x.sequence > s.sequence and x.block == clause.block
+                )
+                if s.agent and s.agent[0].key not in written and (same_giver is not None or (s.block == clause.block and not named_since)):
                     # a rite fact: one giver of the presentations throughout (燕禮 注曰主人宰夫也:
                     # 辩献卿 repeats 主人's 献); elsewhere only within the same exchange (its block)
                     why = same_giver.source if same_giver is not None else "within the same exchange"

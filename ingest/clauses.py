@@ -317,6 +317,27 @@ def nominalised_act(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def accompanying(r: _Rereading, i: int) -> int | None:
+    """從 + a toast word + a dish or 皆 is "what goes with the presentation", a noun phrase: 從獻豆兩
+    (士虞: the two dishes that go with it), 從獻皆如主人 (特牲); but 燔從 | 獻佐食 is two acts."""
+    t, nxt = r.tokens[i], r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if (
+        _is_act(t)
+        and t.concept is not None
+        and t.concept.key == "action-cong"
+        and _is_act(nxt)
+        and nxt is not None
+        and nxt.concept is not None
+        and r.vocabulary is not None
+        and "action-toast" in r.vocabulary.broader_closure(nxt.concept.key)
+        and (after is None or after.kind == VESSEL or after.text in ("皆",))
+    ):
+        r.out.extend(with_kind(x, TAIL) for x in (t, nxt))
+        return i + 2
+    return None
+
+
 def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
     """A toast word between a vessel (or a number) and the wine it holds names the wine, not an act:
     兩壺獻酒 (the two jars of wine for the presentations); after 拜 a 賜 is the gift bowed for (拜賜)."""
@@ -450,6 +471,7 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     the_rest,
+    accompanying,
     toast_word_as_noun,
     comparison,
     act_as_noun_phrase,
@@ -672,6 +694,8 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             has_person_object = True
         if t.kind == NUM and i + 1 < h2 and tokens[i + 1].kind == ROLE:
             return i
+        if t.kind == NUM and i + 1 == h2:
+            return i  # 洗繶爵 | 三獻: the numeral counts the act after it
         i += 1
     return h2
 

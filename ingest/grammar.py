@@ -144,6 +144,12 @@ WINE_WORDS: frozenset[str] = frozenset({"酒"})
 BOWS_FOR_A_GIFT: frozenset[str] = frozenset({"action-bai", "action-zaibai", "action-zaibaiqishou"})
 """拜賜: the bow for a gift or favour received; 賜 after it is the gift, not a toast."""
 
+DONE_MARK: frozenset[str] = frozenset({"畢"})
+"""Act + 畢: "the act is over" (獻畢, 士虞 註 卒哭之祭既三獻也), a restatement, no new toast."""
+
+NUMBERED_PRESENTATIONS: frozenset[str] = frozenset({"亞", "三", "再"})
+"""亞獻, 三獻: the second and third presentations of a round, made to whom the first was (the 尸)."""
+
 AFTER_DONE: frozenset[str] = frozenset({"既", "旣"})
 """既 + act: "when the act is done", a temporal clause that restates an act already told (既獻, 既旅):
 no new toast."""

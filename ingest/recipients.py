@@ -88,6 +88,14 @@ class RecipientRules(Reader):
                 p = self._last_person_other_than(agent, principal=action.key == "action-yi")
                 if p is not None:
                     return (p,), False, "之 = the last person named"
+        if (
+            "action-xian" in self.vocabulary.broader_closure(action.key)
+            and self.state.xians
+            and any(t.text in g.NUMBERED_PRESENTATIONS for t in clause.prefix[-1:])
+            or (action.key == "action-xian" and clause.verb.text[:1] in g.NUMBERED_PRESENTATIONS and self.state.xians)
+        ):
+            # 亞獻, 三獻: the second and third presentations go to whom the first went (the 尸)
+            return self.state.xians[0][1], False, "a numbered presentation, to the receiver of the first"
         alternatives = self._alternatives(clause)
         if alternatives:
             self.state.last_alternatives = alternatives

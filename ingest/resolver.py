@@ -19,6 +19,7 @@ from yili.ingest.reading import ReadingState, _looks_traditional
 from yili.ingest.recipients import RecipientRules
 from yili.ingest.steps import ACTUAL, CONDITIONAL, NEGATED, Step, Term
 from yili.ingest.tokens import (
+    SUO,
     COND,
     DIR,
     NUM,
@@ -152,6 +153,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         def not_subject(k: int) -> bool:
             why = g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) if k > 0 else None
             # 若 X 若 Y is "either X or Y"; a single 若 is "if" and its person is the subject (若君命)
+            if why == "chooser" and not any(t.kind == SUO for t in prefix[k:]):
+                return False  # 唯主人不哭: "only the host does not wail" — he is the subject (no 所)
             return why is not None and not (why == "alternative" and n_if < 2)
 
         subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in topic]

@@ -158,6 +158,8 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         return None  # 不献, 若不醴: a toast left out is no toast
     if step.text.startswith(tuple(g.AFTER_DONE)) or any(f"{w}{step.action.label}" in step.text for w in g.AFTER_DONE):
         return None  # 既旅, 既獻: "when it is done", a restatement, not a new toast
+    if any(f"{step.action.label}{w}" in step.text for w in g.DONE_MARK):
+        return None  # 獻畢: "the presentations are over"
     kind = step.action.key
     type_term = step.action
     toast_type = _toast_type(voc, kind)
