@@ -317,6 +317,27 @@ def nominalised_act(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def numbered_presenter(r: _Rereading, i: int) -> int | None:
+    """A numbered presentation followed by another act names its presenter: 三獻作止爵 (特牲: the
+    third presenter, the 賓, raises the stopped cup; 記疏 接尸者賓為三獻).  A person token, resolved
+    from the presentations told so far (:meth:`Reader.numbered_presenter`)."""
+    t, nxt = r.tokens[i], r.next(i)
+    prev = r.last()
+    if (
+        t.kind == NUM
+        and t.text in g.NUMBERED_PRESENTATIONS
+        and _is_act(nxt)
+        and nxt is not None
+        and nxt.concept is not None
+        and nxt.concept.key == "action-xian"
+        and _is_act(r.tokens[i + 2] if i + 2 < len(r.tokens) else None)
+        and not (prev is not None and prev.kind == ROLE)
+    ):
+        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, None))
+        return i + 2
+    return None
+
+
 def accompanying(r: _Rereading, i: int) -> int | None:
     """從 + a toast word + a dish or 皆 is "what goes with the presentation", a noun phrase: 從獻豆兩
     (士虞: the two dishes that go with it), 從獻皆如主人 (特牲); but 燔從 | 獻佐食 is two acts."""
@@ -471,6 +492,7 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     the_rest,
+    numbered_presenter,
     accompanying,
     toast_word_as_noun,
     comparison,

@@ -90,7 +90,10 @@ class Reader:
         for t in tokens:
             if t.kind != ROLE:
                 continue
-            if t.concept is not None:
+            presenter = self.numbered_presenter(t.text) if t.concept is None else None
+            if presenter is not None:
+                out.append(presenter)
+            elif t.concept is not None:
                 # a word read as a role it does not spell (利 for 佐食, 主人 for 壻 after 註 主人壻也)
                 # is shown by the role's own label
                 out.append(self.term(t.concept, t.text if t.text in t.concept.labels else None))
@@ -103,6 +106,19 @@ class Reader:
             if all(t.key != s.key for s in seen):
                 seen.append(t)
         return tuple(seen)
+
+    def numbered_presenter(self, text: str) -> Term | None:
+        """三獻 / 亞獻 as a person: the giver of that presentation to whom the first went (the 尸),
+        counting distinct givers in order; None if the text is no such word or not so many were told."""
+        if len(text) != 2 or text[0] not in "亞再三" or not self.state.xians:
+            return None
+        n = 3 if text[0] == "三" else 2
+        first_receiver = self.state.xians[0][1][:1]
+        givers: list[Term] = []
+        for giver, receiver in self.state.xians:
+            if receiver[:1] == first_receiver and giver and all(giver[0].key != x.key for x in givers):
+                givers.append(giver[0])
+        return givers[n - 1] if len(givers) >= n else None
 
     def _group_reference(self, exclude: tuple[Term, ...] = ()) -> Term | None:
         """一人 / 二人 / 长 / 其他 refer to the group last named (一人拜受爵: the leader of the 工;
