@@ -317,6 +317,32 @@ def nominalised_act(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def elliptic_repeat(r: _Rereading, i: int) -> int | None:
+    """及 + a person + 如初 after a toast repeats that toast for the person, the verb left out:
+    獻祝 … 及佐食如初 (特牲: and to the 佐食, as before).  The 及 stands for the act repeated."""
+    t = r.tokens[i]
+    if not (t.kind == CONJ and t.text in g.REACHING and i + 2 < len(r.tokens)):
+        return None
+    k = i + 1
+    while k < len(r.tokens) and r.tokens[k].kind == ROLE:
+        k += 1
+    if k == i + 1 or k >= len(r.tokens) or r.tokens[k].kind != RU or r.vocabulary is None:
+        return None
+    toast = next(
+        (
+            x
+            for x in reversed(r.out)
+            if x.kind == ACTION and x.concept is not None and "action-toast" in r.vocabulary.broader_closure(x.concept.key)
+        ),
+        None,
+    )
+    if toast is None:
+        return None
+    r.flag(len(r.out), "elliptic", True)
+    r.out.append(Token(t.text, t.start, t.end, ACTION, toast.concept, (toast.concept,) if toast.concept else ()))
+    return i + 1
+
+
 def numbered_presenter(r: _Rereading, i: int) -> int | None:
     """A numbered presentation followed by another act names its presenter: 三獻作止爵 (特牲: the
     third presenter, the 賓, raises the stopped cup; 記疏 接尸者賓為三獻).  A person token, resolved
@@ -492,6 +518,7 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     the_rest,
+    elliptic_repeat,
     numbered_presenter,
     accompanying,
     toast_word_as_noun,
