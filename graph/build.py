@@ -16,6 +16,7 @@ from typing import Any
 
 import pyoxigraph
 from rdflib import BNode, Dataset, Graph, Literal, Namespace, URIRef
+from rdflib.compare import to_canonical_graph
 from rdflib.namespace import DCTERMS, RDF, RDFS, XSD
 from yili.ingest.document import Document
 from yili.ingest.pipeline import Extraction
@@ -117,8 +118,10 @@ class GraphBuilder:
         self.base = base or base_iri()
         self.quads: list[pyoxigraph.Quad] = []
         vocab = _GraphWriter(self.quads, vocabulary_graph_iri(self.base))
-        source = read_graph([*default_files(), *vocabulary_files])
-        for triple in _rebase_graph(source, self.base):
+        # canonical blank-node labels (rdflib mints random ones: the OWL lists, the SHACL shapes) and a
+        # fixed order (rdflib's depends on the hash seed): the same files give the same graph
+        source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files]))
+        for triple in sorted(_rebase_graph(source, self.base), key=lambda t: tuple(x.n3() for x in t)):
             vocab.add(triple)
         self.yk = Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :])
 
