@@ -22,7 +22,7 @@ from yili.ingest.resolver import StepResolver
 from yili.ingest.rites import identify
 from yili.ingest.steps import Step
 from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, received_toast, toast_of
-from yili.ingest.tokens import Tokenizer
+from yili.ingest.tokens import MARK, TAIL, Token, Tokenizer, with_kind
 from yili.ontology.rites import NEUTRAL, RiteProfile
 from yili.ontology.vocabulary import Concept, Vocabulary, load_vocabulary
 
@@ -105,6 +105,19 @@ def identifications(
     return out, local
 
 
+def _title_as_heading(tokens: list[Token], profile: RiteProfile) -> list[Token]:
+    """The rite's name that opens its first paragraph before a ○ is the chapter's heading, no act
+    and no person: 士冠禮○筮於廟門 (the 士 of 士冠禮 is no officer), 特牲饋食之禮○不諏日."""
+    marks = [k for k, t in enumerate(tokens) if t.kind == MARK]
+    if not marks:
+        return tokens
+    head = "".join(t.text for t in tokens[: marks[0]])
+    names = {*profile.title_forms, *(f[:-1] + "之" + f[-1] for f in profile.title_forms if len(f) > 1)}
+    if head not in names:
+        return tokens
+    return [with_kind(t, TAIL, None) for t in tokens[: marks[0]]] + tokens[marks[0] :]
+
+
 class Extractor:
     """Compile the vocabulary once, then extract steps from documents.
 
@@ -160,6 +173,7 @@ class Extractor:
             held, local = identifications(block, profile, self.vocabulary)
             identified.update(held)
             tokens = self.tokenizer.tokenize_piece(block.classic, {**readings, **identified, **local}, cast)
+            tokens = _title_as_heading(tokens, profile)
             clauses = segment(tokens, block.number, self.vocabulary)
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):
