@@ -98,6 +98,42 @@ def main() -> None:
         f"time per character x40 / x1 = {(t_big / big_chars) / (t_extract / chars):.2f}"
     )
     print(f"max resident set size of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    whole_corpus()
+
+
+def whole_corpus() -> None:
+    """`yili-kg build ../shared/corpus/kanripo/` (three editions, 13 rites) with --jobs 1 and --jobs 2,
+    each in a process of its own: wall time, peak memory (max RSS of the child), and the speed-up."""
+    import subprocess
+    import sys
+    import tempfile
+
+    kanripo = CORPUS / "kanripo"
+    if not kanripo.is_dir():
+        return
+    size = sum(p.stat().st_size for p in kanripo.rglob("*.txt"))
+    runs = {}
+    for jobs in (1, 2):
+        with tempfile.TemporaryDirectory() as out:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            t0 = time.perf_counter()
+            proc = subprocess.run(
+                [sys.executable, "-m", "yili.api.cli", "build", str(kanripo), "--out", out, "--jobs", str(jobs)],
+                capture_output=True,
+                text=True,
+            )
+            seconds = time.perf_counter() - t0
+            rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            if proc.returncode != 0:
+                print(f"whole corpus --jobs {jobs}: failed: {proc.stderr.strip().splitlines()[-1:]}")
+                return
+            runs[jobs] = seconds
+            print(
+                f"whole corpus (kanripo, {size / 2**20:.1f} MiB of text) --jobs {jobs}: {seconds:.1f} s, "
+                f"{size / 2**20 / seconds:.2f} MiB/s; {proc.stdout.splitlines()[0].split(': ', 1)[1]}; "
+                f"max RSS of the children so far {max(rss, before) / 1024:.0f} MiB"
+            )
+    print(f"  speed-up of --jobs 2 over --jobs 1: {runs[1] / runs[2]:.2f}x (extraction is the part spread; the store is filled in one process)")
 
 
 if __name__ == "__main__":
