@@ -53,6 +53,24 @@ class Extraction:
     seconds: float = 0.0
 
 
+def _cast_labels(profile: RiteProfile, vocabulary: Vocabulary) -> list[tuple[str, Concept]]:
+    """The written forms of the rite's cast, longest first (computed once per vocabulary and rite)."""
+    cache: dict[str, list[tuple[str, Concept]]] = vocabulary.__dict__.setdefault("_cast_labels", {})
+    key = profile.key
+    if key not in cache:
+        cache[key] = sorted(
+            (
+                (label, vocabulary.concepts[k])
+                for k in profile.cast
+                if k in vocabulary.concepts
+                for label in vocabulary.concepts[k].labels
+                if not label.isascii()
+            ),
+            key=lambda lc: (-len(lc[0]), lc[0]),
+        )
+    return cache[key]
+
+
 def identifications(
     block: Block, profile: RiteProfile, vocabulary: Vocabulary
 ) -> tuple[dict[str, Concept], dict[str, Concept]]:
@@ -79,10 +97,7 @@ def identifications(
     classic = block.classic.reading_text
     if not profile.cast:
         return out, local
-    labels = sorted(
-        ((label, vocabulary.concepts[key]) for key in profile.cast if key in vocabulary.concepts for label in vocabulary.concepts[key].labels if not label.isascii()),
-        key=lambda lc: (-len(lc[0]), lc[0]),
-    )
+    labels = _cast_labels(profile, vocabulary)
     for piece in block.commentary:
         if piece.layer != LAYER_NOTE:
             continue

@@ -135,7 +135,10 @@ class Vocabulary:
         return c is not None and c.kind == "vessel" and "vessel-jue" in self.broader_closure(key)
 
     def broader_closure(self, key: str) -> set[str]:
-        """Return ``key`` and the keys of all its broader concepts (transitively)."""
+        """Return ``key`` and the keys of all its broader concepts (transitively); a fresh set each call."""
+        cache: dict[str, frozenset[str]] = self.__dict__.setdefault("_closure_cache", {})
+        if key in cache:
+            return set(cache[key])
         seen: set[str] = set()
         todo = [key]
         while todo:
@@ -144,6 +147,7 @@ class Vocabulary:
                 continue
             seen.add(k)
             todo.extend(self.concepts[k].broader)
+        cache[key] = frozenset(seen)
         return seen
 
 
