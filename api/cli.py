@@ -183,6 +183,44 @@ def _out_dir(value: str) -> Path:
     return out
 
 
+@contextlib.contextmanager
+def _atomic(folder: Path, names: Sequence[str]):  # type: ignore[no-untyped-def]
+    """Write files all or nothing: yield temporary paths in ``folder`` (one per name), then rename
+    them into place; on any failure (a full disk, a read-only folder) remove them, so the old files
+    stay (or none), and raise :class:`InputError` naming the file.
+
+    Raises
+    ------
+    InputError
+        ``<file>: cannot write: <reason>``.
+    """
+    import tempfile
+
+    temps: dict[str, Path] = {}
+    try:
+        for name in names:
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+            os.close(fd)
+            temps[name] = Path(tmp)
+        yield temps
+        umask = os.umask(0)
+        os.umask(umask)
+        for name in names:
+            os.chmod(temps[name], 0o666 & ~umask)  # as an ordinary file would be (mkstemp makes it 0600)
+            os.replace(temps[name], folder / name)
+    except OSError as exc:
+        for t in temps.values():
+            t.unlink(missing_ok=True)
+        where = exc.filename or folder
+        if isinstance(where, str) and Path(where).name.startswith("."):
+            where = folder / Path(where).name[1:].rsplit(".", 2)[0]  # the file meant, not its temporary name
+        raise InputError(f"{where}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        for t in temps.values():
+            t.unlink(missing_ok=True)
+        raise
+
+
 def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
     for row in rows:
         out.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -202,11 +240,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
-    write_files(store, out / "graph.trig", out / "graph.ttl", prefixes_for(base))
-    with open(out / "steps.jsonl", "w", encoding="utf-8") as f:
-        _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
-    with open(out / "toasts.jsonl", "w", encoding="utf-8") as f:
-        _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
+    with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
+        write_files(store, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base))
+        with open(tmp["steps.jsonl"], "w", encoding="utf-8") as f:
+            _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
+        with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
+            _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
     triples = len(store)
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
@@ -469,7 +508,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             p.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a full or closed standard output fails here, not at exit
+        return code
     except YiliError as exc:
         print(f"yili-kg: error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
@@ -482,6 +523,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout must stay open until exit
         return 0
+    except OSError as exc:
+        # standard output full (> /dev/full) or another write that failed: one line, exit 2
+        where = exc.filename or "standard output"
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - nothing more can be written there
+        print(f"yili-kg: error: {where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
 

@@ -317,3 +317,46 @@ def test_the_same_input_gives_the_same_graph_whatever_the_seed_and_the_jobs(tmp_
     assert outs[0] == outs[1]
     proc = run("build", *files, "--jobs", "0")
     assert proc.returncode == 2 and "--jobs: 0: give 1 to 64 processes" in proc.stderr
+
+
+def test_a_failed_build_leaves_the_old_files_whole(tmp_path, monkeypatch, capsys):
+    """A full disk while writing (simulated: OSError ENOSPC) names the file in one line, exit 2, and
+    leaves the files of the last build as they were, with no temporary file behind."""
+    import errno
+
+    import yili.graph.store
+
+    out = tmp_path / "out"
+    assert main(["build", "--out", str(out)]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert sorted(before) == ["graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl"]
+
+    def full_disk(store, trig, turtle, prefixes):  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, "No space left on device", str(trig))
+
+    monkeypatch.setattr(yili.graph.store, "write_files", full_disk)
+    capsys.readouterr()
+    assert main(["build", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"yili-kg: error: {out / 'graph.trig'}: cannot write: No space left on device\n"
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_a_full_standard_output_ends_in_one_line():
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "yili.api.cli", "steps"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr == "yili-kg: error: standard output: No space left on device\n"
+
+
+def test_pipes_devices_and_huge_files_are_refused_by_name(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    proc = run("steps", str(fifo))
+    assert proc.returncode == 2 and proc.stderr == f"yili-kg: error: {fifo}: not a regular file (a pipe or a device): give a text file\n"
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate(17 * 2**20)
+    proc = run("steps", str(big))
+    assert proc.returncode == 2 and "17.0 MiB is more than the 16 MiB a text may have" in proc.stderr
