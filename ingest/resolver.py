@@ -423,6 +423,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             char_start=clause.start,
             char_end=clause.end,
             text=clause.text,
+            source=self.document.text[clause.start : clause.end],
             agent=agent,
             agent_explicit=agent_explicit,
             action=action_term,

@@ -48,8 +48,13 @@ class Step:
     block : int
         Classic block number.
     char_start, char_end : int
-        Code points into the document text, 0-based, end-exclusive; ``text`` is that slice.
+        Code points into the document text as decoded, 0-based, end-exclusive; ``source`` is exactly
+        that slice.
     text : str
+        The clean reading of the span: ``source`` with the print layout taken out (the ``¶`` line
+        ends, line breaks, ``<pb:…>`` page markers, indentation, KanripoXML tags, the ``○`` section
+        marks, the 鄭注's parenthesised notes and ``/`` column marks).  In the blank-line layout of the
+        excerpt, where a span holds no layout, ``text == source``.
     agent : tuple[Term, ...]
         Who acts; several for a joint agent (卿+大夫) or for alternatives (see ``agent_alternative``).
     agent_explicit : bool
@@ -110,6 +115,7 @@ class Step:
     summary: bool = False
     agent_alternative: bool = False
     part: str = "narrative"
+    source: str = ""
     notes: tuple[str, ...] = ()
 
     @property
@@ -133,6 +139,7 @@ class Step:
             "char_start": self.char_start,
             "char_end": self.char_end,
             "text": self.text,
+            "source": self.source,
             "agent": self.agent_label,
             "agent_explicit": self.agent_explicit,
             "action": self.action.label,
