@@ -333,7 +333,8 @@ def is_inline_notes(lines: list[Line]) -> bool:
     stands in parentheses inside the classic lines (``不諏日(祭祀自孰始曰饋食/…)``), ``/`` parting its
     two small columns."""
     body = [ln for ln in lines if ln.text.strip()]
-    if not body or any(ln.indent for ln in body):
+    # an indented title line or two (the closing 　儀禮卷第十一) do not make the 述註 layout
+    if not body or sum(1 for ln in body if ln.indent) * 20 > len(body):
         return False
     with_notes = sum(1 for ln in body if "(" in ln.text)
     return with_notes * 4 >= len(body)
