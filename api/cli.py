@@ -353,6 +353,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     base = _base(args.base_iri)
+    if args.graph and not Path(args.graph).exists():
+        raise InputError(f"{args.graph}: no such file")  # the input is named before the port is tried
     _check_address(args.host, args.port)
     if args.graph:
         service = service_from_file(args.graph, base=base)
