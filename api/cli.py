@@ -150,13 +150,19 @@ def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = Non
 
 
 def _jobs(value: str) -> int:
-    """Check ``--jobs``: a whole number from 1 to 64."""
+    """Check ``--jobs``: a whole number from 1 to 64.
+
+    Raises
+    ------
+    InputError
+        ``--jobs: <value>: …`` (one line, exit 2).
+    """
     try:
         n = int(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+        raise InputError(f"--jobs: {value!r} is not a whole number: give 1 to 64 processes") from None
     if not 1 <= n <= 64:
-        raise argparse.ArgumentTypeError(f"{n}: give 1 to 64 processes")
+        raise InputError(f"--jobs: {n}: give 1 to 64 processes")
     return n
 
 
@@ -234,7 +240,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     base = _base(args.base_iri)
     out = _out_dir(args.out)
-    _extractor, extractions = _extract(args.inputs, args.vocab, args.rite, args.jobs)
+    _extractor, extractions = _extract(args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None)
     store = build_store(extractions, base=base, vocabulary_files=args.vocab)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -268,8 +274,18 @@ def _summary_table(extractions) -> str:  # type: ignore[no-untyped-def]
         rows.append(
             (name, e.document.edition, str(len(e.document.blocks)), str(len(e.steps)), str(len(e.toasts)), f"{e.seconds:.2f}")
         )
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(w) if k < 2 else cell.rjust(w) for k, (cell, w) in enumerate(zip(r, widths, strict=True))) for r in rows)
+    import unicodedata
+
+    def width(cell: str) -> int:  # a Chinese character takes two columns of a terminal
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
+
+    widths = [max(width(r[k]) for r in rows) for k in range(len(rows[0]))]
+
+    def pad(cell: str, w: int, left: bool) -> str:
+        fill = " " * (w - width(cell))
+        return cell + fill if left else fill + cell
+
+    return "\n".join("  ".join(pad(cell, w, k < 2) for k, (cell, w) in enumerate(zip(r, widths, strict=True))) for r in rows)
 
 
 def cmd_steps(args: argparse.Namespace) -> int:
@@ -449,7 +465,7 @@ def parser() -> argparse.ArgumentParser:
     common(b)
     b.add_argument("--out", default="build", metavar="DIR", help="output folder (default: build)")
     b.add_argument(
-        "--jobs", type=_jobs, default=None, metavar="N", help="processes to extract many files in (default: all cores); the same graph as one"
+        "--jobs", default=None, metavar="N", help="processes to extract many files in (1-64; default: all cores); the same graph as one"
     )
     b.set_defaults(func=cmd_build)
 

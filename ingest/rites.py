@@ -30,14 +30,21 @@ def find_rite(name: str, vocabulary: Vocabulary) -> RiteProfile:
     for r in vocabulary.rites.values():
         if wanted in (r.key, r.hant, r.hans, r.en) or wanted in r.title_forms or wanted.lower() == r.key:
             return r
-    # a unique beginning of a key or a name (teshengkuishi, 特牲)
+    # a unique beginning of a key (two letters at least) or of a name (teshengkuishi, 特牲, 特)
     starts = [
         r
         for r in vocabulary.rites.values()
-        if len(wanted) >= 2 and any(n.startswith(wanted) for n in (r.key, r.hant, r.hans, *r.title_forms))
+        if wanted
+        and (
+            (len(wanted) >= 2 and r.key.startswith(wanted.lower()))
+            or any(n.startswith(wanted) for n in (r.hant, r.hans, *r.title_forms))
+        )
     ]
     if len(starts) == 1:
         return starts[0]
+    if len(starts) > 1:
+        names = ", ".join(f"{r.key} ({r.hant})" for r in starts)
+        raise InputError(f"rite {name!r} begins more than one rite: {names}; give more of the name")
     keys = ", ".join(vocabulary.rites)
     raise InputError(f"unknown rite {name!r}: give one of {keys}, or a chapter name such as 燕禮")
 

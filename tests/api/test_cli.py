@@ -316,7 +316,7 @@ def test_the_same_input_gives_the_same_graph_whatever_the_seed_and_the_jobs(tmp_
         outs.append([(out / name).read_bytes() for name in ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")])
     assert outs[0] == outs[1]
     proc = run("build", *files, "--jobs", "0")
-    assert proc.returncode == 2 and "--jobs: 0: give 1 to 64 processes" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr == "yili-kg: error: --jobs: 0: give 1 to 64 processes\n"
 
 
 def test_a_failed_build_leaves_the_old_files_whole(tmp_path, monkeypatch, capsys):
