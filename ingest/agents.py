@@ -59,6 +59,11 @@ class AgentRules(Reader):
         st = self.state
         if st.pivot_agent:
             return st.pivot_agent, "named by the pivot verb before it"
+        usual = self.profile.default_agent(action.key)
+        if usual is not None and usual.recipient and usual.role in self.vocabulary.concepts and not any(t.kind == ROLE for t in clause.suffix):
+            # a rite fact of the act to its usual receiver (士冠: the 賔 gives the 醮 to the capped son),
+            # whatever subject stood before a condition (若不醴則醮用酒)
+            return (self.term(self.vocabulary.concepts[str(usual.role)]),), f"default agent of the rite ({usual.source})"
         if any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens) and st.before_condition:
             # 公有命则不易不洗: the condition's subject is not carried past 则
             return st.before_condition, "carried over from before the condition"

@@ -394,8 +394,11 @@ def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
     if "action-toast" not in r.vocabulary.broader_closure(t.concept.key):
         return None
     between_noun_and_wine = prev is not None and prev.kind in (VESSEL, NUM, OTHER) and nxt is not None and nxt.text in g.WINE_WORDS
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    # 醴辭曰, 醮辭曰: "the words of the 醴" (士冠: the 辭 said with it), not a toast
+    words_of = nxt is not None and nxt.text in g.WORDS_OF and after is not None and after.kind == YUE
     after_bow = _is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.BOWS_FOR_A_GIFT
-    if between_noun_and_wine or after_bow:
+    if between_noun_and_wine or after_bow or words_of:
         r.out.append(with_kind(t, OBJECT))
         return i + 1
     return None

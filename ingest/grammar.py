@@ -138,6 +138,9 @@ APPENDIX_MARK = "記"
 """A classic paragraph opening with 記 begins the chapter's 記 (記冠義, 記鄉朝服而謀賔介): the appendix of
 notes and general rules, read apart from the narrative."""
 
+WORDS_OF: frozenset[str] = frozenset({"辭", "辞"})
+"""Act + 辭 + 曰 is "the words of the act" (醴辭曰), the act a noun."""
+
 WINE_WORDS: frozenset[str] = frozenset({"酒"})
 """酒 after a toast word makes it a noun phrase: 兩壺獻酒 (the wine for the presentations)."""
 
