@@ -204,7 +204,10 @@ class Reader:
     def term(self, concept: Concept, written: str | None = None) -> Term:
         """A :class:`Term` for ``concept``: labelled as written, else as this text last wrote it."""
         if written:
-            self.state.labels[concept.key] = written
+            if len(written) == len(concept.hant):
+                # a variant of the name (賔 for 賓) is how this text writes it; a longer form (上賔, 將冠者)
+                # names the person in that place only
+                self.state.labels[concept.key] = written
             return Term(concept.key, written, concept.iri)
         label = self.state.labels.get(concept.key) or (concept.hant if self.hant else concept.hans)
         return Term(concept.key, label, concept.iri)

@@ -175,7 +175,7 @@ class RecipientRules(Reader):
         if rule == "served":
             # 贊者坐櫛設纚 (士冠): the person being served is the party named last
             keys = {a.key for a in agent}
-            earlier = list(reversed(self.state.mentions[-12:])) if action.key in g.DONE_TO_THE_PERSON else []
+            earlier = list(reversed(self.state.mentions[-40:])) if action.key in g.DONE_TO_THE_PERSON else []
             for t in [*reversed(self.state.block_mentions), *earlier]:
                 if t.key not in keys and self._is_principal(t.key):
                     return (t,), False, "the one being served, named last"
