@@ -75,9 +75,17 @@ def install_handlers(app: FastAPI) -> None:
         return JSONResponse({"error": "invalid_request", "message": "; ".join(parts)}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse({"error": kind, "message": str(exc.detail)}, status_code=exc.status_code)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405 and "allow" not in {k.lower() for k in headers}:
+            # RFC 9110 §15.5.6: a 405 names the methods the resource has
+            methods = sorted(
+                {m for r in request.app.routes if getattr(r, "path", None) and _matches(r, request.url.path) for m in (getattr(r, "methods", None) or ())}
+            )
+            if methods:
+                headers["Allow"] = ", ".join(methods)
+        return JSONResponse({"error": kind, "message": str(exc.detail)}, status_code=exc.status_code, headers=headers or None)
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - safety net
@@ -268,6 +276,12 @@ def create_app(service: Service) -> FastAPI:
         }
 
     return app
+
+
+def _matches(route: Any, path: str) -> bool:
+    """True if a route's path pattern matches ``path`` (whatever the method)."""
+    regex = getattr(route, "path_regex", None)
+    return bool(regex is not None and regex.match(path))
 
 
 def _only_params(request: Request, allowed: set[str]) -> None:

@@ -438,9 +438,20 @@ def _port(value: str) -> int:
     return port
 
 
+def _version() -> str:
+    """The installed package's version (``yili-kg --version``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("yili-kg")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree that is not installed
+        return "unknown"
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``yili-kg`` (one sub-command per task)."""
     p = argparse.ArgumentParser(prog="yili-kg", description="A knowledge graph of the ritual steps of the 儀禮.")
+    p.add_argument("--version", action="version", version=f"yili-kg {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser, inputs: bool = True) -> None:

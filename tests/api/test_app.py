@@ -254,3 +254,10 @@ def test_steps_toasts_and_phases_take_a_rite_in_any_written_form(two_rites):
     }
     r = client.get("/toasts", params={"rite": "皇帝禮"})
     assert r.status_code == 404 and "unknown rite '皇帝禮'" in r.json()["message"]
+
+
+def test_a_method_not_allowed_names_the_allowed_ones(client):
+    r = client.request("TRACE", "/toasts")
+    assert r.status_code == 405 and r.headers["allow"] == "GET"
+    assert r.json() == {"error": "method_not_allowed", "message": "Method Not Allowed"}
+    assert client.delete("/sparql").headers["allow"] == "GET, POST"

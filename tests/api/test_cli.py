@@ -360,3 +360,12 @@ def test_pipes_devices_and_huge_files_are_refused_by_name(tmp_path):
         f.truncate(17 * 2**20)
     proc = run("steps", str(big))
     assert proc.returncode == 2 and "17.0 MiB is more than the 16 MiB a text may have" in proc.stderr
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"yili-kg {version('yili-kg')}\n"
