@@ -43,18 +43,25 @@ class AgentRules(Reader):
     def _unwritten_agent(self, clause: Clause, action: Concept) -> tuple[tuple[Term, ...], str]:
         """The agent of a clause with no written subject.
 
-        In order:
+        In order (rules of the language; the rite's facts come from its profile, ``ontology/rites.ttl``):
 
         1. the person a pivot verb just named (公命小臣 | 辞: the 小臣 declines);
-        2. 卒X completes the act X begun by someone (主人盥 … 賔对 卒盥: the host finishes washing);
-        3. a reply (答拜, 对) answers the act of the other party: if the carried subject made the act
-           being answered, the reply is the other party's (賔拜洗 主人 … 答拜 stays with the host;
-           主人辞降 … 对 is the guest's);
-        4. 反命 (report back) is by whoever carried the command (射人命賔 … 反命);
-        5. a default agent given in the vocabulary for the act (荐 → 膳宰, after 燕礼记
-           凡荐与羞者小膳宰也; 席 → 司宫);
-        6. the subject carried over from the last clause (主人北面盥 | 坐 | 取觚: all the host's);
-        7. at the opening of a rite with nobody named yet, the most senior person of the text.
+        2. the rite's usual giver of an act to its usual receiver (士冠: the 賔 gives the 醮);
+        3. the subject from before a condition, past 則 (公有命則不易不洗);
+        4. the role named for the act (執冪 → 執冪者), who drinks what he began (卒爵), who thanks
+           for the washing (拜洗), who salutes and goes up first (揖升);
+        5. a 酢 is the return of the one toasted, unless the giver changed the cup to pour it himself;
+        6. the host toasts the chief guest; the presenter of a round gives its 獻 (never the
+           presiding person); the same kind of toast by the same giver (in a rite with one 獻主
+           throughout; elsewhere within one exchange);
+        7. 卒X completes the act X begun by someone; a reply (答拜, 对) is the other party's when the
+           carried subject made the act answered; mutual 讓 and numbered 揖 are both parties'; the
+           junior saluted moves;
+        8. a request or command of office opening a paragraph; the other party prepares the cup of
+           one who does not pour (a rite fact: 君尊不酌); 反命 by whoever carried the command;
+        9. the rite's default agent of the act (燕禮記 凡荐与羞者小膳宰也);
+        10. the server moves on; the subject carried over (nobody presents a cup to himself);
+        11. at the opening of a rite, the rite's opener.
         """
         st = self.state
         if st.pivot_agent:
@@ -129,7 +136,9 @@ class AgentRules(Reader):
             written = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
             for s in reversed(st.by_action.get(action.key, ())):
                 named_since = any(
-                    x.agent_explicit and x.agent[:1] != s.agent[:1] for x in self.steps if x.sequence > s.sequence and x.block == clause.block
+                    x.agent_explicit and x.agent[:1] != s.agent[:1]
+                    for x in self.steps[-40:]
+                    if x.sequence > s.sequence and x.block == clause.block
                 )
                 if s.agent and s.agent[0].key not in written and (same_giver is not None or (s.block == clause.block and not named_since)):
                     # a rite fact: one giver of the presentations throughout (燕禮 注曰主人宰夫也:
