@@ -100,6 +100,10 @@ class AgentRules(Reader):
             if first:
                 return (first[0],), "salutes and goes up first (注曰賔每先升尊也)"
         closure = self.vocabulary.broader_closure(action.key)
+        carried_return = self.returned_xian(st.subject) if st.subject and action.key == "action-zuo" else None
+        if carried_return is not None and carried_return[0] == "return" and not self._changed_cup(clause):
+            # 尸卒爵 | 酢: the one who has just drunk the 獻 he received returns it
+            return st.subject, "returns the 獻 he received"
         if action.key == "action-zuo" and st.last_xian is not None and st.last_xian[1]:
             # 酢 is the return of the one toasted (尸…酢 after 主婦亞獻尸), unless the giver of the 獻
             # has just changed the cup to pour it for himself (更爵 … 酢于阼階下)
@@ -126,10 +130,15 @@ class AgentRules(Reader):
                 if st.last_toast_alternative:
                     return st.last_toast[1], "passes on the pledge he received (either)"
                 return st.last_toast[1], "passes on the pledge he received"
-            if action.key == "action-xian" and st.subject and st.subject[0].key == self.profile.presiding and st.xians:
+            presenter = next(
+                (giver for giver, receiver in reversed(st.xians) if receiver[:1] and receiver[0].key == self.profile.presiding),
+                None,
+            )
+            if action.key == "action-xian" and st.subject and st.subject[0].key == self.profile.presiding and presenter:
                 # the presiding person (the 尸, the ruler) receives the presentations; in a round the
-                # presentations with no written giver are the presenter's (士虞 主婦…酌獻祝…獻佐食)
-                return st.xians[-1][0], "the presenter of the round (the presiding person presents no 獻)"
+                # presentations with no written giver are the presenter's, who presented to him last
+                # (士虞 主婦…酌獻祝…獻佐食)
+                return presenter, "the presenter of the round (the presiding person presents no 獻)"
             same_giver = self.profile.same_giver
             if same_giver is not None and same_giver.action not in closure:
                 same_giver = None  # the fact is of the presentations (獻), not of every toast
@@ -307,6 +316,10 @@ class AgentRules(Reader):
             if c is not None:
                 return self.term(c)
         return None
+
+    def _changed_cup(self, clause: Clause) -> bool:
+        """True if a cup was changed (更爵, 易) in this paragraph just before: the giver pours for himself."""
+        return any(s.block == clause.block and s.action.key in ("action-geng", "action-yi-change") for s in self.steps[-6:])
 
     def _rank(self, key: str) -> int:
         c = self.concept(key)

@@ -92,9 +92,13 @@ class RecipientRules(Reader):
             "action-xian" in self.vocabulary.broader_closure(action.key)
             and self.state.xians
             and any(t.text in g.NUMBERED_PRESENTATIONS for t in clause.prefix[-1:])
-            or (action.key == "action-xian" and clause.verb.text[:1] in g.NUMBERED_PRESENTATIONS and self.state.xians)
+            or (
+                action.key == "action-xian"
+                and (clause.verb.text[:1] in g.NUMBERED_PRESENTATIONS or clause.verb.text.endswith("加爵"))
+                and self.state.xians
+            )
         ):
-            # 亞獻, 三獻: the second and third presentations go to whom the first went (the 尸)
+            # 亞獻, 三獻, 為加爵: the further presentations go to whom the first went (the 尸)
             return self.state.xians[0][1], False, "a numbered presentation, to the receiver of the first"
         alternatives = self._alternatives(clause)
         if alternatives:

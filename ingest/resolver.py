@@ -239,8 +239,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     location_tok = Token("".join(x.text for x in head), head[0].start, head[-1].end, PLACE, concept)
                 i = max(j, i + 1)
                 continue
-            if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH and (i > 0 or objects_persons):
-                pass  # 命卿大夫君曰…: 君 is who the quoted words are from (戒賔曰…: 賔 is the one spoken to)
+            if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH and (i > 0 or objects_persons or action.flag("pivot")):
+                # 命卿大夫君曰…, 皆命君曰無不醉: 君 is who the quoted words are from (a command in his name);
+                # 戒賔曰…: 賔 is the one spoken to
+                pass
             elif t.kind == ROLE and t.concept is None and self.person_is_recipient(action):
                 # 公命长: "the eldest" is what is commanded (choose the eldest), not a person addressed
                 object_tokens.append(t)
