@@ -34,6 +34,7 @@ ADVERBS: frozenset[str] = frozenset(
         "将",  # about to
         "并",  # together
         "夙",  # early: 夙興 (rises early, 士冠 註 夙早也)
+        "交錯",  # in alternation: 衆賓及衆兄弟交錯以辯 (特牲 註 交錯猶言東西)
         "每",  # every: 每曲揖 (at every turn of the path, 士冠)
         "毎",
     }

@@ -53,6 +53,7 @@ class RecipientRules(Reader):
         return (
             action.key in _PERSON_AS_RECIPIENT
             or "action-toast" in self.vocabulary.broader_closure(action.key)
+            or bool(action.flag("toastWithCup"))  # 舉觶于長兄弟: the cup raised to him
             # 迎賔, 戒賔, 見贊者: the person after an act that takes one is its recipient, but the person
             # after 請 is the one asked for (射人請賔: of the ruler)
             or bool(action.flag("personObject") and action.flag("recipientRule") != "superior")

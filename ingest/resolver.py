@@ -158,6 +158,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             return why is not None and not (why == "alternative" and n_if < 2)
 
         subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in topic]
+        apart: list[Token] = []
         roles_at = [k for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in topic]
         if len(roles_at) > 1:
             # persons apart (not listed together, nor joined by 與/及) are not one subject: the last
@@ -170,6 +171,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 else:
                     break
             subject_tokens = [prefix[k] for k in group]
+            apart = [prefix[k] for k in roles_at if k not in group]
         then_at = max((k for k, t in enumerate(prefix) if t.kind == THEN), default=-1)
         if then_at >= 0 and not topic and (has_if or any(t.kind == ROLE for t in prefix[then_at + 1 :])):
             # 若孤子則父兄戒: the person before 則 is the condition, the one after it acts
@@ -337,6 +339,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         recipient, recipient_alt, recipient_why = self._recipient(
             action, agent, objects_persons, pp_persons, object_tokens, clause
         )
+        if action.key in ("action-shou", "action-baishou") and apart and not objects_persons and not pp_persons:
+            # 長兄弟西階前北面 衆賓長自左受旅: the one named first, standing there, is whom he receives from
+            recipient, recipient_alt, recipient_why = self._role_terms(apart[:1]), False, "receives from the one named before him"
         if recipient_why:
             notes.append(f"recipient: {recipient_why}")
         if len(agent) > 1 and recipient and all(any(p.key == a.key for a in agent) for p in recipient):

@@ -157,6 +157,13 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
                     summary=True,
                     note="the pledge received in turn along the rank",
                 )
+        if step.action.key == "action-shou" and step.object in ("旅",) and step.agent_explicit and step.recipient and not step.negated:
+            # 衆賓長自左受旅: the pledge passed on, from the one he receives it from
+            lv = voc.concepts.get("action-lvchou")
+            if lv is not None and step.recipient[0].key != step.agent[0].key:
+                toast = Toast(step, resolver.term(lv), step.recipient[:1], step.agent, step.recipient[:1], note="the pledge received")
+                resolver.note_toast(step.recipient[:1], step.agent, "action-lvchou")
+                return toast
         return None
     if step.mode == "negated" or step.negated:
         return None  # 不献, 若不醴: a toast left out is no toast

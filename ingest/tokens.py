@@ -300,6 +300,12 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
     n = len(tokens)
     while i < n:
         t = tokens[i]
+        if t.text in g.DEMONSTRATIVE_PLACE and i + 1 < n and tokens[i + 1].kind == PLACE and tokens[i + 1].concept is not None:
+            # 其尊, 其位: that person's own (酌于其尊: from their own jar)
+            nxt = tokens[i + 1]
+            out.append(Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings))
+            i += 2
+            continue
         if t.text in g.DEMONSTRATIVE_PLACE and i + 1 < n and tokens[i + 1].kind == DIR:
             # 其南: a position by what was just named
             k = i + 1
@@ -323,6 +329,11 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
                 k += 2
             # X之<direction>: 东楹之东
             if k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == DIR:
+                k += 2
+                while k < n and tokens[k].kind == DIR:
+                    k += 1
+            # X之<place>: 東方之尊 (the jar on the east side, 特牲)
+            elif k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == PLACE:
                 k += 2
                 while k < n and tokens[k].kind == DIR:
                     k += 1
