@@ -18,7 +18,7 @@ from yili.ontology.vocabulary import Concept
 _ANSWERS = {
     "action-dabai": frozenset({"action-bai"}),
     "action-dazaibai": frozenset({"action-bai"}),
-    "action-dui": frozenset({"action-ci-decline", "action-ming"}),
+    "action-dui": frozenset({"action-ci-decline", "action-ming", "action-jie", "action-su-lodge", "action-gao"}),
     "action-xu": frozenset({"action-ming", "action-qing", "action-ci-decline"}),
     "action-ming": frozenset({"action-qing"}),
 }
@@ -160,6 +160,11 @@ class RecipientRules(Reader):
             p = self.other_party(self.state.pivot_commander)
             if p is not None and all(p.key != a.key for a in agent):
                 return (p,), False, "to the other party of the one who commanded it"
+        if rule == "other-party" and action.key == "action-gao" and agent and not self._is_principal(agent[0].key):
+            # an officer announces to the one he serves (士冠 宗人告事畢, 擯者告: to the host)
+            opener = self.profile.opener
+            if opener in self.vocabulary.concepts and opener != agent[0].key:
+                return (self.term(self.vocabulary.concepts[str(opener)]),), False, "an officer announces to the one he serves"
         if rule == "other-party":
             p = self.other_party(agent)
             return ((p,) if p else ()), False, "other party of the exchange"
@@ -198,6 +203,8 @@ class RecipientRules(Reader):
                 return None
             if s.action.key == "action-shou-hand" and s.agent and any(r.key == agent[0].key for r in s.recipient):
                 return s.agent[:1]
+            if s.action.key in ("action-zhuo", "action-shi-fill") and s.agent and s.agent[0].key != agent[0].key:
+                return s.agent[:1]  # 贊者…酌醴 賔受醴: from the one who poured it
         return None
 
     def _toasted_lately(self, block: int) -> bool:
