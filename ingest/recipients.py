@@ -203,8 +203,9 @@ class RecipientRules(Reader):
                 return None
             if s.action.key == "action-shou-hand" and s.agent and any(r.key == agent[0].key for r in s.recipient):
                 return s.agent[:1]
-            if s.action.key in ("action-zhuo", "action-shi-fill") and s.agent and s.agent[0].key != agent[0].key:
-                return s.agent[:1]  # 贊者…酌醴 賔受醴: from the one who poured it
+            if s.action.key in ("action-zhuo", "action-shi-fill", "action-shou") and s.agent and s.agent[0].key != agent[0].key:
+                # 贊者…酌醴 賔受醴: from the one who poured it, or who last received it (賔受醴 … 冠者拜受)
+                return s.agent[:1]
         return None
 
     def _toasted_lately(self, block: int) -> bool:
