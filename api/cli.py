@@ -19,6 +19,7 @@ from pathlib import Path
 
 from yili.ontology.errors import InputError, YiliError
 from yili.ontology.namespaces import check_base
+from yili.ontology.version import software_version
 
 EXIT_USAGE = 2
 
@@ -438,20 +439,10 @@ def _port(value: str) -> int:
     return port
 
 
-def _version() -> str:
-    """The installed package's version (``yili-kg --version``)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("yili-kg")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree that is not installed
-        return "unknown"
-
-
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``yili-kg`` (one sub-command per task)."""
     p = argparse.ArgumentParser(prog="yili-kg", description="A knowledge graph of the ritual steps of the 儀禮.")
-    p.add_argument("--version", action="version", version=f"yili-kg {_version()}")
+    p.add_argument("--version", action="version", version=f"yili-kg {software_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser, inputs: bool = True) -> None:

@@ -13,8 +13,9 @@ subcommentary and ``○X氏曰`` another commentator.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from yili.ontology.errors import InputError
@@ -110,6 +111,9 @@ class Document:
     rite_given : bool
         True if ``rite`` was given by the caller rather than made from a file name; the extractor
         then reads the text as that rite when its title names none.
+    sha256 : str
+        The SHA-256 of the file's bytes as read (64 lowercase hex digits), recorded in the graph's
+        provenance; empty for a text not read from a file (see :attr:`digest`).
     """
 
     text: str
@@ -119,6 +123,13 @@ class Document:
     title: str
     blocks: tuple[Block, ...]
     rite_given: bool = False
+    sha256: str = ""
+
+    @property
+    def digest(self) -> str:
+        """The SHA-256 of the file read (:attr:`sha256`), or, for a text given as a string, of the
+        text encoded as UTF-8: 64 lowercase hex digits."""
+        return self.sha256 or hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
     def block(self, number: int) -> Block:
         """Return the classic block with this number (1-based).
@@ -334,11 +345,16 @@ MAX_INPUT_BYTES = 16 * 2**20
 three-edition corpus 2.5 MiB; a larger file is refused with a clear error rather than read for minutes."""
 
 
-def embedded_text() -> str:
-    """Return the embedded default input: the 燕礼 excerpt of 仪礼述注 (UTF-8)."""
+def embedded_bytes() -> bytes:
+    """Return the embedded default input's file as stored: the 燕礼 excerpt of 仪礼述注, UTF-8."""
     from importlib import resources
 
-    return (resources.files("yili.ingest") / "data" / EMBEDDED_NAME).read_text(encoding="utf-8")
+    return (resources.files("yili.ingest") / "data" / EMBEDDED_NAME).read_bytes()
+
+
+def embedded_text() -> str:
+    """Return the embedded default input: the 燕礼 excerpt of 仪礼述注, decoded."""
+    return embedded_bytes().decode("utf-8-sig")
 
 
 def read_file(path: str | Path, *, rite: str | None = None, edition: str | None = None) -> Document:
@@ -382,13 +398,14 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
     if "\x00" in text:
         raise InputError(f"{p}: binary file (contains NUL characters), not a text")
     stem = p.stem
-    return parse_text(
+    doc = parse_text(
         text,
         source=str(p),
         rite=rite or _rite_key(stem),
         edition=edition or _edition_key(stem),
         rite_given=rite is not None,
     )
+    return replace(doc, sha256=hashlib.sha256(raw).hexdigest())
 
 
 def _rite_key(stem: str) -> str:
@@ -405,4 +422,6 @@ def _edition_key(stem: str) -> str:
 def load_default() -> Document:
     """Return the embedded 燕礼 excerpt as a :class:`Document` (edition ``shuzhu-excerpt``; it has no
     title, and the extractor recognises the 燕禮 from its cast)."""
-    return parse_text(embedded_text(), source=EMBEDDED_NAME, edition="shuzhu-excerpt")
+    raw = embedded_bytes()
+    doc = parse_text(raw.decode("utf-8-sig"), source=EMBEDDED_NAME, edition="shuzhu-excerpt")
+    return replace(doc, sha256=hashlib.sha256(raw).hexdigest())

@@ -38,6 +38,9 @@ PPLAN = Namespace("http://purl.org/net/p-plan#")
 CRM = Namespace("http://www.cidoc-crm.org/cidoc-crm/")
 """CIDOC-CRM, for alignments only."""
 
+SPDX = Namespace("http://spdx.org/rdf/terms#")
+"""The SPDX vocabulary, for an input file's checksum (``spdx:checksum``, ``spdx:checksumValue``)."""
+
 PREFIXES: dict[str, str] = {
     "yk": str(YK),
     "ykv": str(YKV),
@@ -52,6 +55,7 @@ PREFIXES: dict[str, str] = {
     "dcterms": str(DCTERMS),
     "sh": str(SH),
     "crm": str(CRM),
+    "spdx": str(SPDX),
 }
 """Prefixes bound in every graph and exported Turtle file, and offered to SPARQL users."""
 
