@@ -19,7 +19,7 @@ from typing import Any
 import pyoxigraph
 from rdflib import BNode, Dataset, Graph, Literal, Namespace, URIRef
 from rdflib.compare import to_canonical_graph
-from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, XSD
+from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
 from yili.ingest.document import Document
 from yili.ingest.pipeline import Extraction
 from yili.ingest.steps import Step, Term
@@ -146,6 +146,7 @@ class GraphBuilder:
         source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files]))
         for triple in sorted(_rebase_graph(source, self.base), key=lambda t: tuple(x.n3() for x in t)):
             vocab.add(triple)
+        self._layer_author, self._author_by_name = _authorities(source)
         self.yk = Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :])
 
     def add(self, extraction: Extraction) -> URIRef:
@@ -198,6 +199,9 @@ class GraphBuilder:
                 g.add((ci, yk.layer, _rebase(LAYERS[piece.layer], b)))
                 if piece.commentator:
                     g.add((ci, yk.commentator, Literal(piece.commentator)))
+                author = self._layer_author.get(piece.layer) or self._author_by_name.get(piece.commentator or "")
+                if author is not None:
+                    g.add((ci, DCTERMS.creator, _rebase(author, b)))
                 g.add((ci, yk.charStart, Literal(piece.start)))
                 g.add((ci, yk.charEnd, Literal(piece.end)))
                 g.add((ci, yk.text, Literal(piece.text)))
@@ -349,6 +353,25 @@ class GraphBuilder:
         if len(t.giver) > 1 or len(t.receiver) > 1 or t.note:
             parts = [f"{rec['giver']} {rec['type']} {rec['receiver']}"] + ([t.note] if t.note else [])
             g.add((iri, yk.note, Literal("; ".join(parts))))
+
+
+def _authorities(vocabulary: Graph) -> tuple[dict[str, URIRef], dict[str, URIRef]]:
+    """The authority list of ``ontology/yili.ttl`` (``ykv:authorities``) as two maps: a layer's
+    notation (``zhu``) → its author (``yk:layerAuthor``, 鄭玄), and every name an edition writes
+    before 曰 (the authority's labels: 楊氏, 朱先生, 音義) → the authority."""
+    layer_author = {
+        str(notation): author
+        for layer, author in sorted(vocabulary.subject_objects(YK.layerAuthor))
+        for notation in vocabulary.objects(layer, SKOS.notation)
+        if isinstance(author, URIRef)
+    }
+    by_name: dict[str, URIRef] = {}
+    for person in sorted(vocabulary.subjects(SKOS.inScheme, YKV.authorities)):
+        if isinstance(person, URIRef):
+            for prop in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel):
+                for label in sorted(vocabulary.objects(person, prop)):
+                    by_name.setdefault(str(label), person)
+    return layer_author, by_name
 
 
 def _rebase(iri: URIRef, base: str) -> URIRef:

@@ -29,7 +29,7 @@ _CHAPTER_TITLE = re.compile(r"\S{1,10}[第苐][一二三四五六七八九十]{1
 """A chapter's title line (士冠禮第一): a text that is only this has no classic."""
 _BLOCK_SEP = re.compile(r"\r?\n[ \t\u3000\r]*\r?\n|\r[ \t\u3000]*\r")
 # A commentary block opens with 注曰 (鄭玄's note) or with an authority's name + 曰 (杨氏曰, 朱子曰).
-_COMMENTARY_OPEN = re.compile(r"^○?(注曰|註曰|[^\s○]{1,3}氏曰|疏曰)")
+_COMMENTARY_OPEN = re.compile(r"^○?(注曰|註曰|[^\s○]{1,3}氏曰|疏曰|䟽曰)")
 # Inside commentary, a new layer starts at ○ followed by an authority and 曰: ○疏曰, ○杨氏曰.
 _LAYER_MARK = re.compile(r"○(?=(疏曰|[^\s○曰]{1,3}氏曰|[^\s○曰]{1,3}曰))")
 
@@ -191,7 +191,7 @@ def split_commentary(text: str, start: int) -> list[Piece]:
         head = chunk.lstrip("○")
         if head.startswith(("注曰", "註曰")):
             layer, who = LAYER_NOTE, "注"
-        elif head.startswith("疏曰"):
+        elif head.startswith(("疏曰", "䟽曰")):  # 䟽, a variant of 疏 in the 述註
             layer, who = LAYER_SUBCOMMENTARY, "疏"
         else:
             layer, who = LAYER_OTHER, (head.split("曰", 1)[0] if "曰" in head[:5] else None)

@@ -200,3 +200,43 @@ def test_the_checksum_is_of_the_bytes_read_and_the_time_comes_from_source_date_e
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
     with pytest.raises(InputError, match=r"SOURCE_DATE_EPOCH='yesterday': not a whole number of seconds"):
         build_dataset([extractor.extract(read_file(path, rite="yanli"))])
+
+
+def test_commentary_is_attributed_to_its_authors(union):
+    """注 is 鄭玄's, 疏 賈公彥's, 杨氏曰 楊復's: the authority list of ontology/yili.ttl, not the
+    layer names (the excerpt's block 2: 注曰命当由君出也○疏曰燕礼以因燕而射礼轻…)."""
+    from rdflib.namespace import DCTERMS
+
+    rows = union.query(
+        """SELECT ?text ?who WHERE {
+             ?c a yk:Commentary ; yk:text ?text ; dcterms:creator ?who .
+             FILTER(STRSTARTS(?text, "注曰命当由君出也") || STRSTARTS(?text, "○疏曰燕礼以因燕而射礼轻")
+                    || STRSTARTS(?text, "○杨氏曰")) } ORDER BY ?text""",
+        initNs={"yk": YK, "dcterms": DCTERMS},
+    )
+    by_start = {str(text)[:3]: str(who).rsplit("/", 1)[1] for text, who in rows}
+    assert by_start == {"注曰命": "person-zhengxuan", "○疏曰": "person-jiagongyan", "○杨氏": "person-yangfu"}
+    zheng = URIRef("https://w3id.org/yili-kg/vocab/person-zhengxuan")
+    assert union.value(zheng, SKOS.prefLabel, any=True) is not None
+    assert Literal("鄭玄", lang="zh-Hant") in set(union.objects(zheng, SKOS.prefLabel))
+
+
+def test_the_shuzhu_quotes_are_attributed_by_the_name_before_yue(extractor):
+    """In the 述註 (KR1d0040) ○朱先生曰 is 朱熹 and ○䟽曰 (䟽 a variant of 疏) is the 疏 layer,
+    賈公彥's."""
+    from rdflib.namespace import DCTERMS
+    from tests.conftest import shared_path
+    from yili.ingest.document import read_file
+
+    doc = read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_003.txt"))
+    pieces = [p for block in doc.blocks for p in block.commentary]
+    assert {p.layer for p in pieces if p.text.startswith("○䟽曰")} == {"shu"}
+    union = union_graph(build_dataset([extractor.extract(doc)]))
+    creators = {
+        str(text).split("曰", 1)[0]: str(who).rsplit("/", 1)[1]
+        for c in union.subjects(RDF.type, YK.Commentary)
+        for text in union.objects(c, YK.text)
+        for who in union.objects(c, DCTERMS.creator)
+        if str(text).startswith(("○朱先生曰", "○䟽曰"))
+    }
+    assert creators == {"○朱先生": "person-zhuxi", "○䟽": "person-jiagongyan"}
