@@ -11,6 +11,7 @@ and as a Web Annotation ``oa:SpecificResource`` with a ``oa:TextPositionSelector
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -147,6 +148,7 @@ class GraphBuilder:
         for triple in sorted(_rebase_graph(source, self.base), key=lambda t: tuple(x.n3() for x in t)):
             vocab.add(triple)
         self._layer_author, self._author_by_name = _authorities(source)
+        self._work_by_title = _labels_of_scheme(source, "works")
         self.yk = Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :])
 
     def add(self, extraction: Extraction) -> URIRef:
@@ -182,6 +184,10 @@ class GraphBuilder:
         g.add((edition, DCTERMS.source, Literal(Path(doc.source).name)))
         if doc.title:
             g.add((edition, DCTERMS.title, Literal(doc.title)))
+            # the work the edition is of, by its title less the 卷 (儀禮述註卷三 → 儀禮述註)
+            work = self._work_by_title.get(_VOLUME.sub("", doc.title).strip())
+            if work is not None:
+                g.add((edition, DCTERMS.isPartOf, _rebase(work, b)))
         self._provenance(g, gid, doc)
         for block in doc.blocks:
             bi = mint("block", doc.rite, doc.edition, block.number, base=b)
@@ -365,13 +371,22 @@ def _authorities(vocabulary: Graph) -> tuple[dict[str, URIRef], dict[str, URIRef
         for notation in vocabulary.objects(layer, SKOS.notation)
         if isinstance(author, URIRef)
     }
+    return layer_author, _labels_of_scheme(vocabulary, "authorities")
+
+
+def _labels_of_scheme(vocabulary: Graph, scheme: str) -> dict[str, URIRef]:
+    """Every label (pref, alt, hidden; any language) of the concepts of ``ykv:<scheme>`` → the
+    concept; the first concept in IRI order wins a label two share."""
     by_name: dict[str, URIRef] = {}
-    for person in sorted(vocabulary.subjects(SKOS.inScheme, YKV.authorities)):
-        if isinstance(person, URIRef):
+    for concept in sorted(vocabulary.subjects(SKOS.inScheme, YKV[scheme])):
+        if isinstance(concept, URIRef):
             for prop in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel):
-                for label in sorted(vocabulary.objects(person, prop)):
-                    by_name.setdefault(str(label), person)
-    return layer_author, by_name
+                for label in sorted(vocabulary.objects(concept, prop)):
+                    by_name.setdefault(str(label), concept)
+    return by_name
+
+
+_VOLUME = re.compile(r"卷[第苐]?[一二三四五六七八九十百]+$")
 
 
 def _rebase(iri: URIRef, base: str) -> URIRef:

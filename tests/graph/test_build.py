@@ -240,3 +240,26 @@ def test_the_shuzhu_quotes_are_attributed_by_the_name_before_yue(extractor):
         if str(text).startswith(("○朱先生曰", "○䟽曰"))
     }
     assert creators == {"○朱先生": "person-zhuxi", "○䟽": "person-jiagongyan"}
+
+
+@pytest.mark.parametrize(
+    ("path", "work", "creators"),
+    [
+        (("kanripo", "KR1d0040", "KR1d0040_003.txt"), "work-shuzhu", ["person-liguangpo"]),
+        (("kanripo", "KR1d0026", "KR1d0026_003.txt"), "work-zhengzhu", ["person-zhengxuan"]),
+        (("kanripo", "KR1d0028", "KR1d0028_003.txt"), "work-zhushu", ["person-jiagongyan", "person-zhengxuan"]),
+        (("yili_shuzhu_03_shixiangjianli.kanripoxml-tei-fragment.xml",), "work-shuzhu", ["person-liguangpo"]),
+    ],
+)
+def test_an_edition_is_part_of_the_work_its_title_names(extractor, path, work, creators):
+    """儀禮述註 (卷三 left out) is 李光坡's; 儀禮注疏 鄭玄's and 賈公彥's; 儀禮 (KR1d0026) 鄭玄's."""
+    from rdflib.namespace import DCTERMS
+    from tests.conftest import shared_path
+    from yili.ingest.document import read_file
+
+    union = union_graph(build_dataset([extractor.extract(read_file(shared_path("corpus", *path)))]))
+    editions = list(union.subjects(RDF.type, YK.Edition))
+    assert len(editions) == 1
+    got = union.value(editions[0], DCTERMS.isPartOf)
+    assert str(got).rsplit("/", 1)[1] == work
+    assert sorted(str(p).rsplit("/", 1)[1] for p in union.objects(got, DCTERMS.creator)) == creators
