@@ -13,8 +13,10 @@ W3C SPARQL 1.1 Protocol (https://www.w3.org/TR/sparql11-protocol/#query-operatio
 - ``SELECT`` and ``ASK`` answer in SPARQL Results JSON (default), XML, CSV or TSV; ``CONSTRUCT`` and
   ``DESCRIBE`` in Turtle (default), N-Triples, RDF/XML or JSON-LD.  The ``Accept`` header chooses (with
   q-values); a ``format=`` parameter (``json``, ``xml``, ``csv``, ``tsv``, ``turtle``, ``ntriples``,
-  ``rdfxml``, ``jsonld`` or a media type) overrides it.  Parsing, evaluation and every serialisation
-  are pyoxigraph's own.
+  ``rdfxml``, ``jsonld``, ``n3`` (answered in Turtle, a subset of N3) or a media type) overrides it.
+  ``format=`` may be repeated and a value may list media types with commas, as SPARQLWrapper sends it
+  (``format=json-ld&format=application/ld+json,application/x-json+ld``): the first name offered for
+  the query form wins.  Parsing, evaluation and every serialisation are pyoxigraph's own.
 
 The endpoint is read-only: an *update operation* (``update=``, or an ``application/sparql-update``
 body) is refused with 403.  Errors are JSON, ``{"error": <kind>, "message": <text>}``:
@@ -272,7 +274,8 @@ _DATASET_PARAMETERS: list[dict[str, Any]] = [
         "required": False,
         "schema": {"type": "string"},
         "description": "Overrides Accept: json, xml, csv, tsv (SELECT, ASK); "
-        "turtle, ntriples, rdfxml, jsonld (CONSTRUCT, DESCRIBE).",
+        "turtle, ntriples, rdfxml, jsonld, n3 (as Turtle) (CONSTRUCT, DESCRIBE), or a media type. "
+        "Repeatable, and a value may list names with commas: the first one offered wins.",
     },
 ]
 _POST_BODY: dict[str, Any] = {
@@ -516,7 +519,8 @@ async def _read_operation(request: Request, limits: SparqlLimits) -> _Operation:
         named_graphs=tuple(_values(fields, "named-graph-uri")),
         base_iri=str(request.url.replace(query="", fragment="")),
         accept=request.headers.get("accept", ""),
-        format=formats[-1] if formats else None,
+        # every value, in order (SPARQLWrapper repeats format= and lists media types with commas)
+        format=",".join(formats) if formats else None,
     )
 
 
@@ -687,6 +691,10 @@ _GRAPH_NAMES: dict[str, RdfFormat] = {
     "jsonld": RdfFormat.JSON_LD,
     "json-ld": RdfFormat.JSON_LD,
     "json": RdfFormat.JSON_LD,
+    # N3 is a superset of Turtle, so a Turtle answer is an N3 answer (SPARQLWrapper's N3 asks format=n3)
+    "n3": RdfFormat.TURTLE,
+    "text/n3": RdfFormat.TURTLE,
+    "text/rdf+n3": RdfFormat.TURTLE,
 }
 
 _Format = TypeVar("_Format", QueryResultsFormat, RdfFormat)
@@ -702,6 +710,9 @@ def _negotiate(
 ) -> _Format:
     """Choose the answer's format: ``format=`` if given, else the best match for ``Accept``.
 
+    ``format_name`` is every ``format=`` value joined with commas; its first name or media type that
+    is offered for this query form wins.
+
     Each offered format gets the q-value of the most specific media range that matches it (exact,
     then ``type/*``, then ``*/*``); the highest q wins, then the most specific range, then the order
     of ``offered`` (whose first entry is the default, also used when ``Accept`` is absent).
@@ -712,10 +723,11 @@ def _negotiate(
         ``format=`` names nothing offered for this query form, or ``Accept`` excludes every offer.
     """
     if format_name is not None and format_name.strip():
-        key = format_name.strip().lower()
-        chosen = names.get(key) or (_lookup(from_media_type, key) if "/" in key else None)
-        if chosen is not None and chosen in offered:
-            return chosen
+        for part in format_name.split(","):
+            key = part.split(";")[0].strip().lower()
+            chosen = names.get(key) or (_lookup(from_media_type, key) if "/" in key else None)
+            if chosen is not None and chosen in offered:
+                return chosen
         raise NotAcceptableError(f"format={format_name!r} is not available for {what}; use one of: {', '.join(names)}.")
     ranges = _media_ranges(accept)
     if not ranges:

@@ -23,7 +23,7 @@ import pytest
 import rdflib
 import uvicorn
 from fastapi.testclient import TestClient
-from SPARQLWrapper import JSON, TURTLE, SPARQLWrapper
+from SPARQLWrapper import JSON, JSONLD, N3, TURTLE, SPARQLWrapper
 from yili.api import sparql
 from yili.api.sparql import SparqlLimits, make_sparql_router
 
@@ -677,6 +677,30 @@ def test_sparqlwrapper_against_uvicorn(live_server: str) -> None:
     graph = client.queryAndConvert()
     assert isinstance(graph, rdflib.Graph)
     assert set(graph) == EXPECTED_GRAPH
+
+    # JSON-LD: SPARQLWrapper sends format=json-ld&format=application/ld+json,application/x-json+ld
+    client.setReturnFormat(JSONLD)
+    jsonld = client.queryAndConvert()
+    assert isinstance(jsonld, rdflib.Graph)
+    assert set(jsonld) == EXPECTED_GRAPH
+
+    # N3: format=n3, answered in Turtle (a subset of N3)
+    client.setReturnFormat(N3)
+    n3 = client.queryAndConvert()
+    assert isinstance(n3, bytes)
+    assert set(rdflib.Graph().parse(data=n3, format="n3")) == EXPECTED_GRAPH
+
+
+def test_repeated_format_values_take_the_first_one_offered(client: TestClient) -> None:
+    """format= repeated and comma lists, as SPARQLWrapper sends them; a name not offered for the
+    query form is skipped, and none offered is a 406 that names the value."""
+    answer = client.get("/sparql", params=[("query", CONSTRUCT), ("format", "csv"), ("format", "application/x-nothing,ntriples")])
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("application/n-triples")
+    assert set(rdflib.Graph().parse(data=answer.text, format="nt")) == EXPECTED_GRAPH
+    refused = client.get("/sparql", params=[("query", CONSTRUCT), ("format", "csv"), ("format", "tsv")])
+    assert refused.status_code == 406
+    assert "'csv,tsv'" in refused.json()["message"]
 
 
 # ---------------------------------------------------------------------------------------------------
