@@ -134,13 +134,16 @@ def create_app(service: Service) -> FastAPI:
         ),
     )
     install_handlers(app)
+    _without_422(app)
     app.state.service = service
     app.include_router(make_sparql_router(lambda: service.store))
     q = service.queries
 
-    @app.get("/", summary="Index: what is served, with links")
-    def index() -> dict[str, Any]:
-        """The graph's summary (blocks, steps, toasts, triples) and links to every resource."""
+    @app.get("/", summary="Index: what is served, with links", responses=_errors(400))
+    def index(request: Request) -> dict[str, Any]:
+        """The graph's summary (blocks, steps, toasts, triples) and links to every resource.  It
+        takes no parameters (400 for any)."""
+        _only_params(request, set())
         return {
             "name": "yili-kg",
             "summary": service.summary,
@@ -155,7 +158,7 @@ def create_app(service: Service) -> FastAPI:
             },
         }
 
-    @app.get("/toasts", summary="Who toasts whom, in ritual order")
+    @app.get("/toasts", summary="Who toasts whom, in ritual order", responses=_errors(400, 404))
     def toasts(
         request: Request,
         giver: Annotated[str | None, Query(description="giver, any variant: 賔, 賓 or 宾", max_length=50)] = None,
@@ -174,7 +177,7 @@ def create_app(service: Service) -> FastAPI:
         found = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite))
         return [{**t, "url": _step_url(service, str(t["step"]))} for t in found]
 
-    @app.get("/steps", summary="The ritual steps, in order, paginated")
+    @app.get("/steps", summary="The ritual steps, in order, paginated", responses=_errors(400, 404))
     def steps(
         request: Request,
         agent: Annotated[str | None, Query(description="who acts, any variant (主人, 賓, 公…)", max_length=50)] = None,
@@ -209,15 +212,20 @@ def create_app(service: Service) -> FastAPI:
             "previous": link(min(max(0, offset - limit), last_page)) if offset > 0 else None,
         }
 
-    @app.get("/steps/{rite}/{edition}/{offset}", summary="One step, with its neighbours and commentary")
+    @app.get(
+        "/steps/{rite}/{edition}/{offset}",
+        summary="One step, with its neighbours and commentary",
+        responses=_errors(400, 404),
+    )
     def step(rite: str, edition: str, offset: int, request: Request, format: str | None = None) -> Any:
         """One step by its key (the path of its IRI): fields, ``previous``/``next`` step IRIs, the
         block, the phase, the toast it expresses, and the commentary on its block.
 
         Answers JSON-LD (with ``ontology/context.jsonld``) when asked with
         ``Accept: application/ld+json`` or ``?format=jsonld``, and Turtle with ``Accept: text/turtle``
-        or ``?format=turtle``.  404 if there is no such step.
+        or ``?format=turtle``.  404 if there is no such step; 400 for a parameter other than ``format``.
         """
+        _only_params(request, {"format"})
         iri = str(mint("step", rite, edition, offset, base=service.base))
         data = q.step(iri)
         data["links"] = {
@@ -242,7 +250,7 @@ def create_app(service: Service) -> FastAPI:
             return data
         return Response(json.dumps(_as_jsonld(service, data), ensure_ascii=False), media_type="application/ld+json")
 
-    @app.get("/phases", summary="The sections of each rite, derived from its toasts")
+    @app.get("/phases", summary="The sections of each rite, derived from its toasts", responses=_errors(400, 404))
     def phases(
         request: Request,
         rite: Annotated[str | None, Query(description="only this rite: 燕禮, 燕礼 or yanli", max_length=50)] = None,
@@ -252,16 +260,20 @@ def create_app(service: Service) -> FastAPI:
         _only_params(request, {"rite"})
         return q.phases(rite=_name(rite))
 
-    @app.get("/rites", summary="The rites in the graph, with their editions and counts")
-    def rites() -> list[dict[str, Any]]:
+    @app.get("/rites", summary="The rites in the graph, with their editions and counts", responses=_errors(400))
+    def rites(request: Request) -> list[dict[str, Any]]:
         """The rites (one per chapter of the 儀禮 that was read), each with ``rite`` (IRI), ``label``
-        (zh-Hant, zh-Hans, en) and ``editions`` (IRI, source file, steps, toasts)."""
+        (zh-Hant, zh-Hans, en) and ``editions`` (IRI, source file, steps, toasts).  It takes no
+        parameters (400 for any)."""
+        _only_params(request, set())
         return q.rites()
 
-    @app.get("/terms/{name}", summary="Look up a vocabulary term by any variant")
-    def term(name: str) -> dict[str, Any]:
+    @app.get("/terms/{name}", summary="Look up a vocabulary term by any variant", responses=_errors(400, 404))
+    def term(name: str, request: Request) -> dict[str, Any]:
         """A role, action, vessel, wine, place, facing or object by any written form (賔, 賓, 宾):
-        its IRI, kind, labels in zh-Hant and zh-Hans, variants and English definition.  404 if unknown."""
+        its IRI, kind, labels in zh-Hant and zh-Hans, variants and English definition.  404 if unknown;
+        400 for any query parameter."""
+        _only_params(request, set())
         if len(name) > 50:
             raise NotFoundError(f"no term named {name[:50]!r}…")
         c = service.vocabulary.lookup(name)
@@ -276,6 +288,48 @@ def create_app(service: Service) -> FastAPI:
         }
 
     return app
+
+
+_ERROR_BODY: dict[str, Any] = {
+    "application/json": {
+        "schema": {
+            "type": "object",
+            "required": ["error", "message"],
+            "properties": {
+                "error": {"type": "string", "description": "the kind of error: invalid_request, not_found, unknown_term, ..."},
+                "message": {"type": "string", "description": "what is wrong, in one line"},
+            },
+        }
+    }
+}
+_ERROR_TEXT = {
+    400: "An unknown or invalid parameter (the message names it)",
+    404: "No such step, term or rite",
+}
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a REST route's error answers, each ``{"error", "message"}``."""
+    return {status: {"description": _ERROR_TEXT[status], "content": _ERROR_BODY} for status in statuses}
+
+
+def _without_422(app: FastAPI) -> None:
+    """Make ``app.openapi()`` leave out FastAPI's automatic 422: invalid parameters are answered
+    with 400 (:func:`install_handlers`), which each route documents."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    operation.get("responses", {}).pop("422", None)
+            for unused in ("HTTPValidationError", "ValidationError"):
+                schema.get("components", {}).get("schemas", {}).pop(unused, None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _matches(route: Any, path: str) -> bool:
@@ -294,7 +348,8 @@ def _only_params(request: Request, allowed: set[str]) -> None:
     """
     unknown = sorted(set(request.query_params) - allowed)
     if unknown:
-        raise RequestError(f"unknown parameter {unknown[0]!r} (this resource takes: {', '.join(sorted(allowed))})")
+        takes = ", ".join(sorted(allowed)) or "no parameters"
+        raise RequestError(f"unknown parameter {unknown[0]!r} (this resource takes: {takes})")
 
 
 def _name(value: str | None) -> str | None:

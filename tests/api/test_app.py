@@ -205,6 +205,39 @@ def test_openapi_docs_describe_every_resource(client):
     assert "Who toasts whom" in paths["/toasts"]["get"]["summary"]
 
 
+def test_openapi_lists_the_statuses_each_route_answers(client):
+    """Invalid parameters are answered 400 (not FastAPI's 422) and unknown steps, terms and rites
+    404, each with the {"error", "message"} body; the schema says so, and the answers agree."""
+    paths = client.get("/openapi.json").json()["paths"]
+    statuses = {path: sorted(ops["get"]["responses"]) for path, ops in paths.items() if path != "/sparql"}
+    assert statuses == {
+        "/": ["200", "400"],
+        "/toasts": ["200", "400", "404"],
+        "/steps": ["200", "400", "404"],
+        "/steps/{rite}/{edition}/{offset}": ["200", "400", "404"],
+        "/phases": ["200", "400", "404"],
+        "/rites": ["200", "400"],
+        "/terms/{name}": ["200", "400", "404"],
+    }
+    body = paths["/toasts"]["get"]["responses"]["404"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["error", "message"]
+    answers = {
+        "/toasts?receiver=nobody": 404,
+        "/toasts?bogus=1": 400,
+        "/steps?limit=-1": 400,
+        "/steps/yanli/shuzhu-excerpt/notanumber": 400,
+        "/steps/yanli/shuzhu-excerpt/1": 404,
+        "/terms/nobody": 404,
+        "/rites?bogus=1": 400,
+        "/?bogus=1": 400,
+        "/terms/賓?bogus=1": 400,
+        "/steps/yanli/shuzhu-excerpt/1057?bogus=1": 400,
+        "/steps/yanli/shuzhu-excerpt/1057?format=jsonld": 200,
+    }
+    got = {url: client.get(url).status_code for url in answers}
+    assert got == answers
+
+
 @pytest.fixture(scope="module")
 def two_rites(extractor, extraction):
     """The excerpt (燕禮) and 特牲饋食禮 (儀禮述註) in one graph."""
