@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import pyoxigraph
 from fastapi import FastAPI, Query, Request
@@ -18,10 +19,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from yili.api.sparql import make_sparql_router
+from yili.api.sparql import make_sparql_router, media_ranges
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
-from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, YiliError
+from yili.ontology.errors import NotAcceptableError, NotFoundError, RequestError, RequestTooLargeError, YiliError
 from yili.ontology.namespaces import base_iri, mint
 from yili.ontology.vocabulary import Vocabulary
 
@@ -215,15 +216,23 @@ def create_app(service: Service) -> FastAPI:
     @app.get(
         "/steps/{rite}/{edition}/{offset}",
         summary="One step, with its neighbours and commentary",
-        responses=_errors(400, 404),
+        responses={
+            200: {
+                "description": "The step, in the representation negotiated",
+                "content": {media: {} for media in _STEP_FORMATS.values()},
+            },
+            **_errors(400, 404, 406),
+        },
     )
     def step(rite: str, edition: str, offset: int, request: Request, format: str | None = None) -> Any:
         """One step by its key (the path of its IRI): fields, ``previous``/``next`` step IRIs, the
         block, the phase, the toast it expresses, and the commentary on its block.
 
-        Answers JSON-LD (with ``ontology/context.jsonld``) when asked with
-        ``Accept: application/ld+json`` or ``?format=jsonld``, and Turtle with ``Accept: text/turtle``
-        or ``?format=turtle``.  404 if there is no such step; 400 for a parameter other than ``format``.
+        The representation is negotiated (:func:`_step_format`): JSON (the default), JSON-LD (with
+        ``ontology/context.jsonld``), or the step's own triples with its source span in Turtle,
+        N-Triples or RDF/XML; ``Accept`` chooses, ``?format=`` (json, jsonld, turtle, ntriples,
+        rdfxml) overrides.  Every answer says ``Vary: Accept``.  404 if there is no such step; 400
+        for a parameter other than ``format``; 406 if no offered format is acceptable.
         """
         _only_params(request, {"format"})
         iri = str(mint("step", rite, edition, offset, base=service.base))
@@ -231,24 +240,46 @@ def create_app(service: Service) -> FastAPI:
         data["links"] = {
             name: _step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
         } | {"self": _step_url(service, iri)}
-        accept = request.headers.get("accept", "")
-        if format == "turtle" or "text/turtle" in accept:
-            # the step's own triples and its source span, as Turtle
-            triples = service.store.query(
-                f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ VALUES ?s {{ <{iri}> <{iri}#source> <{iri}#position> "
-                f"<{iri}#quote> }} ?s ?p ?o }}",
-                use_default_graph_as_union=True,
-            )
-            assert isinstance(triples, pyoxigraph.QueryTriples)
-            graph = Graph()
-            for prefix, ns in prefixes_for(service.base).items():
-                graph.bind(prefix, ns)
-            graph.parse(data=triples.serialize(format=pyoxigraph.RdfFormat.N_TRIPLES), format="nt")
-            return Response(graph.serialize(format="turtle"), media_type="text/turtle; charset=utf-8")
-        wants_ld = format == "jsonld" or "application/ld+json" in accept
-        if not wants_ld:
-            return data
-        return Response(json.dumps(_as_jsonld(service, data), ensure_ascii=False), media_type="application/ld+json")
+        media = _step_format(request.headers.get("accept", ""), format)
+        vary = {"Vary": "Accept"}
+        if media == "application/json":
+            return JSONResponse(data, headers=vary)
+        if media == "application/ld+json":
+            body = json.dumps(_as_jsonld(service, data), ensure_ascii=False)
+            return Response(body, media_type="application/ld+json", headers=vary)
+        # the step's own triples and its source span
+        triples = service.store.query(
+            f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ VALUES ?s {{ <{iri}> <{iri}#source> <{iri}#position> "
+            f"<{iri}#quote> }} ?s ?p ?o }}",
+            use_default_graph_as_union=True,
+        )
+        assert isinstance(triples, pyoxigraph.QueryTriples)
+        ntriples = triples.serialize(format=pyoxigraph.RdfFormat.N_TRIPLES)
+        if media == "application/n-triples":
+            return Response(ntriples, media_type="application/n-triples", headers=vary)
+        graph = Graph()
+        for prefix, ns in prefixes_for(service.base).items():
+            graph.bind(prefix, ns)
+        graph.parse(data=ntriples, format="nt")
+        if media == "application/rdf+xml":
+            return Response(graph.serialize(format="xml"), media_type="application/rdf+xml", headers=vary)
+        return Response(graph.serialize(format="turtle"), media_type="text/turtle; charset=utf-8", headers=vary)
+
+    @app.get(
+        "/step/{rite}/{edition}/{offset}",
+        summary="A step's IRI path: 303 See Other to where the step is described",
+        status_code=303,
+        response_class=Response,
+        responses={303: {"description": "See Other: /steps/{rite}/{edition}/{offset}, with the same query"}, **_errors(400)},
+    )
+    def step_iri(rite: str, edition: str, offset: int, request: Request) -> Response:
+        """The path of a step's IRI (``step/yanli/shuzhu-excerpt/1057``), for a graph built with
+        ``--base-iri`` set to this server: a 303 to ``/steps/…`` (the same query string), which
+        negotiates the representation (W3C, *Cool URIs for the Semantic Web*, 303 URIs)."""
+        target = f"/steps/{quote(rite, safe='')}/{quote(edition, safe='')}/{offset}"
+        if request.url.query:
+            target += "?" + request.url.query
+        return Response(status_code=303, headers={"Location": target, "Vary": "Accept"})
 
     @app.get("/phases", summary="The sections of each rite, derived from its toasts", responses=_errors(400, 404))
     def phases(
@@ -302,9 +333,61 @@ _ERROR_BODY: dict[str, Any] = {
         }
     }
 }
+_STEP_FORMATS: dict[str, str] = {
+    "json": "application/json",
+    "jsonld": "application/ld+json",
+    "turtle": "text/turtle",
+    "ntriples": "application/n-triples",
+    "rdfxml": "application/rdf+xml",
+}
+"""The representations of a step, by their ``format=`` name; the first is the default."""
+
+
+def _step_format(accept: str, format_name: str | None) -> str:
+    """The media type to answer a step in: ``format=`` when given (a name of :data:`_STEP_FORMATS`),
+    else the offer with the highest q in ``Accept`` (the most specific range matching it decides its
+    q; ties go to the earlier offer), JSON when ``Accept`` is absent.
+
+    Raises
+    ------
+    NotAcceptableError
+        ``format=`` names no offered format, or ``Accept`` excludes them all (406).
+
+    >>> _step_format("text/html,application/xhtml+xml,*/*;q=0.8", None)
+    'application/json'
+    >>> _step_format("application/rdf+xml;q=0.9, text/turtle", None)
+    'text/turtle'
+    """
+    if format_name is not None:
+        key = format_name.strip().lower().replace("-", "")
+        if key in _STEP_FORMATS:
+            return _STEP_FORMATS[key]
+        raise NotAcceptableError(f"format={format_name[:40]!r} is not offered; use one of: {', '.join(_STEP_FORMATS)}")
+    ranges = media_ranges(accept)
+    if not ranges:
+        return "application/json"
+    best: tuple[float, int, int] | None = None
+    chosen = None
+    for position, media in enumerate(_STEP_FORMATS.values()):
+        kind = media.split("/")[0]
+        match = None
+        for media_range, q in ranges:
+            specificity = 3 if media_range == media else 2 if media_range == f"{kind}/*" else 1 if media_range == "*/*" else 0
+            if specificity and (match is None or (specificity, q) > match):
+                match = (specificity, q)
+        if match is not None and match[1] > 0:
+            rank = (match[1], match[0], -position)
+            if best is None or rank > best:
+                best, chosen = rank, media
+    if chosen is None:
+        raise NotAcceptableError(f"Accept: {accept[:100]!r} allows none of {', '.join(_STEP_FORMATS.values())}")
+    return chosen
+
+
 _ERROR_TEXT = {
     400: "An unknown or invalid parameter (the message names it)",
     404: "No such step, term or rite",
+    406: "No representation of the step satisfies Accept / format=",
 }
 
 

@@ -729,7 +729,7 @@ def _negotiate(
             if chosen is not None and chosen in offered:
                 return chosen
         raise NotAcceptableError(f"format={format_name!r} is not available for {what}; use one of: {', '.join(names)}.")
-    ranges = _media_ranges(accept)
+    ranges = media_ranges(accept)
     if not ranges:
         return offered[0]
     best: tuple[float, int, int] | None = None
@@ -769,10 +769,10 @@ def _lookup(from_media_type: Callable[[str], _Format | None], media_type: str) -
         return None
 
 
-def _media_ranges(accept: str) -> list[tuple[str, float]]:
+def media_ranges(accept: str) -> list[tuple[str, float]]:
     """The ``(media range, q)`` pairs of an Accept header; ranges with a malformed q are dropped.
 
-    >>> _media_ranges("text/csv;q=0.5, application/sparql-results+json")
+    >>> media_ranges("text/csv;q=0.5, application/sparql-results+json")
     [('text/csv', 0.5), ('application/sparql-results+json', 1.0)]
     """
     ranges = []

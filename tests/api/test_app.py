@@ -205,6 +205,50 @@ def test_openapi_docs_describe_every_resource(client):
     assert "Who toasts whom" in paths["/toasts"]["get"]["summary"]
 
 
+@pytest.mark.parametrize(
+    ("accept", "format", "media", "reader"),
+    [
+        ("", None, "application/json", "json"),
+        ("text/html,application/xhtml+xml,*/*;q=0.8", None, "application/json", "json"),
+        ("application/ld+json", None, "application/ld+json", "json-ld"),
+        ("text/turtle", None, "text/turtle", "turtle"),
+        ("application/n-triples", None, "application/n-triples", "nt"),
+        ("application/rdf+xml;q=0.9, application/n-triples;q=0.5", None, "application/rdf+xml", "xml"),
+        ("text/turtle", "rdfxml", "application/rdf+xml", "xml"),
+    ],
+)
+def test_a_step_is_negotiated_with_vary_accept(client, accept, format, media, reader):
+    """主人筵前献賔 (offset 1057) in every representation, each saying Vary: Accept; the RDF ones
+    hold its text and its giver."""
+    params = {"format": format} if format else {}
+    r = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": accept} if accept else {}, params=params)
+    assert r.status_code == 200
+    assert r.headers["content-type"].split(";")[0] == media
+    assert r.headers["vary"] == "Accept"
+    if reader == "json":
+        assert r.json()["text"] == "主人筵前献賔"
+    else:
+        g = Graph().parse(data=r.text, format=reader)
+        step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057")
+        assert str(g.value(step, URIRef("https://w3id.org/yili-kg/ontology#text"))) == "主人筵前献賔"
+        if reader != "json-ld":
+            assert g.value(step, URIRef("https://w3id.org/yili-kg/ontology#giver")) == URIRef(
+                "https://w3id.org/yili-kg/vocab/role-zhuren"
+            )
+
+
+def test_a_step_iri_path_is_a_303_to_its_description(client):
+    """/step/… (the IRI's own path, when --base-iri is this server) answers 303 See Other to
+    /steps/…, keeping the query; an Accept nothing satisfies is a 406 there."""
+    r = client.get("/step/yanli/shuzhu-excerpt/1057?format=turtle", follow_redirects=False)
+    assert r.status_code == 303
+    assert r.headers["location"] == "/steps/yanli/shuzhu-excerpt/1057?format=turtle"
+    followed = client.get("/step/yanli/shuzhu-excerpt/1057", headers={"Accept": "text/turtle"})
+    assert followed.headers["content-type"].startswith("text/turtle") and "主人筵前献賔" in followed.text
+    refused = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": "image/png"})
+    assert refused.status_code == 406 and refused.json()["error"] == "not_acceptable"
+
+
 def test_openapi_lists_the_statuses_each_route_answers(client):
     """Invalid parameters are answered 400 (not FastAPI's 422) and unknown steps, terms and rites
     404, each with the {"error", "message"} body; the schema says so, and the answers agree."""
@@ -214,7 +258,8 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/": ["200", "400"],
         "/toasts": ["200", "400", "404"],
         "/steps": ["200", "400", "404"],
-        "/steps/{rite}/{edition}/{offset}": ["200", "400", "404"],
+        "/steps/{rite}/{edition}/{offset}": ["200", "400", "404", "406"],
+        "/step/{rite}/{edition}/{offset}": ["303", "400"],
         "/phases": ["200", "400", "404"],
         "/rites": ["200", "400"],
         "/terms/{name}": ["200", "400", "404"],
@@ -233,6 +278,7 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/terms/賓?bogus=1": 400,
         "/steps/yanli/shuzhu-excerpt/1057?bogus=1": 400,
         "/steps/yanli/shuzhu-excerpt/1057?format=jsonld": 200,
+        "/steps/yanli/shuzhu-excerpt/1057?format=pdf": 406,
     }
     got = {url: client.get(url).status_code for url in answers}
     assert got == answers

@@ -17,6 +17,7 @@ def test_rest_routes_answer_as_their_schema_says(service):
         "GET /",
         "GET /phases",
         "GET /rites",
+        "GET /step/{rite}/{edition}/{offset}",
         "GET /steps",
         "GET /steps/{rite}/{edition}/{offset}",
         "GET /terms/{name}",
