@@ -19,7 +19,16 @@ from yili.ontology.errors import NotFoundError, UnknownTermError
 from yili.ontology.namespaces import DEFAULT_BASE, PREFIXES, base_iri
 from yili.ontology.vocabulary import Vocabulary
 
-_PREFIX_BLOCK = "\n".join(f"PREFIX {p}: <{ns}>" for p, ns in PREFIXES.items()) + "\n"
+def prefix_block(base: str | None = None) -> str:
+    """SPARQL ``PREFIX`` lines for :data:`~yili.ontology.namespaces.PREFIXES`, with the project's own
+    namespaces (``yk:``, ``ykv:``) moved under ``base`` when the graph was built with another base."""
+    b = base or base_iri()
+    lines = []
+    for p, ns in PREFIXES.items():
+        if ns.startswith(DEFAULT_BASE):
+            ns = b + ns[len(DEFAULT_BASE) :]
+        lines.append(f"PREFIX {p}: <{ns}>")
+    return "\n".join(lines) + "\n"
 
 
 class QueryBackend(Protocol):
@@ -115,6 +124,8 @@ class GraphQueries:
         self.backend = backend
         self.vocabulary = vocabulary
         self.base = base or base_iri()
+        # yk: and ykv: under the base the graph was built with (``--base-iri`` moves them)
+        self._prefix_block = prefix_block(self.base)
 
     def _concept_iri(self, name: str, kind: str) -> str:
         """Fold a user-given name to a concept IRI; raises UnknownTermError naming it."""
@@ -154,7 +165,7 @@ class GraphQueries:
             "source": file name, "steps": int, "toasts": int}]}``, in the order of the rite IRIs.
         """
         rows = self.backend.select(
-            _PREFIX_BLOCK
+            self._prefix_block
             + """
 SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT ?toast) AS ?toasts) WHERE {
   ?edition a yk:Edition ; yk:editionOf ?rite .
@@ -163,7 +174,7 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
 } GROUP BY ?rite ?edition ?source ORDER BY ?rite ?edition"""
         )
         labels = self.backend.select(
-            _PREFIX_BLOCK + "SELECT ?rite ?label (LANG(?label) AS ?lang) WHERE { ?rite a yk:Rite ; rdfs:label ?label } ORDER BY ?rite ?lang"
+            self._prefix_block + "SELECT ?rite ?label (LANG(?label) AS ?lang) WHERE { ?rite a yk:Rite ; rdfs:label ?label } ORDER BY ?rite ?lang"
         )
         out: dict[str, dict[str, object]] = {}
         for r in rows:
@@ -219,7 +230,7 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
             filters.append(f"?step yk:toastType {_sparql_iri(self._concept_iri(type, 'action'))} .")
         filters.append(self._rite_filter(rite))
         q = (
-            _PREFIX_BLOCK
+            self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type ?performed_by ?edition WHERE {{
   ?step a yk:Toast ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
@@ -272,10 +283,10 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
             filters.append(f"?step yk:vessel/skos:broader* {_sparql_iri(self._concept_iri(vessel, 'vessel'))} .")
         filters.append(self._rite_filter(rite))
         where = f"?step a yk:Step ; yk:inEdition ?edition ; yk:sequence ?sequence . {' '.join(filters)}"
-        total_rows = self.backend.select(_PREFIX_BLOCK + f"SELECT (COUNT(DISTINCT ?step) AS ?n) WHERE {{ {where} }}")
+        total_rows = self.backend.select(self._prefix_block + f"SELECT (COUNT(DISTINCT ?step) AS ?n) WHERE {{ {where} }}")
         total = int(str(total_rows[0]["n"])) if total_rows else 0
         q = (
-            _PREFIX_BLOCK
+            self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition WHERE {{
@@ -309,7 +320,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
         """
         s = _sparql_iri(iri)
         rows = self.backend.select(
-            _PREFIX_BLOCK
+            self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition ?prev ?next ?blockIri ?phase ?giver ?receiver ?type ?repeats WHERE {{
@@ -338,7 +349,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             }
         )
         comments = self.backend.select(
-            _PREFIX_BLOCK
+            self._prefix_block
             + f"""
 SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
   {s} yk:inBlock ?b . ?c yk:comments ?b ; yk:layer/skos:notation ?layer ; yk:text ?text ;
@@ -361,7 +372,7 @@ SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
             If ``rite`` names no rite.
         """
         return self.backend.select(
-            _PREFIX_BLOCK
+            self._prefix_block
             + f"""
 SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
   ?phase a yk:Phase ; rdfs:label ?label ; yk:sequence ?number ; yk:firstStep ?first ; yk:lastStep ?last ;

@@ -340,3 +340,21 @@ def test_a_method_not_allowed_names_the_allowed_ones(client):
     assert r.status_code == 405 and r.headers["allow"] == "GET"
     assert r.json() == {"error": "method_not_allowed", "message": "Method Not Allowed"}
     assert client.delete("/sparql").headers["allow"] == "GET, POST"
+
+
+def test_a_graph_built_under_another_base_is_served_and_its_iris_dereference(extraction):
+    """With --base-iri set to the server, the REST lookups still find the steps (yk: moves under
+    the base too), and a step's IRI, fetched as it is, leads by 303 to its description."""
+    from fastapi.testclient import TestClient
+    from yili.api.app import create_app
+    from yili.api.service import service_from_extractions
+
+    base = "http://testserver/"
+    client = TestClient(create_app(service_from_extractions([extraction], base=base)))
+    first = client.get("/toasts").json()[0]
+    assert (first["giver"], first["receiver"], first["type"], first["text"]) == ("主人", "賔", "献", "主人筵前献賔")
+    assert first["step"] == "http://testserver/step/yanli/shuzhu-excerpt/1057"
+    assert client.get("/steps", params={"limit": 1}).json()["total"] == 613
+    r = client.get(first["step"], headers={"Accept": "application/n-triples"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/n-triples")
+    assert '<http://testserver/step/yanli/shuzhu-excerpt/1057> <http://testserver/ontology#text> "主人筵前献賔"' in r.text
