@@ -50,7 +50,9 @@ def build_time() -> datetime | None:
     try:
         return datetime.fromtimestamp(int(raw), tz=timezone.utc)
     except (ValueError, OverflowError, OSError):
-        raise InputError(f"SOURCE_DATE_EPOCH={raw!r}: not a whole number of seconds since 1970-01-01") from None
+        raise InputError(
+            f"SOURCE_DATE_EPOCH={raw[:40]!r}: not a whole number of seconds since 1970-01-01 UTC (in the years 1-9999)"
+        ) from None
 
 
 def prefixes_for(base: str | None = None) -> dict[str, str]:
