@@ -165,7 +165,7 @@ def create_app(service: Service) -> FastAPI:
         giver: Annotated[str | None, Query(description="giver, any variant: 賔, 賓 or 宾", max_length=50)] = None,
         receiver: Annotated[str | None, Query(description="receiver, any variant", max_length=50)] = None,
         type: Annotated[str | None, Query(description="献/獻, 酢, 酬, 媵, 旅酬 or 赐/賜", max_length=20)] = None,
-        rite: Annotated[str | None, Query(description="only this rite: 燕禮, 燕礼 or yanli", max_length=50)] = None,
+        rite: Annotated[str | None, Query(description=_RITE_PARAM, max_length=50)] = None,
     ) -> list[dict[str, Any]]:
         """Toasts (献, 酢, 酬, 媵, 旅酬, 赐) as a JSON array in ritual order.
 
@@ -186,7 +186,7 @@ def create_app(service: Service) -> FastAPI:
         vessel: Annotated[str | None, Query(description="the cup (爵 also finds 觚, 象觚…)", max_length=50)] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page size, 1-1000")] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000, description="steps to skip")] = 0,
-        rite: Annotated[str | None, Query(description="only this rite: 燕禮, 燕礼 or yanli", max_length=50)] = None,
+        rite: Annotated[str | None, Query(description=_RITE_PARAM, max_length=50)] = None,
     ) -> dict[str, Any]:
         """A page of steps: ``{"items": [...], "total": N, "limit", "offset", "next", "previous"}``.
 
@@ -284,7 +284,7 @@ def create_app(service: Service) -> FastAPI:
     @app.get("/phases", summary="The sections of each rite, derived from its toasts", responses=_errors(400, 404))
     def phases(
         request: Request,
-        rite: Annotated[str | None, Query(description="only this rite: 燕禮, 燕礼 or yanli", max_length=50)] = None,
+        rite: Annotated[str | None, Query(description=_RITE_PARAM, max_length=50)] = None,
     ) -> list[dict[str, Any]]:
         """Phases (主人献賔, 賔酢主人, …) in order, each with ``label``, ``number``, ``first`` and ``last``
         step IRIs; ``rite`` keeps one rite's (an unknown rite answers 404 naming it)."""
@@ -333,6 +333,8 @@ _ERROR_BODY: dict[str, Any] = {
         }
     }
 }
+_RITE_PARAM = "only this rite: its name in either script, its key, or a beginning that names one rite (see /rites)"
+
 _STEP_FORMATS: dict[str, str] = {
     "json": "application/json",
     "jsonld": "application/ld+json",

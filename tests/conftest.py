@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,13 @@ SHARED = REPO.parent / "shared"
 
 
 def shared_path(*parts: str) -> Path:
-    """A path under ``../shared`` (gold annotations, corpus); skips the test if it is absent."""
+    """A path under ``../shared`` (gold annotations, corpus).  If it is absent the test is skipped on
+    a developer's machine, but fails under ``.ci/run`` (``YILI_REQUIRE_SHARED=1``): CI must not pass
+    by skipping the gold and corpus tests."""
     p = SHARED.joinpath(*parts)
     if not p.exists():
+        if os.environ.get("YILI_REQUIRE_SHARED"):
+            pytest.fail(f"{p} is missing: CI needs ../shared (gold and corpus) beside the repository")
         pytest.skip(f"{p} is not available beside the repository")
     return p
 
