@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from yili.api.exports import make_export_router
 from yili.api.sparql import make_sparql_router, media_ranges
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
@@ -138,6 +139,7 @@ def create_app(service: Service) -> FastAPI:
     _without_422(app)
     app.state.service = service
     app.include_router(make_sparql_router(lambda: service.store))
+    app.include_router(make_export_router(service))
     q = service.queries
 
     @app.get("/", summary="Index: what is served, with links", responses=_errors(400))

@@ -416,17 +416,47 @@ def _check_address(host: str, port: int) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """``yili-kg export FORMAT [INPUT ...] --out FILE``: the step graph for Gephi, Cytoscape or Graphviz."""
-    from yili.graph.export import EXPORTERS
+    """``yili-kg export FORMAT [INPUT ...] [--view toasts|steps] [--rite R] [--edition E] [-o FILE]``:
+    a view of the graph (or the RDF itself) for graph tools, spreadsheets and triplestores.  Without
+    ``-o`` the file goes to standard output; with it, it is written all or nothing."""
+    from yili.api.service import service_from_extractions, service_from_file
+    from yili.graph.export import export
 
-    out = Path(args.out)
-    if not args.out.strip() or out.is_dir():
+    out = Path(args.out) if args.out is not None else None
+    if out is not None and (not args.out.strip() or out.is_dir()):
         raise InputError(f"--out {args.out!r}: give a file name, not a folder")
-    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
-    writer = EXPORTERS[args.format]
-    writer(extractions, out)
-    print(f"wrote {out} ({args.format})")
+    if out is not None and not out.parent.is_dir():
+        raise InputError(f"{out}: the folder {out.parent} does not exist")
+    base = _base(args.base_iri)
+    if args.graph:
+        if not Path(args.graph).exists():
+            raise InputError(f"{args.graph}: no such file")
+        service = service_from_file(args.graph, base=base)
+    else:
+        _e, extractions = _extract(args.inputs, args.vocab)
+        service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
+    result = export(service.queries, service.store, args.format, args.view, rite=args.rite, edition=args.edition)
+    if out is None:
+        sys.stdout.buffer.write(result.data)
+        return 0
+    if out.exists() and not out.is_file():
+        # a device or a pipe (/dev/stdout, a FIFO): written in place, never replaced by a file
+        try:
+            with open(out, "wb") as f:
+                f.write(result.data)
+        except OSError as exc:
+            raise InputError(f"{out}: cannot write: {exc.strerror or exc}") from None
+        return 0
+    with _atomic(out.parent, [out.name]) as temps:
+        temps[out.name].write_bytes(result.data)
+    print(f"yili-kg: wrote {out} ({args.format}, {len(result.data)} bytes)", file=sys.stderr)
     return 0
+
+
+def _export_formats() -> list[str]:
+    from yili.graph.export import FORMATS
+
+    return list(FORMATS)
 
 
 def _port(value: str) -> int:
@@ -505,14 +535,23 @@ def parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", type=_port, default=8000, help="TCP port, 1-65535 (default 8000)")
     sv.set_defaults(func=cmd_serve)
 
-    x = sub.add_parser("export", help="export the step graph for graph tools")
+    x = sub.add_parser("export", help="export a view of the graph (or its RDF) for graph tools and spreadsheets")
     x.add_argument(
         "format",
-        choices=["gexf", "graphml", "cytoscape", "dot"],
-        help="gexf (Gephi), graphml, cytoscape (Cytoscape.js JSON), dot (Graphviz)",
+        choices=list(_export_formats()),
+        help="graphml, gexf (Gephi, GEXF 1.3), cytoscape (Cytoscape.js JSON), d3 (node-link JSON), dot (Graphviz), "
+        "mermaid (sequence diagram of one edition), csv, turtle, ntriples, jsonld",
     )
-    common(x)
-    x.add_argument("--out", required=True, metavar="FILE")
+    x.add_argument(
+        "inputs", nargs="*", metavar="INPUT", help="text files (UTF-8, blank-line blocks); default: the embedded 燕礼 excerpt"
+    )
+    x.add_argument("--view", choices=["toasts", "steps"], default="toasts", help="the toast network (default) or the step chain")
+    x.add_argument("--rite", default=None, help="keep one rite (燕禮, 燕礼 or yanli); default: every rite read")
+    x.add_argument("--edition", default=None, help="keep one edition (its key, the last segment of its IRI: shuzhu-excerpt)")
+    x.add_argument("--graph", metavar="FILE", help="export this graph file (.trig/.nq/.ttl) instead of building")
+    x.add_argument("--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle")
+    x.add_argument("--base-iri", default=None, help="base IRI for minted IRIs (default https://w3id.org/yili-kg/)")
+    x.add_argument("-o", "--out", default=None, metavar="FILE", help="write here (default: standard output)")
     x.set_defaults(func=cmd_export)
     return p
 

@@ -309,8 +309,11 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
         Returns
         -------
         dict
-            The step fields plus ``previous``, ``next`` (IRIs or None), ``block_iri``, ``phase``
-            (label), ``toast`` (giver/receiver/type or None) and ``commentary`` (list of
+            The step fields plus ``previous``, ``next`` (IRIs or None), ``block_iri``, ``block_text``
+            (the classic text of its block), ``block_char_start`` and ``block_char_end`` (the block's
+            span, so that ``char_start - block_char_start`` places the step in ``block_text`` when it
+            holds no print layout; None if the graph lacks them), ``phase`` (label), ``toast``
+            (giver/receiver/type or None) and ``commentary`` (list of
             ``{layer, commentator, text, char_start, char_end}``).
 
         Raises
@@ -323,10 +326,12 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
-       ?location ?facing ?modeIri ?edition ?prev ?next ?blockIri ?phase ?giver ?receiver ?type ?repeats WHERE {{
+       ?location ?facing ?modeIri ?edition ?prev ?next ?blockIri ?blockText ?blockStart ?blockEnd ?phase ?giver ?receiver
+       ?type ?repeats WHERE {{
   BIND({s} AS ?step)
   {STEP_FIELDS}
   ?step yk:inBlock ?blockIri .
+  OPTIONAL {{ ?blockIri yk:text ?blockText ; yk:charStart ?blockStart ; yk:charEnd ?blockEnd }}
   OPTIONAL {{ ?step yk:previous ?prev }}
   OPTIONAL {{ ?step yk:next ?next }}
   OPTIONAL {{ ?step yk:inPhase/rdfs:label ?phase }}
@@ -343,6 +348,9 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
                 "previous": r.get("prev"),
                 "next": r.get("next"),
                 "block_iri": r.get("blockIri"),
+                "block_text": r.get("blockText"),
+                "block_char_start": r.get("blockStart"),
+                "block_char_end": r.get("blockEnd"),
                 "phase": r.get("phase"),
                 "repeats": r.get("repeats"),
                 "toast": {"giver": r["giver"], "receiver": r["receiver"], "type": r["type"]} if r.get("type") else None,
@@ -380,6 +388,152 @@ SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
   {self._rite_filter(rite)}
 }} ORDER BY ?edition ?number"""
         )
+
+
+    def _selection(self, rite: str | None, edition: str | None) -> str:
+        """A graph pattern binding ``?edition`` and ``?rite`` to the editions selected by ``rite`` and
+        ``edition`` (the edition's key, the last segment of its IRI: ``shuzhu-excerpt``)."""
+        pattern = "?edition a yk:Edition ; yk:editionOf ?rite . " + self._rite_filter(rite)
+        if edition:
+            pattern += f' FILTER(STRENDS(STR(?edition), {_sparql_string("/" + edition)}))'
+        return pattern
+
+    def editions(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
+        """The editions selected by ``rite`` and ``edition``: ``{"edition": IRI, "rite": IRI}`` in IRI order.
+
+        Raises
+        ------
+        UnknownTermError
+            ``rite`` names no rite.
+        """
+        return self.backend.select(
+            self._prefix_block + f"SELECT ?edition ?rite WHERE {{ {self._selection(rite, edition)} }} ORDER BY ?edition"
+        )
+
+    def network_toasts(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
+        """Every toast of the selected editions with the concept IRIs of its parties, one row per
+        (toast, giver, receiver), in ritual order (edition, then sequence): the edges of the toast
+        network.
+
+        Returns
+        -------
+        list[dict]
+            ``step``, ``edition``, ``rite`` (IRIs), ``sequence``, ``block``, ``text``, ``char_start``,
+            ``char_end`` (code points), ``giver``, ``receiver``, ``type`` (concept IRIs), ``type_label``
+            (as written: 献), ``giver_label`` and ``receiver_label`` (the toast's parties as written,
+            ``下大夫二人``, joint ones as ``賔+卿``), ``vessel`` / ``vessel_label`` and ``wine`` / ``wine_label`` (None if not
+            written), ``phase_label``.
+
+        Raises
+        ------
+        UnknownTermError
+            ``rite`` names no rite.
+        """
+        return self.backend.select(
+            self._prefix_block
+            + f"""
+SELECT ?step ?edition ?rite ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type ?type_label
+       ?giver_label ?receiver_label ?vessel ?vessel_label ?wine ?wine_label ?phase_label WHERE {{
+  {self._selection(rite, edition)}
+  ?step a yk:Toast ; yk:inEdition ?edition ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
+        yk:charStart ?char_start ; yk:charEnd ?char_end ; yk:giver ?giver ; yk:receiver ?receiver ;
+        yk:toastType ?type ; yk:toastTypeLabel ?type_label ; yk:giverLabel ?giver_label ; yk:receiverLabel ?receiver_label .
+  OPTIONAL {{ ?step yk:vessel ?vessel ; yk:vesselLabel ?vessel_label }}
+  OPTIONAL {{ ?step yk:wine ?wine ; yk:wineLabel ?wine_label }}
+  OPTIONAL {{ ?step yk:inPhase/rdfs:label ?phase_label }}
+}} ORDER BY ?edition ?sequence ?giver ?receiver"""
+        )
+
+    def chain_steps(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
+        """Every step of the selected editions, in order (edition, then sequence), with its fields as
+        written (:data:`STEP_FIELDS`), its phase (``phase``, ``phase_number``, ``phase_label``) and
+        ``rite``: the nodes of the step chain.  The concepts behind the written labels come from
+        :meth:`step_concepts`.
+
+        Raises
+        ------
+        UnknownTermError
+            ``rite`` names no rite.
+        """
+        rows = self.backend.select(
+            self._prefix_block
+            + f"""
+SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
+       ?location ?facing ?modeIri ?edition ?rite ?phase ?phase_number ?phase_label WHERE {{
+  {self._selection(rite, edition)}
+  ?step a yk:Step ; yk:inEdition ?edition .
+  {STEP_FIELDS}
+  OPTIONAL {{ ?step yk:inPhase ?phase . ?phase yk:sequence ?phase_number ; rdfs:label ?phase_label }}
+}} ORDER BY ?edition ?sequence"""
+        )
+        return [
+            _step_row(r) | {k: r.get(k) for k in ("rite", "phase", "phase_number", "phase_label")} for r in rows
+        ]
+
+    def step_concepts(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
+        """The concepts each selected step names: ``{"step", "property", "concept"}`` (IRIs; property
+        one of agent, action, recipient, vessel, wine, location, facing), sorted.
+
+        Raises
+        ------
+        UnknownTermError
+            ``rite`` names no rite.
+        """
+        rows = self.backend.select(
+            self._prefix_block
+            + f"""
+SELECT ?step ?property ?concept WHERE {{
+  {self._selection(rite, edition)}
+  ?step a yk:Step ; yk:inEdition ?edition .
+  VALUES (?p ?property) {{ (yk:agent "agent") (yk:action "action") (yk:recipient "recipient") (yk:vessel "vessel")
+                          (yk:wine "wine") (yk:location "location") (yk:facing "facing") }}
+  ?step ?p ?concept .
+}} ORDER BY ?step ?property ?concept"""
+        )
+        return rows
+
+    def written_role_labels(self, rite: str | None = None, edition: str | None = None) -> dict[str, str]:
+        """Role concept IRI → the form the selected editions write most often for it, counted where a
+        step names that role alone as its agent or recipient (賔 in the excerpt, 賓 in a traditional
+        text); ties go to the first in code point order.
+
+        Raises
+        ------
+        UnknownTermError
+            ``rite`` names no rite.
+        """
+        rows = self.backend.select(
+            self._prefix_block
+            + f"""
+SELECT ?concept ?label (COUNT(*) AS ?n) WHERE {{
+  {self._selection(rite, edition)}
+  ?step yk:inEdition ?edition .
+  {{ ?step yk:agent ?concept ; yk:agentLabel ?label }} UNION {{ ?step yk:recipient ?concept ; yk:recipientLabel ?label }}
+  FILTER(!CONTAINS(?label, "+") && !CONTAINS(?label, "|"))
+}} GROUP BY ?concept ?label ORDER BY ?concept DESC(?n) ?label"""
+        )
+        best: dict[str, str] = {}
+        for r in rows:
+            best.setdefault(str(r["concept"]), str(r["label"]))
+        return best
+
+    def concept_labels(self) -> dict[str, dict[str, str]]:
+        """Every concept's ``skos:prefLabel`` by language: IRI → ``{"en": …, "zh-Hant": …, …}`` (one
+        label per language, the first in code point order when there are several)."""
+        rows = self.backend.select(
+            self._prefix_block
+            + "SELECT ?c ?label (LANG(?label) AS ?lang) WHERE { ?c skos:prefLabel ?label } ORDER BY ?c ?lang ?label"
+        )
+        out: dict[str, dict[str, str]] = {}
+        for r in rows:
+            out.setdefault(str(r["c"]), {}).setdefault(str(r["lang"]), str(r["label"]))
+        return out
+
+
+def _sparql_string(value: str) -> str:
+    """A SPARQL string literal for any text (quotes, backslashes and line ends escaped)."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    return f'"{escaped}"'
 
 
 def _step_row(r: dict[str, object]) -> dict[str, object]:
