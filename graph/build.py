@@ -335,8 +335,7 @@ class GraphBuilder:
         yk, b = self.yk, self.base
         givers = [x for x in (_iri(p, b) for p in t.giver) if x is not None]
         receivers = [x for x in (_iri(p, b) for p in t.receiver) if x is not None]
-        if not givers or not receivers:
-            return  # a toast with a party we cannot name is left a plain step
+        # every toast is in the graph; one whose giver or receiver cannot be named has none, and says so
         g.add((iri, RDF.type, yk.Toast))
         if (x := _iri(t.type, b)) is not None:
             g.add((iri, yk.toastType, x))
@@ -344,8 +343,10 @@ class GraphBuilder:
             g.add((iri, yk.toastTypeAlternative, x))
         # one giver and one receiver per toast (yk:giver is functional); joint or alternative
         # parties are spelt out in a note
-        g.add((iri, yk.giver, givers[0]))
-        g.add((iri, yk.receiver, receivers[0]))
+        if givers:
+            g.add((iri, yk.giver, givers[0]))
+        if receivers:
+            g.add((iri, yk.receiver, receivers[0]))
         for p in t.performed_by:
             if (x := _iri(p, b)) is not None:
                 g.add((iri, yk.performedBy, x))
@@ -358,7 +359,10 @@ class GraphBuilder:
         ):
             if value:
                 g.add((iri, prop, Literal(value)))
-        if len(t.giver) > 1 or len(t.receiver) > 1 or t.note:
+        unnamed = [who for who, named in (("giver", givers), ("receiver", receivers)) if not named]
+        if unnamed:
+            g.add((iri, yk.note, Literal(f"the {' and the '.join(unnamed)} of this toast {'are' if len(unnamed) > 1 else 'is'} not named in the text")))
+        elif len(t.giver) > 1 or len(t.receiver) > 1 or t.note:
             parts = [f"{rec['giver']} {rec['type']} {rec['receiver']}"] + ([t.note] if t.note else [])
             g.add((iri, yk.note, Literal("; ".join(parts))))
 

@@ -205,7 +205,8 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
         Returns
         -------
         list[dict]
-            Each with ``giver``, ``receiver``, ``type``, ``performed_by``, ``step`` (IRI),
+            Each with ``giver``, ``receiver`` (None when the text does not name one), ``type``,
+            ``performed_by``, ``step`` (IRI),
             ``sequence``, ``block``, ``text``, ``char_start``, ``char_end`` (code points, 0-based,
             end-exclusive, into the edition text), ``edition`` (IRI).
 
@@ -234,8 +235,9 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
             + f"""
 SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type ?performed_by ?edition WHERE {{
   ?step a yk:Toast ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
-        yk:charStart ?char_start ; yk:charEnd ?char_end ; yk:giverLabel ?giver ; yk:receiverLabel ?receiver ;
-        yk:toastTypeLabel ?type ; yk:inEdition ?edition .
+        yk:charStart ?char_start ; yk:charEnd ?char_end ; yk:toastTypeLabel ?type ; yk:inEdition ?edition .
+  OPTIONAL {{ ?step yk:giverLabel ?giver }}
+  OPTIONAL {{ ?step yk:receiverLabel ?receiver }}
   OPTIONAL {{ ?step yk:performedByLabel ?performed_by }}
   {" ".join(filters)}
 }} ORDER BY ?edition ?sequence"""
@@ -336,7 +338,8 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
   OPTIONAL {{ ?step yk:next ?next }}
   OPTIONAL {{ ?step yk:inPhase/rdfs:label ?phase }}
   OPTIONAL {{ ?step yk:repeats ?repeats }}
-  OPTIONAL {{ ?step a yk:Toast ; yk:giverLabel ?giver ; yk:receiverLabel ?receiver ; yk:toastTypeLabel ?type }}
+  OPTIONAL {{ ?step a yk:Toast ; yk:toastTypeLabel ?type
+             OPTIONAL {{ ?step yk:giverLabel ?giver }} OPTIONAL {{ ?step yk:receiverLabel ?receiver }} }}
 }} LIMIT 1"""
         )
         if not rows:
@@ -353,7 +356,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
                 "block_char_end": r.get("blockEnd"),
                 "phase": r.get("phase"),
                 "repeats": r.get("repeats"),
-                "toast": {"giver": r["giver"], "receiver": r["receiver"], "type": r["type"]} if r.get("type") else None,
+                "toast": {"giver": r.get("giver"), "receiver": r.get("receiver"), "type": r["type"]} if r.get("type") else None,
             }
         )
         comments = self.backend.select(

@@ -369,3 +369,42 @@ def test_version(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out == f"yili-kg {version('yili-kg')}\n"
+
+
+@pytest.mark.parametrize("chapter", [None, ("KR1d0040", "KR1d0040_005.txt"), "仪礼述注\n\n主人献\n", "献于某\n"])
+def test_the_graph_holds_every_toast_of_toasts_jsonl(tmp_path, capsys, chapter):
+    """Every toast written to toasts.jsonl is a yk:Toast in graph.trig, with or without a receiver
+    the text names (one with none has no yk:receiver and a note that says so)."""
+    import pyoxigraph
+
+    from tests.conftest import shared_path
+
+    if isinstance(chapter, str):  # toasts whose receiver, or giver and receiver, the text does not name
+        (tmp_path / "t.txt").write_text(chapter, encoding="utf-8")
+        inputs = [str(tmp_path / "t.txt")]
+    else:
+        inputs = [str(shared_path("corpus", "kanripo", *chapter))] if chapter else []
+    out = tmp_path / "b"
+    assert main(["build", *inputs, "--out", str(out)]) == 0
+    listed = [json.loads(line) for line in (out / "toasts.jsonl").read_text(encoding="utf-8").splitlines()]
+    store = pyoxigraph.Store()
+    store.load(path=str(out / "graph.trig"), format=pyoxigraph.RdfFormat.TRIG)
+    yk = "https://w3id.org/yili-kg/ontology#"
+    rows = store.query(
+        f"SELECT ?t ?r ?note WHERE {{ ?t a <{yk}Toast> OPTIONAL {{ ?t <{yk}receiver> ?r }} OPTIONAL {{ ?t <{yk}note> ?note }} }}",
+        use_default_graph_as_union=True,
+    )
+    in_graph = {s["t"].value: (s["r"], s["note"]) for s in rows}
+    assert sorted(in_graph) == sorted(t["step"] for t in listed)
+    notes = []
+    for t in listed:
+        receiver, note = in_graph[t["step"]]
+        assert (receiver is None) == (t["receiver"] is None)
+        if note is not None:
+            notes.append(note.value)
+    if chapter == "献于某\n":
+        assert [(t["giver"], t["receiver"]) for t in listed] == [(None, None)]
+        assert notes == ["the giver and the receiver of this toast are not named in the text"]
+    elif isinstance(chapter, str):
+        assert [(t["giver"], t["receiver"]) for t in listed] == [("主人", None)]
+        assert notes == ["the receiver of this toast is not named in the text"]

@@ -15,6 +15,7 @@ def test_rest_routes_answer_as_their_schema_says(service):
     operations = [result.ok() for result in schema.get_all_operations()]
     assert sorted(op.label for op in operations) == [
         "GET /",
+        "GET /export/{format}",
         "GET /phases",
         "GET /rites",
         "GET /step/{rite}/{edition}/{offset}",

@@ -246,7 +246,7 @@ ex:b4 a yk:Step ;
 # (focus node, path, constraint component, words the English message must contain)
 EXPECTED_FAULTS = {
     (EX.b1, YK.sequence, SH.MaxCountConstraintComponent): "exactly one sequence number",
-    (EX.b2, YK.giver, SH.MinCountConstraintComponent): "exactly one giver",
+    (EX.b2, YK.giver, SH.SPARQLConstraintComponent): "names its giver",
     (EX.b3, YK.charStart, SH.LessThanConstraintComponent): "must start before it ends",
     (EX.b4, YK.agent, SH.NodeConstraintComponent): "must be a role of the vocabulary",
 }
@@ -290,7 +290,7 @@ def _yk_terms(graph: Graph) -> set[URIRef]:
 def _validate(data_turtle: str, ontology: Graph, shapes: Graph, inference: str) -> tuple[bool, Graph]:
     data = Graph().parse(data=data_turtle, format="turtle")
     data += ontology
-    conforms, report, _ = validate(data, shacl_graph=shapes, inference=inference, allow_warnings=False)
+    conforms, report, _ = validate(data, shacl_graph=shapes, inference=inference, allow_warnings=False, advanced=True)
     return conforms, report
 
 
@@ -531,8 +531,10 @@ def test_shapes_catch_each_fault_with_a_readable_message(ontology: Graph, shapes
     found = _results(report)
     assert set(found) == set(EXPECTED_FAULTS), found
     for key, words in EXPECTED_FAULTS.items():
-        english = [str(m) for m in found[key] if m.language == "en"]
-        chinese = [str(m) for m in found[key] if m.language == "zh-Hans"]
+        # pyshacl drops the language tag of a SPARQL constraint's messages in the report graph:
+        # an untagged message is told apart by its script
+        english = [str(m) for m in found[key] if m.language == "en" or (m.language is None and str(m).isascii())]
+        chinese = [str(m) for m in found[key] if m.language == "zh-Hans" or (m.language is None and not str(m).isascii())]
         assert any(words in m for m in english), (key, english)
         assert chinese, key
 
