@@ -1,6 +1,8 @@
 """The HTTP API: REST lookups ("who toasts whom"), the SPARQL 1.1 Protocol endpoint, OpenAPI docs.
 
-Every resource answers JSON; a step answers JSON-LD too (``Accept: application/ld+json``).
+Every resource answers JSON; a step answers JSON-LD and RDF too (``Accept: application/ld+json``).
+A browser (``Accept`` preferring ``text/html``) gets the viewer at ``/`` and at each step's URL
+(:mod:`yili.api.viewer`).
 Every error answers JSON ``{"error": <kind>, "message": <text>}`` with a 4xx status, from one
 handler (:func:`install_handlers`), never a traceback.
 """
@@ -21,6 +23,7 @@ from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from yili.api.exports import make_export_router
 from yili.api.sparql import make_sparql_router, media_ranges
+from yili.api.viewer import html_page, install_pages
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
 from yili.ontology.errors import NotAcceptableError, NotFoundError, RequestError, RequestTooLargeError, YiliError
@@ -47,6 +50,9 @@ class Service:
         The base IRI the graph was built with.
     summary : dict
         Counts to show on the index page (blocks, steps, toasts, triples).
+    store_path : str, optional
+        The on-disk store folder the store was opened from (read-only), if any: the SPARQL worker
+        processes open it too instead of loading a copy.
     """
 
     store: pyoxigraph.Store
@@ -54,6 +60,7 @@ class Service:
     vocabulary: Vocabulary
     base: str
     summary: dict[str, Any]
+    store_path: str | None = None
 
 
 def error_json(error: YiliError) -> JSONResponse:
@@ -83,7 +90,12 @@ def install_handlers(app: FastAPI) -> None:
         if exc.status_code == 405 and "allow" not in {k.lower() for k in headers}:
             # RFC 9110 §15.5.6: a 405 names the methods the resource has
             methods = sorted(
-                {m for r in request.app.routes if getattr(r, "path", None) and _matches(r, request.url.path) for m in (getattr(r, "methods", None) or ())}
+                {
+                    m
+                    for r in request.app.routes
+                    if getattr(r, "path", None) and _matches(r, request.url.path)
+                    for m in (getattr(r, "methods", None) or ())
+                }
             )
             if methods:
                 headers["Allow"] = ", ".join(methods)
@@ -123,8 +135,10 @@ def create_app(service: Service) -> FastAPI:
     Returns
     -------
     FastAPI
-        Routes: ``/`` (index), ``/toasts``, ``/steps``, ``/steps/{rite}/{edition}/{offset}``,
-        ``/phases``, ``/terms/{name}``, ``/sparql`` (GET and POST), ``/docs`` (OpenAPI).
+        Routes: ``/`` (index; the viewer for a browser), ``/toasts``, ``/steps``,
+        ``/steps/{rite}/{edition}/{offset}``, ``/phases``, ``/terms/{name}``, ``/sparql`` (GET and
+        POST; a query page for a browser), ``/docs`` (OpenAPI, Swagger UI) and ``/static`` (the
+        viewer's files), none of them loading anything from another host.
     """
     app = FastAPI(
         title="yili-kg",
@@ -134,20 +148,40 @@ def create_app(service: Service) -> FastAPI:
             "whom, with which cup, where and in what order. REST lookups and a read-only SPARQL 1.1 endpoint. "
             "Offsets are Unicode code points, 0-based, end-exclusive, into the edition text as decoded."
         ),
+        # /docs is served from the vendored Swagger UI (install_pages), not from a CDN
+        docs_url=None,
+        redoc_url=None,
     )
     install_handlers(app)
+    install_pages(app)
     _without_422(app)
     app.state.service = service
-    app.include_router(make_sparql_router(lambda: service.store))
+    app.include_router(make_sparql_router(lambda: service.store, query_page=lambda: html_page("sparql.html")))
     app.include_router(make_export_router(service))
     q = service.queries
 
-    @app.get("/", summary="Index: what is served, with links", responses=_errors(400))
-    def index(request: Request) -> dict[str, Any]:
-        """The graph's summary (blocks, steps, toasts, triples) and links to every resource.  It
-        takes no parameters (400 for any)."""
+    @app.get(
+        "/",
+        summary="Index: what is served, with links",
+        response_class=JSONResponse,
+        responses={
+            200: {
+                "description": "The summary and links (JSON); the viewer for a browser (HTML)",
+                "content": {"application/json": {"schema": {"type": "object"}}, "text/html": {"schema": {"type": "string"}}},
+            },
+            **_errors(400),
+        },
+    )
+    def index(request: Request) -> Response:
+        """The graph's summary (blocks, steps, toasts, triples) and links to every resource, as JSON:
+        ``{"name", "summary", "links"}``.  A browser, whose ``Accept`` prefers ``text/html`` to JSON,
+        gets the viewer instead (HTML); ``*/*`` or no ``Accept`` gets JSON.  It takes no parameters
+        (400 for any).  Every answer says ``Vary: Accept``."""
         _only_params(request, set())
-        return {
+        vary = {"Vary": "Accept"}
+        if _best_offer(request.headers.get("accept", ""), ("application/json", "text/html")) == "text/html":
+            return html_page("viewer.html", headers=vary)
+        return JSONResponse({
             "name": "yili-kg",
             "summary": service.summary,
             "links": {
@@ -159,7 +193,7 @@ def create_app(service: Service) -> FastAPI:
                 "docs": "/docs",
                 "term": "/terms/賓",
             },
-        }
+        }, headers=vary)
 
     @app.get("/toasts", summary="Who toasts whom, in ritual order", responses=_errors(400, 404))
     def toasts(
@@ -198,7 +232,9 @@ def create_app(service: Service) -> FastAPI:
         ``previous`` are relative URLs of the neighbouring pages.  An unknown parameter answers 400.
         """
         _only_params(request, {"agent", "action", "vessel", "limit", "offset", "rite"})
-        page = q.steps(agent=_name(agent), action=_name(action), vessel=_name(vessel), limit=limit, offset=offset, rite=_name(rite))
+        page = q.steps(
+            agent=_name(agent), action=_name(action), vessel=_name(vessel), limit=limit, offset=offset, rite=_name(rite)
+        )
 
         def link(off: int) -> str:
             # a relative link: the Host header is not echoed back
@@ -231,9 +267,10 @@ def create_app(service: Service) -> FastAPI:
         block, the phase, the toast it expresses, and the commentary on its block.
 
         The representation is negotiated (:func:`_step_format`): JSON (the default), JSON-LD (with
-        ``ontology/context.jsonld``), or the step's own triples with its source span in Turtle,
-        N-Triples or RDF/XML; ``Accept`` chooses, ``?format=`` (json, jsonld, turtle, ntriples,
-        rdfxml) overrides.  Every answer says ``Vary: Accept``.  404 if there is no such step; 400
+        ``ontology/context.jsonld``), the step's own triples with its source span in Turtle,
+        N-Triples or RDF/XML, or the viewer's HTML page, which shows the step (what a browser
+        gets); ``Accept`` chooses, ``?format=`` (json, jsonld, turtle, ntriples, rdfxml, html)
+        overrides.  Every answer says ``Vary: Accept``.  404 if there is no such step; 400
         for a parameter other than ``format``; 406 if no offered format is acceptable.
         """
         _only_params(request, {"format"})
@@ -246,6 +283,8 @@ def create_app(service: Service) -> FastAPI:
         vary = {"Vary": "Accept"}
         if media == "application/json":
             return JSONResponse(data, headers=vary)
+        if media == "text/html":
+            return html_page("viewer.html", headers=vary)
         if media == "application/ld+json":
             body = json.dumps(_as_jsonld(service, data), ensure_ascii=False)
             return Response(body, media_type="application/ld+json", headers=vary)
@@ -343,14 +382,15 @@ _STEP_FORMATS: dict[str, str] = {
     "turtle": "text/turtle",
     "ntriples": "application/n-triples",
     "rdfxml": "application/rdf+xml",
+    "html": "text/html",
 }
-"""The representations of a step, by their ``format=`` name; the first is the default."""
+"""The representations of a step, by their ``format=`` name; the first is the default, and HTML (the
+viewer's page) is last, so that ``*/*`` and ``text/*`` never choose it."""
 
 
 def _step_format(accept: str, format_name: str | None) -> str:
     """The media type to answer a step in: ``format=`` when given (a name of :data:`_STEP_FORMATS`),
-    else the offer with the highest q in ``Accept`` (the most specific range matching it decides its
-    q; ties go to the earlier offer), JSON when ``Accept`` is absent.
+    else :func:`_best_offer` of ``Accept`` among them, JSON when ``Accept`` is absent.
 
     Raises
     ------
@@ -358,6 +398,8 @@ def _step_format(accept: str, format_name: str | None) -> str:
         ``format=`` names no offered format, or ``Accept`` excludes them all (406).
 
     >>> _step_format("text/html,application/xhtml+xml,*/*;q=0.8", None)
+    'text/html'
+    >>> _step_format("*/*", None)
     'application/json'
     >>> _step_format("application/rdf+xml;q=0.9, text/turtle", None)
     'text/turtle'
@@ -367,12 +409,29 @@ def _step_format(accept: str, format_name: str | None) -> str:
         if key in _STEP_FORMATS:
             return _STEP_FORMATS[key]
         raise NotAcceptableError(f"format={format_name[:40]!r} is not offered; use one of: {', '.join(_STEP_FORMATS)}")
-    ranges = media_ranges(accept)
-    if not ranges:
+    if not media_ranges(accept):
         return "application/json"
+    chosen = _best_offer(accept, tuple(_STEP_FORMATS.values()))
+    if chosen is None:
+        raise NotAcceptableError(f"Accept: {accept[:100]!r} allows none of {', '.join(_STEP_FORMATS.values())}")
+    return chosen
+
+
+def _best_offer(accept: str, offers: tuple[str, ...]) -> str | None:
+    """The offer with the highest q in ``Accept`` (the most specific range matching it decides its q;
+    ties go to the more specific match, then to the earlier offer), or None if ``Accept`` allows none.
+
+    >>> _best_offer("text/html,application/xhtml+xml,*/*;q=0.8", ("application/json", "text/html"))
+    'text/html'
+    >>> _best_offer("*/*", ("application/json", "text/html"))
+    'application/json'
+    >>> _best_offer("image/png", ("application/json", "text/html")) is None
+    True
+    """
+    ranges = media_ranges(accept)
     best: tuple[float, int, int] | None = None
     chosen = None
-    for position, media in enumerate(_STEP_FORMATS.values()):
+    for position, media in enumerate(offers):
         kind = media.split("/")[0]
         match = None
         for media_range, q in ranges:
@@ -383,8 +442,6 @@ def _step_format(accept: str, format_name: str | None) -> str:
             rank = (match[1], match[0], -position)
             if best is None or rank > best:
                 best, chosen = rank, media
-    if chosen is None:
-        raise NotAcceptableError(f"Accept: {accept[:100]!r} allows none of {', '.join(_STEP_FORMATS.values())}")
     return chosen
 
 

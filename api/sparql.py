@@ -116,6 +116,7 @@ import pyoxigraph
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
+from yili.api.service_description import SERIALIZATIONS, service_description
 from yili.ontology.errors import (
     EvaluationCrashedError,
     MethodNotAllowedError,
@@ -327,7 +328,12 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def make_sparql_router(get_store: Callable[[], pyoxigraph.Store], *, limits: SparqlLimits | None = None) -> APIRouter:
+def make_sparql_router(
+    get_store: Callable[[], pyoxigraph.Store],
+    *,
+    limits: SparqlLimits | None = None,
+    query_page: Callable[[], Response] | None = None,
+) -> APIRouter:
     """Build the router of the read-only SPARQL 1.1 Protocol endpoint at ``/sparql``.
 
     Parameters
@@ -336,16 +342,24 @@ def make_sparql_router(get_store: Callable[[], pyoxigraph.Store], *, limits: Spa
         Returns the store to query.  With ``limits.isolation == "process"`` it is called once, at the
         first query, and the store is dumped for the worker processes: changes made to it later are
         not seen (the endpoint is read-only; a new application gets a new pool).  With ``"thread"``
-        it is called once per query, on a worker thread.
+        it is called once per query, on a worker thread.  It is also called, in the server, to list
+        the named graphs of the service description (once).
     limits : SparqlLimits, optional
         Bounds on each request; :class:`SparqlLimits` defaults if omitted.
+    query_page : callable () -> Response, optional
+        The HTML page answered to ``GET /sparql`` with no ``query`` when ``Accept`` names
+        ``text/html`` (a browser): a query form.  Without it such a request is refused as before.
 
     Returns
     -------
     fastapi.APIRouter
         Routes ``GET /sparql`` and ``POST /sparql`` (the protocol's query operation), and a JSON 405
-        for other methods.  Every error is answered as JSON by the router itself; nothing is
-        registered on the application.  Its lifespan, which FastAPI merges into the application's
+        for other methods.  ``GET /sparql`` without a ``query`` parameter answers, when ``Accept``
+        names one of them explicitly (a wildcard does not count): the service description
+        (:func:`~yili.api.service_description.service_description`) in Turtle, N-Triples, RDF/XML
+        or JSON-LD, or ``query_page`` for ``text/html``; otherwise the 400 of a missing query.
+        Every error is answered as JSON by the router itself; nothing is registered on the
+        application.  Its lifespan, which FastAPI merges into the application's
         when the router is included, stops the worker processes at shutdown.
 
     References
@@ -371,6 +385,33 @@ def make_sparql_router(get_store: Callable[[], pyoxigraph.Store], *, limits: Spa
             await asyncio.to_thread(pool.close)
 
     router = APIRouter(tags=["SPARQL"], lifespan=lifespan)
+    named_graphs: list[tuple[str, int]] = []  # the store is read-only: counted once, at the first description
+
+    def describe(request: Request) -> Response | None:
+        """The answer to a GET without ``query``: the query page, the service description, or None
+        (the caller then refuses the request as a missing query)."""
+        media_type = _description_format(request.headers.get("accept", ""), html=query_page is not None)
+        if media_type is None:
+            return None
+        if media_type == "text/html":
+            assert query_page is not None
+            page = query_page()
+            page.headers["Vary"] = "Accept"
+            return page
+        if not named_graphs:
+            store = get_store()
+            named_graphs.extend(
+                sorted((g.value, sum(1 for _ in store.quads_for_pattern(None, None, None, g))) for g in store.named_graphs())
+            )
+        graph = service_description(
+            str(request.url.replace(query="", fragment="")),
+            [f.media_type for f in _RESULTS_FORMATS] + [f.media_type for f in _GRAPH_FORMATS],
+            named_graphs,
+            # without FROM or dataset parameters the default graph is the union (see _dataset)
+            union_default_graph=True,
+        )
+        body = graph.serialize(format=SERIALIZATIONS[media_type], encoding="utf-8")
+        return Response(body, media_type=media_type, headers={"Vary": "Accept"})
 
     async def answer(request: Request) -> Response:
         try:
@@ -402,7 +443,21 @@ def make_sparql_router(get_store: Callable[[], pyoxigraph.Store], *, limits: Spa
         DESCRIBE in Turtle (default), N-Triples, RDF/XML or JSON-LD, chosen by ``Accept`` or
         ``format=``.  Errors are ``{"error": kind, "message": text}``: 400 malformed query or SERVICE,
         403 update, 406 no acceptable format, 413 too long or too many results, 503 over time budget.
+
+        Without ``query``, an ``Accept`` naming an RDF type (Turtle, N-Triples, RDF/XML, JSON-LD) gets
+        the SPARQL 1.1 Service Description of this endpoint, and one naming ``text/html`` (a browser)
+        the query page; any other is refused with 400.
         """
+        if "query" not in request.query_params:
+            try:
+                described = describe(request)
+            except Exception:  # a fault of ours: logged, answered without a traceback
+                log.exception("SPARQL service description failed")
+                return JSONResponse(
+                    {"error": "internal", "message": "The service description failed; the error has been logged."}, 500
+                )
+            if described is not None:
+                return described
         return await answer(request)
 
     @router.post(
@@ -759,6 +814,31 @@ def _negotiate(
         offers = ", ".join(offer.media_type.split(";")[0] for offer in offered)
         raise NotAcceptableError(f"Accept: {accept!r} allows no format offered for {what} ({offers}).")
     return chosen_format
+
+
+def _description_format(accept: str, *, html: bool) -> str | None:
+    """What to answer a GET without a query in: ``text/html`` (if ``html``) or a media type of
+    :data:`~yili.api.service_description.SERIALIZATIONS`, the one ``Accept`` names with the highest q
+    (ties: HTML, then the order of that table), or None.  Only media types named exactly count: a
+    client that sends ``*/*`` or ``application/sparql-results+json`` without a query made a mistake,
+    and is told so.
+
+    >>> _description_format("text/html,application/xhtml+xml,*/*;q=0.8", html=True)
+    'text/html'
+    >>> _description_format("application/rdf+xml;q=0.5, text/turtle", html=True)
+    'text/turtle'
+    >>> _description_format("*/*", html=True) is None
+    True
+    """
+    offers = (["text/html"] if html else []) + list(SERIALIZATIONS)
+    best: tuple[float, int] | None = None
+    chosen = None
+    for media_range, q in media_ranges(accept):
+        if media_range in offers and q > 0:
+            rank = (q, -offers.index(media_range))
+            if best is None or rank > best:
+                best, chosen = rank, media_range
+    return chosen
 
 
 def _lookup(from_media_type: Callable[[str], _Format | None], media_type: str) -> _Format | None:

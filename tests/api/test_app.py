@@ -209,7 +209,11 @@ def test_openapi_docs_describe_every_resource(client):
     ("accept", "format", "media", "reader"),
     [
         ("", None, "application/json", "json"),
-        ("text/html,application/xhtml+xml,*/*;q=0.8", None, "application/json", "json"),
+        ("*/*", None, "application/json", "json"),
+        ("application/json, text/html", None, "application/json", "json"),
+        # a browser prefers HTML: the viewer's page, which shows the step
+        ("text/html,application/xhtml+xml,*/*;q=0.8", None, "text/html", "html"),
+        ("application/json", "html", "text/html", "html"),
         ("application/ld+json", None, "application/ld+json", "json-ld"),
         ("text/turtle", None, "text/turtle", "turtle"),
         ("application/n-triples", None, "application/n-triples", "nt"),
@@ -227,6 +231,8 @@ def test_a_step_is_negotiated_with_vary_accept(client, accept, format, media, re
     assert r.headers["vary"] == "Accept"
     if reader == "json":
         assert r.json()["text"] == "主人筵前献賔"
+    elif reader == "html":
+        assert '<script src="/static/viewer.js"' in r.text
     else:
         g = Graph().parse(data=r.text, format=reader)
         step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057")

@@ -1,0 +1,550 @@
+/* yili-kg viewer: the toast network of a rite, the timeline of its steps by phase, and one page per step.
+ *
+ * Plain JavaScript over this server's JSON API (GET /rites, /toasts, /phases, /steps, /steps/{rite}/{edition}/{offset})
+ * and, for the English glosses, one SPARQL query.  Cytoscape.js (vendored under /static/vendor) draws the network.
+ * Nothing is loaded from another host.
+ *
+ * Addresses: "/" (or "/#network?rite=yanli") the network, "/#timeline?rite=yanli&agent=主人&action=&vessel=" the
+ * timeline, "/steps/{rite}/{edition}/{offset}" a step (the server answers a browser there with this page).
+ * window.cy is the Cytoscape instance once the network has been drawn.
+ */
+"use strict";
+
+const FONT = '"Noto Serif CJK TC", "Noto Serif CJK SC", "Noto Sans CJK TC", "Songti TC", "SimSun", serif';
+const TYPE_COLOURS = {
+  献: "#b2182b", 獻: "#b2182b", 酢: "#2166ac", 酬: "#1b7837", 媵: "#762a83",
+  旅酬: "#d66a00", 赐: "#8c6d1f", 賜: "#8c6d1f",
+};
+const LAYERS = { jing: "經", zhu: "注", shu: "疏" };
+const FIELDS = [
+  ["agent", "人", "actor"], ["action", "事", "action"], ["recipient", "受", "recipient"], ["object", "物", "object"],
+  ["vessel", "器", "cup"], ["wine", "酒", "wine"], ["location", "位", "place"], ["facing", "面", "facing"],
+];
+const GLOSS_QUERY = `PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+SELECT ?label ?en ?definition WHERE {
+  ?concept skos:definition ?definition ; skos:prefLabel|skos:altLabel ?label .
+  OPTIONAL { ?concept skos:prefLabel ?en FILTER(langMatches(lang(?en), "en")) }
+  FILTER(!langMatches(lang(?label), "en"))
+}`;
+
+const state = {
+  rites: null, // [{key, iri, label, editions}]
+  rite: null, // the rite shown
+  token: 0, // the render in progress: an older one stops at its next await
+  cache: new Map(), // url -> promise of JSON
+  glosses: null, // promise of Map label -> {en, definition}
+  cy: null,
+  cyRite: null,
+};
+
+/* ---------------------------------------------------------------------------------------------- helpers */
+
+/** GET a URL of this API as JSON (cached); a non-2xx answer throws an Error with the API's message. */
+function getJSON(url) {
+  if (!state.cache.has(url)) {
+    const promise = fetch(url, { headers: { Accept: "application/json" } }).then(async (response) => {
+      let body = null;
+      try { body = await response.json(); } catch (_) { /* not JSON */ }
+      if (!response.ok) throw new Error((body && body.message) || `${url}: ${response.status} ${response.statusText}`);
+      return body;
+    });
+    promise.catch(() => state.cache.delete(url));
+    state.cache.set(url, promise);
+  }
+  return state.cache.get(url);
+}
+
+/** A query string from an object, leaving out empty values. */
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+/** An element: el("a", {href: "/", class: "x", dataset: {k: "v"}}, "text", child, ...). */
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "style") e.style.cssText = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  return e;
+}
+
+/** The roles named in a label the API writes for several (賔+卿 together, 賔|长 either). */
+function roles(label) {
+  return label ? label.split(/[+|]/).filter(Boolean) : [];
+}
+
+function colour(type) {
+  return TYPE_COLOURS[type] || "#555";
+}
+
+function status(message, error = false) {
+  const p = document.getElementById("status");
+  p.textContent = message || "";
+  p.hidden = !message;
+  p.classList.toggle("error", error);
+}
+
+function stepPath(url) {
+  return url && url.startsWith("/steps/") ? url : null;
+}
+
+/* ---------------------------------------------------------------------------------------------- glosses */
+
+/** Map of every written form of a vocabulary term to {en, definition}: one SPARQL query, once. */
+function glosses() {
+  if (!state.glosses) {
+    state.glosses = fetch(`/sparql${query({ query: GLOSS_QUERY })}`, { headers: { Accept: "application/sparql-results+json" } })
+      .then((r) => (r.ok ? r.json() : { results: { bindings: [] } }))
+      .then((json) => {
+        const map = new Map();
+        for (const b of json.results.bindings) {
+          if (!map.has(b.label.value)) map.set(b.label.value, { en: b.en ? b.en.value : null, definition: b.definition.value });
+        }
+        return map;
+      })
+      .catch(() => new Map());
+  }
+  return state.glosses;
+}
+
+/** A term as the edition writes it, with room for its English gloss (filled by fillGlosses). */
+function term(label) {
+  if (!label) return el("span", { class: "none" }, "—");
+  return el("span", { class: "term" }, roles(label).map((name, i) => [
+    i ? el("span", { class: "joiner" }, label.includes("|") ? " 或 " : " ＋ ") : null,
+    el("span", { class: "zh", dataset: { term: name } }, name),
+    el("small", { class: "gloss", lang: "en", dataset: { glossOf: name } }),
+  ]));
+}
+
+/** Fill the glosses of the terms under root once they are known. */
+async function fillGlosses(root) {
+  const map = await glosses();
+  for (const small of root.querySelectorAll("[data-gloss-of]")) {
+    const g = map.get(small.dataset.glossOf);
+    if (!g) continue;
+    small.textContent = g.en || "";
+    small.previousElementSibling.title = g.definition;
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------- routing */
+
+function route() {
+  const m = location.pathname.match(/^\/steps\/([^/]+)\/([^/]+)\/(\d+)\/?$/);
+  if (m) return { view: "step", rite: decodeURIComponent(m[1]), path: location.pathname, params: new URLSearchParams() };
+  const [view, q] = location.hash.slice(1).split("?");
+  const params = new URLSearchParams(q || "");
+  return { view: view === "timeline" ? "timeline" : "network", rite: params.get("rite"), params };
+}
+
+function navigate(url, replace = false) {
+  if (replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  render();
+}
+
+document.addEventListener("click", (event) => {
+  const a = event.target.closest("a[data-nav]");
+  if (!a || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(a.getAttribute("href"));
+});
+window.addEventListener("popstate", () => render());
+
+async function loadRites() {
+  if (!state.rites) {
+    const rites = await getJSON("/rites");
+    state.rites = rites.map((r) => ({ ...r, key: r.rite.split("/").pop() }));
+    const select = document.getElementById("rite");
+    select.replaceChildren(...state.rites.map((r) =>
+      el("option", { value: r.key }, `${r.label["zh-Hant"] || r.key}${r.label.en ? ` · ${r.label.en}` : ""}`)));
+    select.addEventListener("change", () => {
+      const view = route().view === "timeline" ? "timeline" : "network";
+      navigate(`/#${view}?rite=${encodeURIComponent(select.value)}`);
+    });
+  }
+  return state.rites;
+}
+
+async function render() {
+  const token = ++state.token;
+  const r = route();
+  delete document.body.dataset.rendered;
+  status("");
+  try {
+    const rites = await loadRites();
+    if (token !== state.token) return;
+    if (!rites.length) throw new Error("The graph holds no rite.");
+    const known = (key) => rites.some((x) => x.key === key);
+    state.rite = known(r.rite) ? r.rite : known(state.rite) ? state.rite : rites[0].key;
+    document.getElementById("rite").value = state.rite;
+    for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== `view-${r.view}`;
+    for (const a of document.querySelectorAll("nav a[data-view]")) {
+      if (a.dataset.view === r.view) a.setAttribute("aria-current", "page");
+      else a.removeAttribute("aria-current");
+    }
+    if (r.view === "step") await renderStep(r.path, token);
+    else if (r.view === "timeline") await renderTimeline(state.rite, r.params, token);
+    else await renderNetwork(state.rite, token);
+    if (token === state.token) document.body.dataset.rendered = r.view;
+  } catch (error) {
+    if (token === state.token) status(error.message, true);
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------- network */
+
+async function renderNetwork(rite, token) {
+  document.title = "獻酬 Toast network · 儀禮 yili-kg";
+  const toasts = await getJSON(`/toasts${query({ rite })}`);
+  if (token !== state.token) return;
+  const types = [...new Set(toasts.map((t) => t.type))];
+  document.getElementById("legend").replaceChildren(...types.map((type) =>
+    el("li", {}, el("span", { class: "swatch", style: `background:${colour(type)}` }), term(type))));
+  document.getElementById("toast-list").replaceChildren(...toasts.map((t) =>
+    el("li", {}, el("a", { href: t.url, "data-nav": true },
+      el("span", { class: "seq" }, t.sequence), " ", t.giver || "—", " ",
+      el("b", { style: `color:${colour(t.type)}` }, t.type), " ", t.receiver || "—", " ",
+      el("q", {}, t.text)))));
+  fillGlosses(document.getElementById("legend"));
+  if (!state.cy || state.cyRite !== rite) {
+    const cy = drawNetwork(toasts, rite);
+    const map = await glosses();
+    if (state.cy === cy) gloss(cy, map);
+  } else state.cy.resize();
+}
+
+const measure = document.createElement("canvas").getContext("2d");
+const NODE_FONT = 16;
+const GLOSS_WIDTH = 120;
+
+/** A node's size for its label (the role as written) and, on a line of its own, its gloss (wrapped). */
+function nodeSize(label, en) {
+  measure.font = `${NODE_FONT}px ${FONT}`;
+  const width = (text) => measure.measureText(text).width;
+  // the gloss wrapped at word boundaries, as Cytoscape wraps it at text-max-width
+  const lines = [label];
+  for (const word of en ? en.split(" ") : []) {
+    const last = lines.length > 1 ? lines[lines.length - 1] : null;
+    if (last !== null && width(`${last} ${word}`) <= GLOSS_WIDTH) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return { w: Math.ceil(Math.max(...lines.map(width)) + 16), h: Math.ceil(lines.length * NODE_FONT * 1.25 + 10) };
+}
+
+/** The English glosses under the roles' names, and the layout again for the larger nodes. */
+function gloss(cy, map) {
+  cy.batch(() => cy.nodes().forEach((n) => {
+    const g = map.get(n.data("label"));
+    if (!g || !g.en) return;
+    n.data({ display: `${n.data("label")}\n${g.en}`, ...nodeSize(n.data("label"), g.en) });
+  }));
+  cy.layout(LAYOUT).run();
+}
+
+/** Concentric circles: the role with the most toasts in the middle, the others around it in the order they
+ * first toast or are toasted (so that who toast each other in one phase stand side by side). */
+const LAYOUT = {
+  name: "concentric",
+  concentric: (n) => (n.data("hub") ? 2 : 1),
+  levelWidth: () => 1,
+  minNodeSpacing: 18,
+  avoidOverlap: true,
+  animate: false,
+  padding: 16,
+  startAngle: Math.PI / 2 + Math.PI / 16,
+};
+
+function drawNetwork(toasts, rite) {
+  const nodes = new Map();
+  const edges = [];
+  toasts.forEach((t, i) => {
+    const givers = roles(t.giver);
+    const receivers = roles(t.receiver);
+    // a toast whose giver or receiver the text does not name has no arrow
+    const alternative = `${t.giver || ""}${t.receiver || ""}`.includes("|");
+    for (const name of [...givers, ...receivers]) {
+      if (!nodes.has(name)) nodes.set(name, { data: { id: name, label: name, display: name, degree: 0, ...nodeSize(name, null) } });
+      nodes.get(name).data.degree += 1;
+    }
+    for (const g of givers) {
+      for (const r of receivers) {
+        edges.push({
+          data: {
+            id: `toast-${i}-${g}-${r}`, source: g, target: r, type: t.type, label: t.type, colour: colour(t.type),
+            url: t.url, text: t.text, sequence: t.sequence, giver: t.giver, receiver: t.receiver,
+          },
+          classes: alternative ? "alternative" : "",
+        });
+      }
+    }
+  });
+  const ordered = [...nodes.values()];
+  const hub = ordered.reduce((a, b) => (b.data.degree > a.data.degree ? b : a), ordered[0]);
+  if (hub) hub.data.hub = true;
+  if (state.cy) state.cy.destroy();
+  const cy = cytoscape({
+    container: document.getElementById("cy"),
+    elements: { nodes: ordered, edges },
+    style: [
+      {
+        selector: "node",
+        style: {
+          label: "data(display)", "text-wrap": "wrap", "text-valign": "center", "text-halign": "center",
+          shape: "round-rectangle", width: "data(w)", height: "data(h)", "text-max-width": `${GLOSS_WIDTH}px`,
+          "background-color": "#fbf3e0", "border-color": "#8a6d3b", "border-width": 1.5,
+          "font-family": FONT, "font-size": NODE_FONT, color: "#1d1d1d", "line-height": 1.2,
+        },
+      },
+      {
+        selector: "edge",
+        style: {
+          "curve-style": "bezier", "control-point-step-size": 34, width: 2.2,
+          "line-color": "data(colour)", "target-arrow-color": "data(colour)", "target-arrow-shape": "triangle", "arrow-scale": 1.2,
+          label: "data(label)", color: "data(colour)", "font-family": FONT, "font-size": 14,
+          "text-background-color": "#ffffff", "text-background-opacity": 0.85, "text-background-padding": "1px",
+        },
+      },
+      { selector: "edge.alternative", style: { "line-style": "dashed" } },
+      { selector: "edge:loop", style: { "loop-direction": "0deg", "loop-sweep": "50deg", "control-point-step-size": 60 } },
+      { selector: "node[?hub]", style: { "background-color": "#f3dfb0", "border-width": 2.5 } },
+      { selector: "edge.hover", style: { width: 4.5, "z-index": 10 } },
+      { selector: ".faded", style: { opacity: 0.18 } },
+    ],
+    layout: LAYOUT,
+  });
+  cy.on("tap", "edge", (event) => {
+    const url = event.target.data("url");
+    if (url) navigate(url);
+  });
+  cy.on("tap", "node", (event) => {
+    const node = event.target;
+    cy.elements().addClass("faded");
+    node.closedNeighborhood().removeClass("faded");
+  });
+  cy.on("tap", (event) => {
+    if (event.target === cy) cy.elements().removeClass("faded");
+  });
+  cy.on("mouseover", "edge", (event) => {
+    event.target.addClass("hover");
+    cy.container().style.cursor = "pointer";
+  });
+  cy.on("mouseout", "edge", (event) => {
+    event.target.removeClass("hover");
+    cy.container().style.cursor = "";
+  });
+  state.cy = cy;
+  state.cyRite = rite;
+  window.cy = cy;
+  return cy;
+}
+
+/* ---------------------------------------------------------------------------------------------- timeline */
+
+/** Every step of a rite (or only those matching the filters), following the API's pages. */
+async function allSteps(params) {
+  const key = `all${query(params)}`;
+  if (!state.cache.has(key)) {
+    const promise = (async () => {
+      const items = [];
+      let url = `/steps${query({ ...params, limit: 1000, offset: 0 })}`;
+      while (url) {
+        const page = await getJSON(url);
+        items.push(...page.items);
+        url = page.next;
+      }
+      return items;
+    })();
+    promise.catch(() => state.cache.delete(key));
+    state.cache.set(key, promise);
+  }
+  return state.cache.get(key);
+}
+
+/** Runs of consecutive steps in one phase: [{phase (or null), edition, steps}], in order. */
+function groupByPhase(steps, phases) {
+  const index = new Map(steps.map((s, i) => [s.id, i]));
+  const phaseOf = new Array(steps.length).fill(null);
+  for (const p of phases) {
+    const first = index.get(p.first);
+    const last = index.get(p.last);
+    if (first === undefined || last === undefined) continue;
+    for (let i = first; i <= last; i++) phaseOf[i] = p;
+  }
+  const groups = [];
+  steps.forEach((s, i) => {
+    const current = groups[groups.length - 1];
+    if (current && current.phase === phaseOf[i] && current.edition === s.edition) current.steps.push(s);
+    else groups.push({ phase: phaseOf[i], edition: s.edition, steps: [s] });
+  });
+  return groups;
+}
+
+/** Options of a filter select: the values found in the steps, the commonest first, with their counts. */
+function fillSelect(select, values, chosen) {
+  const counts = new Map();
+  for (const v of values) if (v) counts.set(v, (counts.get(v) || 0) + 1);
+  if (chosen && !counts.has(chosen)) counts.set(chosen, 0);
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  select.replaceChildren(el("option", { value: "" }, "— all —"),
+    ...sorted.map(([v, n]) => el("option", { value: v }, `${v} (${n})`)));
+  select.value = chosen || "";
+}
+
+async function renderTimeline(rite, params, token) {
+  document.title = "節次 Timeline · 儀禮 yili-kg";
+  const filters = { agent: params.get("agent") || "", action: params.get("action") || "", vessel: params.get("vessel") || "" };
+  const [steps, phases, toasts] = await Promise.all([
+    allSteps({ rite }), getJSON(`/phases${query({ rite })}`), getJSON(`/toasts${query({ rite })}`),
+  ]);
+  if (token !== state.token) return;
+  const form = document.getElementById("filters");
+  fillSelect(form.elements.agent, steps.flatMap((s) => roles(s.agent)), filters.agent);
+  fillSelect(form.elements.action, steps.map((s) => s.action), filters.action);
+  fillSelect(form.elements.vessel, steps.map((s) => s.vessel), filters.vessel);
+  form.onchange = () => {
+    const f = Object.fromEntries(["agent", "action", "vessel"].map((k) => [k, form.elements[k].value]));
+    navigate(`/#timeline${query({ rite, ...f })}`, true);
+  };
+  form.onreset = (event) => {
+    event.preventDefault();
+    navigate(`/#timeline${query({ rite })}`, true);
+  };
+  const filtered = filters.agent || filters.action || filters.vessel;
+  // the API filters (variants folded, narrower terms included: 拜 finds 再拜, 爵 finds 觚)
+  const matching = filtered ? new Set((await allSteps({ rite, ...filters })).map((s) => s.id)) : null;
+  if (token !== state.token) return;
+  const toastOf = new Map(toasts.map((t) => [t.step, t]));
+  const editions = new Set(steps.map((s) => s.edition));
+  const shown = matching ? steps.filter((s) => matching.has(s.id)) : steps;
+  const sections = groupByPhase(steps, phases).map((group) => {
+    const items = group.steps.filter((s) => !matching || matching.has(s.id));
+    if (!items.length) return null;
+    const first = group.steps[0].sequence;
+    const last = group.steps[group.steps.length - 1].sequence;
+    return el("section", { class: "phase", dataset: { phase: group.phase ? group.phase.label : "" } },
+      el("h3", {},
+        group.phase ? el("span", { class: "phase-number" }, group.phase.number) : null,
+        group.phase ? group.phase.label : el("span", { lang: "en" }, "(no phase)"),
+        el("small", { lang: "en" }, ` steps ${first}–${last}${items.length < group.steps.length ? ` · ${items.length} shown` : ""}`),
+        editions.size > 1 ? el("small", { class: "edition", lang: "en" }, ` ${group.edition.split("/").pop()}`) : null),
+      el("ol", { class: "steps" }, items.map((s) => stepRow(s, toastOf.get(s.id)))));
+  });
+  const timeline = document.getElementById("timeline");
+  timeline.replaceChildren(...sections.filter(Boolean));
+  const count = document.getElementById("timeline-count");
+  count.dataset.count = shown.length;
+  count.dataset.total = steps.length;
+  count.textContent = filtered ? `${shown.length} of ${steps.length} steps` : `${steps.length} steps`;
+  const at = params.get("at");
+  const current = at && [...timeline.querySelectorAll("li[data-url]")].find((li) => li.dataset.url === at);
+  if (current) {
+    current.classList.add("current");
+    current.scrollIntoView({ block: "center" });
+  }
+}
+
+function stepRow(s, toast) {
+  const tags = [
+    s.agent ? el("span", { class: "agent" }, s.agent) : null,
+    el("span", { class: "action" }, s.action),
+    s.recipient ? el("span", { class: "recipient" }, `→ ${s.recipient}`) : null,
+    s.vessel ? el("span", { class: "vessel" }, s.vessel) : null,
+    s.location ? el("span", { class: "location" }, s.location) : null,
+  ];
+  return el("li", { dataset: { url: s.url || "", agent: s.agent || "", action: s.action || "", vessel: s.vessel || "" } },
+    el("a", { href: s.url, "data-nav": true },
+      el("span", { class: "seq" }, s.sequence),
+      el("span", { class: "text" }, s.text),
+      toast ? el("span", { class: "toast-badge", style: `background:${colour(toast.type)}` }, toast.type) : null,
+      el("span", { class: "tags" }, tags)));
+}
+
+/* ---------------------------------------------------------------------------------------------- step page */
+
+async function renderStep(path, token) {
+  const s = await getJSON(path);
+  if (token !== state.token) return;
+  const neighbour = async (url) => (url ? getJSON(url).catch(() => null) : null);
+  const [previous, next] = await Promise.all([neighbour(s.links.previous), neighbour(s.links.next)]);
+  if (token !== state.token) return;
+  document.title = `${s.text} · 儀禮 yili-kg`;
+  const rite = path.split("/")[2];
+  const timeline = `/#timeline${query({ rite: decodeURIComponent(rite), at: path })}`;
+  const article = document.getElementById("step");
+  article.replaceChildren(
+    el("nav", { class: "stepnav", "aria-label": "neighbouring steps" },
+      previous ? el("a", { href: s.links.previous, "data-nav": true, rel: "prev" }, "← 前 ", el("q", {}, previous.text))
+        : el("span", { class: "none" }, "← (first step)"),
+      el("a", { href: timeline, "data-nav": true, class: "up" }, "節次 ", el("span", { lang: "en" }, "timeline")),
+      next ? el("a", { href: s.links.next, "data-nav": true, rel: "next" }, "後 ", el("q", {}, next.text), " →")
+        : el("span", { class: "none" }, "(last step) →")),
+    el("header", {},
+      s.phase ? el("p", { class: "phase" }, s.phase) : null,
+      el("h2", { class: "step-text" }, s.text),
+      el("p", { class: "meta", lang: "en" },
+        `step ${s.sequence} · block ${s.block} · characters ${s.char_start}–${s.char_end}`,
+        s.page !== undefined && s.page !== null ? ` · page ${s.page}` : "",
+        s.mode && s.mode !== "actual" ? ` · ${s.mode}` : "")),
+    blockSection(s),
+    el("dl", { class: "fields" }, FIELDS.map(([key, zh, en]) => [
+      el("dt", {}, zh, " ", el("span", { lang: "en" }, en)),
+      el("dd", { class: `field-${key}` }, term(s[key])),
+    ])),
+    toastSection(s),
+    commentarySection(s),
+    el("footer", { class: "formats", lang: "en" }, "This step as ",
+      [["json", "JSON"], ["jsonld", "JSON-LD"], ["turtle", "Turtle"], ["ntriples", "N-Triples"], ["rdfxml", "RDF/XML"]]
+        .flatMap(([f, name], i) => [i ? " · " : "", el("a", { href: `${path}?format=${f}` }, name)]),
+      el("br"), "IRI ", el("code", {}, s.id)),
+  );
+  window.scrollTo(0, 0);
+  fillGlosses(article);
+}
+
+/** The classic text of the step's block, the step marked in it. */
+function blockSection(s) {
+  const text = s.block_text;
+  let body = [s.text];
+  if (text) {
+    let at = Number.isInteger(s.block_char_start) ? s.char_start - s.block_char_start : -1;
+    if (!(at >= 0 && text.slice(at, at + s.text.length) === s.text)) at = text.indexOf(s.text);
+    body = at < 0 ? [text] : [text.slice(0, at), el("mark", {}, s.text), text.slice(at + s.text.length)];
+  }
+  return el("section", { class: "block" },
+    el("h3", {}, "經 ", el("span", { lang: "en" }, `the classic text of block ${s.block}`)),
+    el("p", { class: "classic" }, body));
+}
+
+function toastSection(s) {
+  if (!s.toast) return null;
+  const t = s.toast;
+  return el("section", { class: "toast" },
+    el("h3", {}, "獻酬 ", el("span", { lang: "en" }, "the toast this step expresses")),
+    el("p", {}, term(t.giver),
+      el("span", { class: "arrow", style: `color:${colour(t.type)}` }, " — ", term(t.type), " → "), term(t.receiver)));
+}
+
+function commentarySection(s) {
+  const items = s.commentary || [];
+  return el("section", { class: "commentary" },
+    el("h3", {}, "注疏 ", el("span", { lang: "en" }, `commentary on block ${s.block}`)),
+    items.length ? items.map((c) => el("div", { class: `comment layer-${c.layer}` },
+      el("p", { class: "who" }, c.commentator || LAYERS[c.layer] || c.layer,
+        LAYERS[c.layer] && c.commentator !== LAYERS[c.layer] ? el("small", {}, ` ${LAYERS[c.layer]}`) : null),
+      el("p", { class: "text" }, c.text)))
+      : el("p", { class: "none", lang: "en" }, "No commentary on this block."));
+}
+
+// the glosses' query starts at once: the first SPARQL query starts the endpoint's workers (a second or two)
+glosses();
+render();
