@@ -234,9 +234,10 @@ def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    """``yili-kg build [INPUT ...] [--out DIR]``: write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl."""
+    """``yili-kg build [INPUT ...] [--out DIR]``: write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl and
+    ``store/``, the Oxigraph store (RocksDB) that ``yili-kg serve --store DIR/store`` opens read-only."""
     from yili.graph.build import build_store, prefixes_for
-    from yili.graph.store import write_files
+    from yili.graph.store import write_files, write_store
 
     t0 = time.perf_counter()
     base = _base(args.base_iri)
@@ -253,13 +254,14 @@ def cmd_build(args: argparse.Namespace) -> int:
             _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
         with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
             _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
+        write_store(store, out / "store")  # last: if it fails, the files above are not replaced either
     triples = len(store)
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
     steps = sum(len(e.steps) for e in extractions)
     toasts = sum(len(e.toasts) for e in extractions)
     print(
-        f"built {out}/graph.ttl, graph.trig, steps.jsonl, toasts.jsonl: {len(extractions)} edition(s), "
+        f"built {out}/graph.ttl, graph.trig, steps.jsonl, toasts.jsonl, store/: {len(extractions)} edition(s), "
         f"{blocks} blocks, {steps} steps, {toasts} toasts, {triples} triples, {seconds:.2f} s"
     )
     if len(extractions) > 1:
@@ -366,21 +368,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """``yili-kg serve [--graph FILE] [INPUT ...]``: build (or load) the graph and serve it over HTTP."""
     import uvicorn
     from yili.api.app import create_app
-    from yili.api.service import service_from_extractions, service_from_file
+    from yili.api.service import service_from_extractions, service_from_file, service_from_store
 
     t0 = time.perf_counter()
     base = _base(args.base_iri)
+    if args.graph and args.store:
+        raise InputError("give --graph FILE or --store DIR, not both")
     if args.graph and not Path(args.graph).exists():
         raise InputError(f"{args.graph}: no such file")  # the input is named before the port is tried
+    if args.store:
+        from yili.graph.store import open_store
+
+        open_store(args.store)  # a bad folder is named before the port is tried
     _check_address(args.host, args.port)
-    if args.graph:
+    if args.store:
+        service = service_from_store(args.store, base=base)
+    elif args.graph:
         service = service_from_file(args.graph, base=base)
     else:
         _extractor, extractions = _extract(args.inputs, args.vocab, args.rite)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
     s = service.summary
     if not s.get("steps"):
-        print(f"yili-kg: warning: {args.graph} holds no yili-kg steps; only SPARQL will find anything", file=sys.stderr)
+        print(f"yili-kg: warning: {args.graph or args.store} holds no yili-kg steps; only SPARQL will find anything", file=sys.stderr)
     app = create_app(service)
     ready = (
         f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
@@ -493,7 +503,7 @@ def parser() -> argparse.ArgumentParser:
             help="read the inputs as this rite (a key such as yanli, or a name such as 燕禮); default: from each title or cast",
         )
 
-    b = sub.add_parser("build", help="build the graph and write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl")
+    b = sub.add_parser("build", help="build the graph and write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl, store/")
     common(b)
     b.add_argument("--out", default="build", metavar="DIR", help="output folder (default: build)")
     b.add_argument(
@@ -531,6 +541,9 @@ def parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="build (or load) the graph and serve the REST and SPARQL API")
     common(sv)
     sv.add_argument("--graph", metavar="FILE", help="serve this graph file (.trig/.nq/.ttl) instead of building")
+    sv.add_argument(
+        "--store", metavar="DIR", help="serve this on-disk store (DIR/store of yili-kg build --out DIR), opened read-only"
+    )
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=_port, default=8000, help="TCP port, 1-65535 (default 8000)")
     sv.set_defaults(func=cmd_serve)

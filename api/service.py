@@ -7,7 +7,7 @@ from pathlib import Path
 
 from yili.api.app import Service
 from yili.graph.build import build_store
-from yili.graph.queries import GraphQueries, OxigraphBackend
+from yili.graph.queries import GraphQueries, OxigraphBackend, prefix_block
 from yili.graph.store import load_file
 from yili.ingest.pipeline import Extraction
 from yili.ontology.namespaces import base_iri
@@ -45,6 +45,36 @@ def service_from_extractions(
     return Service(store, GraphQueries(OxigraphBackend(store), vocabulary, base), vocabulary, base, summary)
 
 
+def service_from_store(path: str | Path, base: str | None = None) -> Service:
+    """Serve an on-disk store written by ``yili-kg build`` (``DIR/store``), opened read-only: the
+    server and every SPARQL worker process open the same folder and share its pages.
+
+    Raises
+    ------
+    InputError
+        If the folder is missing or is not an Oxigraph store.
+    """
+    from yili.graph.store import open_store
+
+    store = open_store(path)
+    folder = Path(path) / "store" if (Path(path) / "store" / "CURRENT").exists() else Path(path)
+    service = _service_over(store, base, {"source": str(folder)})
+    service.store_path = str(folder.resolve())
+    return service
+
+
+def _service_over(store, base: str | None, summary: dict) -> Service:  # type: ignore[no-untyped-def]
+    vocabulary = load_vocabulary()
+    base = base or base_iri()
+    queries = GraphQueries(OxigraphBackend(store), vocabulary, base)
+    counts = queries.backend.select(
+        prefix_block(base) + "SELECT (COUNT(DISTINCT ?s) AS ?steps) "
+        "(COUNT(DISTINCT ?t) AS ?toasts) WHERE { { ?s a yk:Step } UNION { ?t a yk:Toast } }"
+    )
+    summary = {**summary, "triples": len(store), **(counts[0] if counts else {})}
+    return Service(store, queries, vocabulary, base, summary)
+
+
 def service_from_file(path: str | Path, base: str | None = None) -> Service:
     """Serve a graph written by ``yili-kg build`` (``graph.trig`` keeps the named graphs).
 
@@ -54,12 +84,4 @@ def service_from_file(path: str | Path, base: str | None = None) -> Service:
         If the file is missing or not valid RDF.
     """
     store = load_file(path)
-    vocabulary = load_vocabulary()
-    base = base or base_iri()
-    queries = GraphQueries(OxigraphBackend(store), vocabulary, base)
-    counts = queries.backend.select(
-        "PREFIX yk: <https://w3id.org/yili-kg/ontology#> SELECT (COUNT(DISTINCT ?s) AS ?steps) "
-        "(COUNT(DISTINCT ?t) AS ?toasts) WHERE { { ?s a yk:Step } UNION { ?t a yk:Toast } }"
-    )
-    summary = {"source": str(path), "triples": len(store), **(counts[0] if counts else {})}
-    return Service(store, queries, vocabulary, base, summary)
+    return _service_over(store, base, {"source": str(path)})

@@ -76,3 +76,92 @@ def write_files(store: pyoxigraph.Store, trig: str | Path, turtle: str | Path, p
     merged = pyoxigraph.Store()
     merged.bulk_extend(pyoxigraph.Quad(q.subject, q.predicate, q.object, pyoxigraph.DefaultGraph()) for q in store)
     merged.dump(str(turtle), pyoxigraph.RdfFormat.TURTLE, from_graph=pyoxigraph.DefaultGraph(), prefixes=prefixes)
+
+
+STORE_MARKER = "CURRENT"
+"""A file every Oxigraph (RocksDB) store folder holds; its absence means the folder is not a store."""
+
+
+def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
+    """Write ``store`` as an on-disk Oxigraph store (RocksDB) in ``folder``, all or nothing.
+
+    The quads are bulk-loaded into a new store in a temporary folder beside ``folder``, which is
+    compacted (``optimize``) and then renamed into place; an old store there is replaced only once
+    the new one is complete.  ``yili-kg serve --store`` opens the result read-only
+    (:func:`open_store`) in the server and in every SPARQL worker process, which then share the
+    operating system's page cache instead of each holding a copy.
+
+    Parameters
+    ----------
+    store : pyoxigraph.Store
+        The graph (named graphs kept).
+    folder : str or Path
+        Where the store goes (``build/store``).
+
+    Returns
+    -------
+    int
+        The number of quads written.
+
+    Raises
+    ------
+    InputError
+        ``<folder>: cannot write the store: <reason>`` (a full disk, a read-only folder, a file in
+        the way); nothing is left behind but the old store, if there was one.
+    """
+    import shutil
+    import tempfile
+
+    target = Path(folder)
+    if target.exists() and not (target.is_dir() and (target / STORE_MARKER).exists() or _empty_dir(target)):
+        raise InputError(f"{target}: exists and is not an Oxigraph store; remove it or choose another --out")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        disk = pyoxigraph.Store(str(tmp))
+        disk.bulk_extend(store)
+        disk.flush()
+        disk.optimize()
+        count = len(disk)
+        del disk  # closes the database (pyoxigraph closes on release)
+        old = None
+        if target.exists():
+            old = target.with_name(f".{target.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            target.rename(old)
+        tmp.rename(target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        return count
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise InputError(f"{target}: cannot write the store: {exc.strerror or exc}") from None
+
+
+def _empty_dir(path: Path) -> bool:
+    return path.is_dir() and not any(path.iterdir())
+
+
+def open_store(folder: str | Path) -> pyoxigraph.Store:
+    """Open an on-disk store written by :func:`write_store` read-only (``folder`` may also be the
+    build's output folder that holds it as ``store/``).
+
+    Many processes may open the same store at once (no writer may run meanwhile); the data stays
+    on disk, in the page cache the processes share.
+
+    Raises
+    ------
+    InputError
+        The folder is missing, is not an Oxigraph store, or cannot be opened (the reason given).
+    """
+    p = Path(folder)
+    if (p / "store" / STORE_MARKER).exists():
+        p = p / "store"  # the build's output folder was given
+    if not p.exists():
+        raise InputError(f"{p}: no such store folder (yili-kg build --out DIR writes DIR/store)")
+    if not p.is_dir() or not (p / STORE_MARKER).exists():
+        raise InputError(f"{p}: not an Oxigraph store folder (yili-kg build --out DIR writes DIR/store)")
+    try:
+        return pyoxigraph.Store.read_only(str(p))
+    except OSError as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{p}: cannot open the store: {msg}") from None

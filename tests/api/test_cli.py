@@ -328,8 +328,9 @@ def test_a_failed_build_leaves_the_old_files_whole(tmp_path, monkeypatch, capsys
 
     out = tmp_path / "out"
     assert main(["build", "--out", str(out)]) == 0
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
-    assert sorted(before) == ["graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl"]
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    assert sorted(p.name for p in out.iterdir()) == ["graph.trig", "graph.ttl", "steps.jsonl", "store", "toasts.jsonl"]
+    store_files = sorted(p.name for p in (out / "store").iterdir())
 
     def full_disk(store, trig, turtle, prefixes):  # type: ignore[no-untyped-def]
         raise OSError(errno.ENOSPC, "No space left on device", str(trig))
@@ -338,7 +339,21 @@ def test_a_failed_build_leaves_the_old_files_whole(tmp_path, monkeypatch, capsys
     capsys.readouterr()
     assert main(["build", "--out", str(out)]) == 2
     assert capsys.readouterr().err == f"yili-kg: error: {out / 'graph.trig'}: cannot write: No space left on device\n"
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    assert sorted(p.name for p in (out / "store").iterdir()) == store_files
+
+    # the store is written last: when it fails, no file of the build is replaced either
+    monkeypatch.undo()
+
+    def store_full(store, folder):  # type: ignore[no-untyped-def]
+        from yili.ontology.errors import InputError
+
+        raise InputError(f"{folder}: cannot write the store: No space left on device")
+
+    monkeypatch.setattr(yili.graph.store, "write_store", store_full)
+    assert main(["build", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"yili-kg: error: {out / 'store'}: cannot write the store: No space left on device\n"
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
 
 
 def test_a_full_standard_output_ends_in_one_line():

@@ -1,0 +1,78 @@
+"""The on-disk store: ``yili-kg build`` writes it, ``serve --store`` opens it read-only, and the API
+over it answers what the API over the in-memory store answers."""
+
+from __future__ import annotations
+
+import pyoxigraph
+import pytest
+from yili.api.cli import main
+from yili.graph.store import open_store, write_store
+from yili.ontology.errors import InputError
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    assert main(["build", "--out", str(out)]) == 0
+    return out
+
+
+def test_build_writes_a_store_with_the_graph_of_the_trig(built):
+    store = open_store(built / "store")
+    trig = pyoxigraph.Store()
+    trig.load(path=str(built / "graph.trig"), format=pyoxigraph.RdfFormat.TRIG)
+    assert len(store) == len(trig) == 27200
+    assert sorted(str(g) for g in store.named_graphs()) == [
+        "<https://w3id.org/yili-kg/graph/vocabulary>",
+        "<https://w3id.org/yili-kg/graph/yanli/shuzhu-excerpt>",
+    ]
+    assert open_store(built).named_graphs  # the build folder itself names its store
+
+
+def test_a_read_only_store_refuses_writes(built):
+    store = open_store(built / "store")
+    with pytest.raises(RuntimeError, match="only possible on read-write instances"):
+        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode("http://e/s"), pyoxigraph.NamedNode("http://e/p"), pyoxigraph.Literal("o")))
+
+
+def test_the_api_over_the_store_answers_as_over_memory(built, client):
+    from fastapi.testclient import TestClient
+    from yili.api.app import create_app
+    from yili.api.service import service_from_store
+
+    service = service_from_store(built / "store")
+    assert service.store_path == str((built / "store").resolve())
+    assert (service.summary["steps"], service.summary["toasts"], service.summary["triples"]) == (613, 26, 27200)
+    over_disk = TestClient(create_app(service))
+    for url in ("/toasts?giver=主人", "/steps?limit=5&offset=60", "/steps/yanli/shuzhu-excerpt/1057", "/phases", "/rites"):
+        assert over_disk.get(url).json() == client.get(url).json(), url
+
+
+def test_store_folders_that_are_not_stores_are_named(tmp_path):
+    with pytest.raises(InputError, match=r"nowhere: no such store folder"):
+        open_store(tmp_path / "nowhere")
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(InputError, match=r"plain: not an Oxigraph store folder"):
+        open_store(tmp_path / "plain")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(InputError, match=r"file: exists and is not an Oxigraph store"):
+        write_store(pyoxigraph.Store(), tmp_path / "file")
+    assert (tmp_path / "file").read_text() == "x"  # nothing lost
+
+
+def test_rewriting_a_store_replaces_it_whole(tmp_path):
+    q = pyoxigraph.Quad(pyoxigraph.NamedNode("http://e/s"), pyoxigraph.NamedNode("http://e/p"), pyoxigraph.Literal("o"))
+    one = pyoxigraph.Store()
+    one.add(q)
+    assert write_store(one, tmp_path / "store") == 1
+    two = pyoxigraph.Store()
+    two.add(pyoxigraph.Quad(q.subject, q.predicate, pyoxigraph.Literal("other")))
+    two.add(pyoxigraph.Quad(q.subject, q.predicate, pyoxigraph.Literal("third")))
+    assert write_store(two, tmp_path / "store") == 2
+    assert sorted(str(x.object) for x in open_store(tmp_path / "store")) == ['"other"', '"third"']
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]  # no temporary folder left
+
+
+def test_serve_names_a_bad_store_in_one_line(tmp_path, capsys):
+    assert main(["serve", "--store", str(tmp_path), "--port", "1"]) == 2
+    assert capsys.readouterr().err.strip() == f"yili-kg: error: {tmp_path}: not an Oxigraph store folder (yili-kg build --out DIR writes DIR/store)"
