@@ -4,7 +4,7 @@
 "use strict";
 
 (async () => {
-  const endpoint = new URL("/sparql", location.href).href;
+  const endpoint = "/sparql"; // relative: the page works under any host and port
   document.getElementById("endpoint").textContent = endpoint;
   const status = document.getElementById("status");
   let examples = [];

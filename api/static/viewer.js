@@ -481,7 +481,7 @@ async function renderStep(path, token) {
   const rite = path.split("/")[2];
   const timeline = `/#timeline${query({ rite: decodeURIComponent(rite), at: path })}`;
   const article = document.getElementById("step");
-  article.replaceChildren(
+  article.replaceChildren(...[ // (a section the step lacks is null, and left out)
     el("nav", { class: "stepnav", "aria-label": "neighbouring steps" },
       previous ? el("a", { href: s.links.previous, "data-nav": true, rel: "prev" }, "← 前 ", el("q", {}, previous.text))
         : el("span", { class: "none" }, "← (first step)"),
@@ -506,7 +506,7 @@ async function renderStep(path, token) {
       [["json", "JSON"], ["jsonld", "JSON-LD"], ["turtle", "Turtle"], ["ntriples", "N-Triples"], ["rdfxml", "RDF/XML"]]
         .flatMap(([f, name], i) => [i ? " · " : "", el("a", { href: `${path}?format=${f}` }, name)]),
       el("br"), "IRI ", el("code", {}, s.id)),
-  );
+  ].filter(Boolean));
   window.scrollTo(0, 0);
   fillGlosses(article);
 }

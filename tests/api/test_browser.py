@@ -203,7 +203,10 @@ def test_clicking_the_hosts_xian_to_the_guest_opens_its_step(tab: Tab, server: s
     page.click("a[rel=next]")
     tab.wait_rendered("step")
     assert urlsplit(page.url).path == step["links"]["next"]
-    assert page.text_content("h2.step-text") == api.get(step["links"]["next"]).json()["text"]
+    after = api.get(step["links"]["next"]).json()
+    assert page.text_content("h2.step-text") == after["text"]
+    assert (page.query_selector("#step .toast") is None) == (after["toast"] is None)
+    assert "null" not in page.text_content("#step") and "undefined" not in page.text_content("#step")
     page.go_back()
     tab.wait_rendered("step")
     assert urlsplit(page.url).path == "/steps/yanli/shuzhu-excerpt/1057"
