@@ -156,7 +156,9 @@ def create_app(service: Service) -> FastAPI:
     install_pages(app)
     _without_422(app)
     app.state.service = service
-    app.include_router(make_sparql_router(lambda: service.store, query_page=lambda: html_page("sparql.html")))
+    app.include_router(make_sparql_router(
+        lambda: service.store, query_page=lambda: html_page("sparql.html"), store_path=lambda: service.store_path
+    ))
     app.include_router(make_export_router(service))
     q = service.queries
 

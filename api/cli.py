@@ -388,6 +388,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     else:
         _extractor, extractions = _extract(args.inputs, args.vocab, args.rite)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
+    if service.store_path is None:
+        _share_on_disk(service)
     s = service.summary
     if not s.get("steps"):
         print(f"yili-kg: warning: {args.graph or args.store} holds no yili-kg steps; only SPARQL will find anything", file=sys.stderr)
@@ -400,6 +402,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.router.on_startup.append(lambda: print(ready, flush=True))
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _share_on_disk(service) -> None:  # type: ignore[no-untyped-def]
+    """Write the served graph to a temporary on-disk store (removed at exit), which the SPARQL
+    worker processes open read-only: they share its pages instead of each loading a copy."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from yili.graph.store import write_store
+
+    folder = Path(tempfile.mkdtemp(prefix="yili-kg-store-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    write_store(service.store, folder / "store")
+    service.store_path = str(folder / "store")
 
 
 def _check_address(host: str, port: int) -> None:

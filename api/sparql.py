@@ -49,11 +49,19 @@ more than 30 s before the first row.  So queries are evaluated in worker *proces
 
 - a pool of ``SparqlLimits.max_concurrent_queries`` processes, started with the ``spawn`` method
   (forking a server that has threads and a live Oxigraph store is unsafe), lazily at the first
-  query, and reused.  Each loads the whole dataset once, from an N-Quads dump of the store (named
-  graphs kept) made once per pool: within one application the store is read-only;
-- a query goes to a free worker; if none is free it waits, and the wait counts against its time
-  budget (except the pool's first start, which the first queries wait out before their clock
-  starts, bounded by :data:`WORKER_START_TIMEOUT_S`);
+  query, and reused.  When the store has a folder on disk (``store_path``: ``yili-kg serve``
+  always gives one), each worker opens that folder read-only, so the workers share the operating
+  system's page cache and start in a fraction of a second, and one spare worker waits ready to
+  replace a killed one at once.  Otherwise each loads the whole dataset once, from an N-Quads dump
+  of the store (named graphs kept) made once per pool: within one application the store is
+  read-only;
+- a query goes to a free worker; if none is free it waits, at most
+  ``SparqlLimits.max_queue_wait_s``, and is then answered 503 ``busy`` with ``Retry-After``
+  without having run (the pool's first start, bounded by :data:`WORKER_START_TIMEOUT_S`, does not
+  count);
+- a query still running after ``SparqlLimits.long_query_s`` is long: its worker runs at a lower CPU
+  priority, and at most ``max_concurrent_queries - short_lane`` long queries run at once (one
+  more is stopped and answered ``busy``), so short queries always find a worker;
 - when the budget runs out, the request is answered 503 at once; the worker, which checks the
   budget between result rows, has :data:`KILL_GRACE_S` to stop by itself, and is otherwise killed
   (SIGKILL) and replaced in the background, while the other workers go on serving;
@@ -63,8 +71,8 @@ more than 30 s before the first row.  So queries are evaluated in worker *proces
   hook does so at interpreter exit when the lifespan never runs; a worker also exits by itself if
   the server process disappears.
 
-The price is memory (each worker holds its own copy of the store: some 65 MiB per worker on the
-excerpt's graph, most of it the interpreter), a start-up of about 0.3 s per worker, and the copy of
+The price is memory (each worker is an interpreter of some 50 MiB, plus its own copy of the store
+when it has no folder on disk), a start-up of about 0.3 s per worker, and the copy of
 each query and answer through a pipe (about 0.15 ms per query with a small answer, 4 ms with a 5 MB
 one).  Because workers are spawned, the server's main module is imported again in each of them: a
 script that starts the server must do so under ``if __name__ == "__main__":`` (``yili-kg serve``
@@ -118,6 +126,7 @@ from fastapi.responses import JSONResponse, Response
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
 from yili.api.service_description import SERIALIZATIONS, service_description
 from yili.ontology.errors import (
+    EndpointBusyError,
     EvaluationCrashedError,
     MethodNotAllowedError,
     NotAcceptableError,
@@ -187,6 +196,19 @@ class SparqlLimits:
     max_concurrent_queries : int, default 4
         Workers (processes or threads) evaluating queries; further queries wait for a free worker,
         and the wait counts against their time budget.
+    max_queue_wait_s : float, default 2.0
+        With ``isolation="process"``, the longest a query waits for a free worker; past it the
+        query is answered 503 ``busy`` with ``Retry-After`` (it never ran), not ``timeout``.
+    long_query_s : float, default 0.5
+        With ``isolation="process"``, a query still running after this many seconds is *long*:
+        its worker's CPU priority is lowered (``nice`` 10) so that short queries on the other
+        workers come first.
+    short_lane : int, default 1
+        With ``isolation="process"``, workers that long queries cannot hold: at most
+        ``max_concurrent_queries - short_lane`` long queries run at once, and a query that becomes
+        long when they are all taken is stopped and answered 503 ``busy`` with ``Retry-After``.
+        Point lookups thus always find a worker, whatever slow queries arrive.  With a single
+        worker there is no short lane (one long query at a time).
     max_worker_memory_bytes : int, default 2 GiB
         With ``isolation="process"``, how much more address space a worker may take while it
         evaluates (``RLIMIT_AS`` over what it holds at start).  A query that needs more (a huge
@@ -224,12 +246,17 @@ class SparqlLimits:
     max_concurrent_queries: int = 4
     max_worker_memory_bytes: int = 2 * 1024**3
     isolation: Literal["process", "thread"] = "process"
+    max_queue_wait_s: float = 2.0
+    long_query_s: float = 0.5
+    short_lane: int = 1
 
     def __post_init__(self) -> None:
         bounds = ("max_query_length", "max_body_bytes", "timeout_s", "max_rows", "max_brackets")
-        for name in (*bounds, "max_concurrent_queries", "max_worker_memory_bytes"):
+        for name in (*bounds, "max_concurrent_queries", "max_worker_memory_bytes", "max_queue_wait_s", "long_query_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"SparqlLimits.{name} must be positive, not {getattr(self, name)!r}")
+        if self.short_lane < 0:
+            raise ValueError(f"SparqlLimits.short_lane must be at least 0, not {self.short_lane!r}")
         if self.isolation not in ("process", "thread"):
             raise ValueError(f"SparqlLimits.isolation must be 'process' or 'thread', not {self.isolation!r}")
 
@@ -237,6 +264,8 @@ class SparqlLimits:
 def _error_response(error: YiliError) -> JSONResponse:
     """The JSON answer ``{"error": kind, "message": text}`` for one of the project's errors."""
     headers = {"Allow": "GET, POST"} if isinstance(error, MethodNotAllowedError) else None
+    if isinstance(error, EndpointBusyError):
+        headers = {"Retry-After": str(error.retry_after_s)}
     return JSONResponse({"error": error.kind, "message": error.message}, error.status, headers=headers)
 
 
@@ -333,6 +362,7 @@ def make_sparql_router(
     *,
     limits: SparqlLimits | None = None,
     query_page: Callable[[], Response] | None = None,
+    store_path: Callable[[], str | None] | None = None,
 ) -> APIRouter:
     """Build the router of the read-only SPARQL 1.1 Protocol endpoint at ``/sparql``.
 
@@ -346,6 +376,11 @@ def make_sparql_router(
         the named graphs of the service description (once).
     limits : SparqlLimits, optional
         Bounds on each request; :class:`SparqlLimits` defaults if omitted.
+    store_path : callable () -> str or None, optional
+        The folder of the on-disk store ``get_store`` returns (``yili-kg serve --store``), if it
+        has one: each worker process then opens that folder read-only (the workers share the page
+        cache, start in a fraction of a second, and a spare one waits ready to replace a killed
+        one) instead of loading its own copy from an N-Quads dump.
     query_page : callable () -> Response, optional
         The HTML page answered to ``GET /sparql`` with no ``query`` when ``Accept`` names
         ``text/html`` (a browser): a query form.  Without it such a request is refused as before.
@@ -375,7 +410,7 @@ def make_sparql_router(
     """
     limits = limits or SparqlLimits()
     pool: _ProcessPool | _ThreadPool
-    pool = _ProcessPool(get_store, limits) if limits.isolation == "process" else _ThreadPool(get_store, limits)
+    pool = _ProcessPool(get_store, limits, store_path) if limits.isolation == "process" else _ThreadPool(get_store, limits)
 
     @asynccontextmanager
     async def lifespan(_app: Any) -> AsyncIterator[None]:
@@ -894,12 +929,14 @@ class _Job:
     operation: _Operation
     deadline: float
     future: Future[_Answer]
+    queued: float = 0.0
 
 
 _SPAWN = multiprocessing.get_context("spawn")
 
 _ERRORS_BY_NAME: dict[str, type[YiliError]] = {
-    error.__name__: error for error in (YiliError, QueryError, NotAcceptableError, RequestTooLargeError, QueryTimeoutError)
+    error.__name__: error
+    for error in (YiliError, QueryError, NotAcceptableError, RequestTooLargeError, QueryTimeoutError, EndpointBusyError)
 }
 """The errors :func:`_evaluate` raises, rebuilt by name in the server from a worker's report."""
 
@@ -916,19 +953,30 @@ class _ProcessPool:
     :class:`concurrent.futures.Future` objects that each request wraps in its own loop.
     """
 
-    def __init__(self, get_store: Callable[[], pyoxigraph.Store], limits: SparqlLimits) -> None:
+    def __init__(
+        self,
+        get_store: Callable[[], pyoxigraph.Store],
+        limits: SparqlLimits,
+        store_path: Callable[[], str | None] | None = None,
+    ) -> None:
         self._get_store = get_store
+        self._store_path = store_path
         self._limits = limits
         self._lock = threading.Lock()
         self._workers: _Workers | None = None
         self._dataset_lock = threading.Lock()
-        self._dataset: bytes | None = None
+        self._dataset: _Source | None = None
 
-    def _dataset_bytes(self) -> bytes:
-        """The store as N-Quads (every named graph kept), dumped at the first call (on a slot thread)."""
+    def _dataset_bytes(self) -> _Source:
+        """Where a worker gets the dataset: the on-disk store's folder, or else the store as N-Quads
+        (every named graph kept), dumped at the first call (on a slot thread)."""
         with self._dataset_lock:
             if self._dataset is None:
-                self._dataset = _bytes(self._get_store().dump(format=RdfFormat.N_QUADS))
+                path = self._store_path() if self._store_path is not None else None
+                if path:
+                    self._dataset = _Source(path=path)
+                else:
+                    self._dataset = _Source(nquads=_bytes(self._get_store().dump(format=RdfFormat.N_QUADS)))
             return self._dataset
 
     def _running(self) -> _Workers:
@@ -946,8 +994,12 @@ class _ProcessPool:
 
         Raises
         ------
+        EndpointBusyError
+            No worker took the query within ``limits.max_queue_wait_s`` (it never ran), or it became
+            long while the long-query lanes were full (``limits.short_lane``): 503 with Retry-After.
         QueryTimeoutError
-            The budget ran out (the worker stops by itself between rows, or is killed and replaced).
+            The budget ran out while the query ran (the worker stops by itself between rows, or is
+            killed and replaced).
         EvaluationCrashedError
             The worker process died during the query (it is replaced).
         YiliError
@@ -958,13 +1010,21 @@ class _ProcessPool:
         workers = self._running()
         if not workers.started.done():
             await asyncio.shield(asyncio.wrap_future(workers.started))
-        deadline = time.monotonic() + self._limits.timeout_s
+        limits = self._limits
+        now = time.monotonic()
+        deadline = now + limits.timeout_s
         future: Future[_Answer] = Future()
-        workers.jobs.put(_Job(operation, deadline, future))
-        try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=self._limits.timeout_s)
-        except TimeoutError:
-            raise QueryTimeoutError(_timeout_message(self._limits)) from None
+        workers.jobs.put(_Job(operation, deadline, future, queued=now))
+        waiting = asyncio.wrap_future(future)
+        done, _ = await asyncio.wait({waiting}, timeout=min(limits.max_queue_wait_s, limits.timeout_s))
+        if not done:
+            if future.cancel():  # still queued: no worker took it, and none will
+                raise EndpointBusyError(_busy_message(limits))
+            try:
+                return await asyncio.wait_for(waiting, timeout=max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                raise QueryTimeoutError(_timeout_message(limits)) from None
+        return waiting.result()
 
     def close(self) -> None:
         """Stop every worker process (SIGKILL) and wait until each is reaped; idempotent."""
@@ -991,7 +1051,7 @@ class _Workers:
         Set by :meth:`close`; slots then stop instead of replacing their process.
     """
 
-    def __init__(self, limits: SparqlLimits, dataset: Callable[[], bytes]) -> None:
+    def __init__(self, limits: SparqlLimits, dataset: Callable[[], _Source]) -> None:
         self.limits = limits
         self.dataset = dataset
         self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
@@ -999,9 +1059,61 @@ class _Workers:
         self.closed = False
         self._lock = threading.Lock()
         self._starting = limits.max_concurrent_queries
+        self._long = 0
+        self._spares: queue.Queue[tuple[BaseProcess, Connection]] = queue.Queue(maxsize=1)
+        self._want_spare = threading.Event()
+        self._spare_thread = threading.Thread(target=self._keep_spare, name="sparql-spare", daemon=True)
         self._slots = [_Slot(self, number) for number in range(limits.max_concurrent_queries)]
         for slot in self._slots:
             slot.thread.start()
+        self._spare_thread.start()
+
+    def enter_long(self) -> bool:
+        """Count one more long query if a long lane is free (``max_concurrent_queries - short_lane``)."""
+        with self._lock:
+            if self._long >= _long_lanes(self.limits):
+                return False
+            self._long += 1
+            return True
+
+    def leave_long(self) -> None:
+        """A long query has ended."""
+        with self._lock:
+            self._long -= 1
+
+    def take_spare(self) -> tuple[BaseProcess, Connection] | None:
+        """A ready worker process, if one waits (and another is then started in the background)."""
+        try:
+            spare = self._spares.get_nowait()
+        except queue.Empty:
+            spare = None
+        self._want_spare.set()
+        return spare
+
+    def _keep_spare(self) -> None:
+        """Keep one ready worker process in reserve when workers open the store from disk (cheap:
+        the data stays in the shared page cache), so a killed worker is replaced at once."""
+        self._want_spare.set()
+        while not self.closed:
+            self._want_spare.wait()
+            self._want_spare.clear()
+            if self.closed or self._spares.full():
+                continue
+            try:
+                source = self.dataset()
+            except Exception:
+                continue
+            if source.path is None:
+                return  # a copy per spare would cost the whole dataset's memory again
+            spare = _spawn_worker(self, "sparql-worker-spare")
+            if spare is None:
+                time.sleep(1.0)
+                self._want_spare.set()
+                continue
+            if self.closed:
+                _reap(*spare)
+                return
+            self._spares.put(spare)
 
     def slot_started(self) -> None:
         """Count one slot's first start; the last one (or :meth:`close`) completes ``started``."""
@@ -1013,10 +1125,16 @@ class _Workers:
     def close(self) -> None:
         """Kill every worker process, let the slot threads reap them and end, answer queued jobs 503."""
         self.closed = True
+        self._want_spare.set()
         for _ in self._slots:
             self.jobs.put(None)
         for slot in self._slots:
             slot.kill()
+        while True:
+            try:
+                _reap(*self._spares.get_nowait())
+            except queue.Empty:
+                break
         for slot in self._slots:
             slot.thread.join(timeout=10)
         with self._lock:
@@ -1065,52 +1183,21 @@ class _Slot:
         self._discard()
 
     def _start(self) -> None:
-        """Spawn a worker process, send it the dataset and wait until it has loaded it.
+        """Take the spare worker process if one is ready, else spawn one and wait until it has
+        loaded the dataset (:func:`_spawn_worker`).
 
         On failure (the dump, the spawn, a worker that dies or takes over
         :data:`WORKER_START_TIMEOUT_S`) the error is logged and the slot stays without a process:
         its next job is answered 500 and the start is tried again after it.
         """
-        try:
-            dataset = self._workers.dataset()
-        except Exception:
-            log.exception("Cannot dump the store for the SPARQL worker processes")
+        started = self._workers.take_spare() or _spawn_worker(self._workers, f"sparql-worker-{self._number}")
+        if started is None:
             return
-        parent_end, child_end = _SPAWN.Pipe()
-        process = _SPAWN.Process(
-            target=_worker_main,
-            args=(child_end, self._workers.limits, os.getpid()),
-            name=f"sparql-worker-{self._number}",
-            daemon=True,  # multiprocessing terminates daemonic children at exit, should all else fail
-        )
         with self._lock:
             if self._workers.closed:
-                parent_end.close()
-                child_end.close()
+                _reap(*started)
                 return
-            try:
-                process.start()
-            except Exception:
-                log.exception("Cannot start a SPARQL worker process")
-                parent_end.close()
-                child_end.close()
-                return
-            self._process, self._connection = process, parent_end
-        child_end.close()
-        watchdog = threading.Timer(WORKER_START_TIMEOUT_S, process.kill)
-        watchdog.daemon = True
-        watchdog.start()
-        try:
-            parent_end.send_bytes(dataset)
-            tag, detail = parent_end.recv()
-        except (EOFError, OSError):
-            tag, detail = "failed", "the process ended before it was ready"
-        finally:
-            watchdog.cancel()
-        if tag != "ready":
-            if not self._workers.closed:
-                log.error("A SPARQL worker process failed to start: %s", detail)
-            self._discard()
+            self._process, self._connection = started
 
     def _run(self, job: _Job) -> None:
         """Evaluate ``job`` in this slot's process and settle its future (never raises)."""
@@ -1122,14 +1209,35 @@ class _Slot:
         if connection is None:
             future.set_exception(RuntimeError("No SPARQL worker process could be started; see the log."))
             return
+        if time.monotonic() - job.queued > limits.max_queue_wait_s:
+            future.set_exception(EndpointBusyError(_busy_message(limits)))  # it waited too long to start
+            return
+        long = False
         try:
             connection.send((job.operation, remaining))
-            if connection.poll(remaining):
+            if connection.poll(min(remaining, limits.long_query_s)):
                 _settle(future, *connection.recv())
                 return
+            left = job.deadline - time.monotonic()
+            if left > 0:
+                # a long query: it may hold one of the long lanes, at a lower CPU priority
+                if not self._workers.enter_long():
+                    future.set_exception(EndpointBusyError(_lanes_message(limits)))
+                    self._discard()  # stop it; the spare process takes this slot
+                    return
+                long = True
+                self._nice(10)
+                if connection.poll(left):
+                    _settle(future, *connection.recv())
+                    if not self._nice(0):
+                        self._discard()  # its priority cannot be raised again: a fresh process takes over
+                    return
         except (EOFError, OSError):
             future.set_exception(self._died())
             return
+        finally:
+            if long:
+                self._workers.leave_long()
         future.set_exception(QueryTimeoutError(_timeout_message(limits)))
         try:
             if connection.poll(KILL_GRACE_S):
@@ -1157,6 +1265,18 @@ class _Slot:
     def _pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
+    def _nice(self, value: int) -> bool:
+        """Set this slot's process's CPU priority (``nice``); False if not allowed (raising it back
+        needs privileges) or the process is gone."""
+        pid = self._pid()
+        if pid is None:
+            return False
+        try:
+            os.setpriority(os.PRIO_PROCESS, pid, value)
+            return True
+        except (OSError, AttributeError):
+            return False
+
     def kill(self) -> None:
         """Kill this slot's process (SIGKILL) now; its thread notices, reaps it and goes on."""
         with self._lock:
@@ -1182,6 +1302,73 @@ class _Slot:
         if connection is not None:
             connection.close()
         return code
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Where a worker process gets the dataset: the folder of an on-disk store it opens read-only
+    (``path``), or an N-Quads dump it loads into its own in-memory store (``nquads``)."""
+
+    path: str | None = None
+    nquads: bytes | None = None
+
+
+def _spawn_worker(workers: _Workers, name: str) -> tuple[BaseProcess, Connection] | None:
+    """Spawn a worker process, give it the dataset and wait until it is ready; None on failure
+    (logged), with the process reaped."""
+    try:
+        source = workers.dataset()
+    except Exception:
+        log.exception("Cannot dump the store for the SPARQL worker processes")
+        return None
+    parent_end, child_end = _SPAWN.Pipe()
+    process = _SPAWN.Process(
+        target=_worker_main,
+        args=(child_end, workers.limits, os.getpid()),
+        name=name,
+        daemon=True,  # multiprocessing terminates daemonic children at exit, should all else fail
+    )
+    if workers.closed:
+        parent_end.close()
+        child_end.close()
+        return None
+    try:
+        process.start()
+    except Exception:
+        log.exception("Cannot start a SPARQL worker process")
+        parent_end.close()
+        child_end.close()
+        return None
+    child_end.close()
+    watchdog = threading.Timer(WORKER_START_TIMEOUT_S, process.kill)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        if source.path is not None:
+            parent_end.send(("path", source.path))
+        else:
+            parent_end.send(("nquads", None))
+            parent_end.send_bytes(source.nquads or b"")
+        tag, detail = parent_end.recv()
+    except (EOFError, OSError):
+        tag, detail = "failed", "the process ended before it was ready"
+    finally:
+        watchdog.cancel()
+    if tag != "ready":
+        if not workers.closed:
+            log.error("A SPARQL worker process failed to start: %s", detail)
+        _reap(process, parent_end)
+        return None
+    return process, parent_end
+
+
+def _reap(process: BaseProcess, connection: Connection) -> None:
+    """Kill a worker process, wait for it and close the pipe to it."""
+    process.kill()
+    process.join(timeout=10)
+    if process.exitcode is not None:
+        process.close()
+    connection.close()
 
 
 def _settle(future: Future[_Answer], tag: str, detail: Any) -> None:
@@ -1237,23 +1424,28 @@ def _exit_with_server(server_pid: int) -> None:
 
 
 def _serve_queries(connection: Connection, limits: SparqlLimits) -> None:
-    """In a worker process: load the dataset, say ``("ready", triples)``, then answer each query.
+    """In a worker process: open or load the dataset, say ``("ready", triples)``, then answer each query.
 
-    The dataset comes as N-Quads bytes; :func:`pyoxigraph.parse` keeps blank node labels (which
+    The dataset comes as ``("path", folder)``, an on-disk store opened read-only, or as
+    ``("nquads", None)`` followed by N-Quads bytes; :func:`pyoxigraph.parse` keeps blank node labels (which
     ``Store.load`` would rename), so answers are the same as from the server's own store.  Each
     query comes as ``(operation, seconds left)``; the reply is ``("answer", _Answer)``,
     ``("error", (name, kind, status, message))`` for a :class:`YiliError`, or ``("failed",
     traceback)``.
     """
     try:
-        store = pyoxigraph.Store()
-        store.bulk_extend(pyoxigraph.parse(connection.recv_bytes(), format=RdfFormat.N_QUADS))
+        kind, path = connection.recv()
+        if kind == "path":
+            store = pyoxigraph.Store.read_only(path)
+        else:
+            store = pyoxigraph.Store()
+            store.bulk_extend(pyoxigraph.parse(connection.recv_bytes(), format=RdfFormat.N_QUADS))
     except EOFError:
         return
     except Exception:
         connection.send(("failed", traceback.format_exc()))
         return
-    connection.send(("ready", len(store)))
+    connection.send(("ready", len(store) if kind != "path" else None))  # counting a store on disk reads it all
     never = threading.Event()  # the server enforces the budget; the deadline suffices here
     while True:
         try:
@@ -1385,6 +1577,27 @@ def _looks_like_update(query: str) -> bool:
     """True if the text, after its prologue (PREFIX, BASE, comments), starts with an update verb:
     an update sent where a query belongs gets the read-only refusal, not a syntax error."""
     return bool(_UPDATE_START.match(query))
+
+
+def _long_lanes(limits: SparqlLimits) -> int:
+    """How many long queries may run at once: every worker but the short lane, and at least one."""
+    return max(1, limits.max_concurrent_queries - limits.short_lane)
+
+
+def _busy_message(limits: SparqlLimits) -> str:
+    return (
+        f"The SPARQL endpoint is busy: no worker was free within {limits.max_queue_wait_s:g} s "
+        f"(SparqlLimits.max_queue_wait_s); the query was not evaluated. Send it again after the Retry-After delay."
+    )
+
+
+def _lanes_message(limits: SparqlLimits) -> str:
+    lanes = _long_lanes(limits)
+    return (
+        f"The SPARQL endpoint is busy: this query ran past {limits.long_query_s:g} s while {lanes} long queries "
+        f"were already running (SparqlLimits.short_lane keeps {limits.short_lane} worker(s) for short queries); "
+        "it was stopped. Send it again after the Retry-After delay, or narrow it."
+    )
 
 
 def _timeout_message(limits: SparqlLimits) -> str:

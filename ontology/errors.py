@@ -85,6 +85,15 @@ class QueryTimeoutError(YiliError):
     status = 503
 
 
+class EndpointBusyError(YiliError):
+    """The SPARQL endpoint has no worker for a query now (all busy, or the long-query lanes full):
+    HTTP 503 with ``Retry-After`` (:attr:`retry_after_s` seconds); the query may be sent again."""
+
+    kind = "busy"
+    status = 503
+    retry_after_s = 1
+
+
 # The SPARQL 1.1 Protocol endpoint's refusals (api/sparql.py)
 
 

@@ -1,0 +1,107 @@
+"""Slow queries cannot starve the rest: workers share one store on disk, queries that find no worker
+are answered "busy" (503, Retry-After) without running, and a short lane stays free for point
+lookups however many long queries arrive.  Processes are watched through Linux's ``/proc``."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import fastapi
+import httpx
+import pyoxigraph
+import pytest
+from fastapi.testclient import TestClient
+from yili.api.sparql import SparqlLimits, make_sparql_router
+from yili.graph.store import open_store, write_store
+
+from tests.api.test_sparql_isolation import DATA, HOSTILE, STEP_LABELS, error, labels, wait_for, workers_since
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="watches processes through Linux's /proc")
+
+
+@pytest.fixture(scope="module")
+def on_disk(tmp_path_factory) -> tuple[pyoxigraph.Store, str]:
+    memory = pyoxigraph.Store()
+    memory.load(DATA.encode("utf-8"), format=pyoxigraph.RdfFormat.TRIG)
+    folder = tmp_path_factory.mktemp("s") / "store"
+    write_store(memory, folder)
+    return open_store(folder), str(folder.resolve())
+
+
+def make_app(store: pyoxigraph.Store, path: str | None, limits: SparqlLimits) -> fastapi.FastAPI:
+    app = fastapi.FastAPI()
+    app.include_router(make_sparql_router(lambda: store, limits=limits, store_path=(lambda: path)))
+    return app
+
+
+def open_files(pid: int) -> set[str]:
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            found.add(os.readlink(fd))
+        except OSError:
+            continue
+    return found
+
+
+def test_every_worker_opens_the_one_store_on_disk_and_a_spare_waits(on_disk) -> None:
+    store, path = on_disk
+    before = set(os.listdir("/proc"))
+    limits = SparqlLimits(max_concurrent_queries=2)
+    with TestClient(make_app(store, path, limits)) as client:
+        assert labels(client.get("/sparql", params={"query": STEP_LABELS})) == ["主人獻賓", "賓酢主人"]
+        # two workers and one spare, each with the store's files open (no copy of the data)
+        assert wait_for(lambda: len(workers_since({int(p) for p in before if p.isdigit()})) == 3)
+        for pid in workers_since({int(p) for p in before if p.isdigit()}):
+            assert any(f.startswith(path + "/") and f.endswith(".sst") for f in open_files(pid)), open_files(pid)
+
+
+def _in_background(client: TestClient, query: str) -> tuple[threading.Thread, list[httpx.Response]]:
+    answers: list[httpx.Response] = []
+    thread = threading.Thread(target=lambda: answers.append(client.get("/sparql", params={"query": query})))
+    thread.start()
+    return thread, answers
+
+
+def test_a_query_that_finds_no_worker_is_answered_busy_without_running(on_disk) -> None:
+    store, path = on_disk
+    limits = SparqlLimits(max_concurrent_queries=1, max_queue_wait_s=0.3, timeout_s=3.0)
+    with TestClient(make_app(store, path, limits)) as client:
+        assert client.get("/sparql", params={"query": "ASK {}"}).status_code == 200
+        slow, answers = _in_background(client, HOSTILE)
+        time.sleep(0.2)  # let the hostile query take the worker
+        r = client.get("/sparql", params={"query": STEP_LABELS})
+        message = error(r, 503, "busy")
+        assert r.headers["retry-after"] == "1"
+        assert "no worker was free within 0.3 s (SparqlLimits.max_queue_wait_s); the query was not evaluated" in message
+        slow.join(timeout=10)
+        assert "time budget of 3 s" in error(answers[0], 503, "timeout")
+
+
+def test_long_queries_cannot_fill_the_short_lane(on_disk) -> None:
+    store, path = on_disk
+    limits = SparqlLimits(max_concurrent_queries=3, short_lane=1, long_query_s=0.2, timeout_s=3.0)
+    with TestClient(make_app(store, path, limits)) as client:
+        assert client.get("/sparql", params={"query": "ASK {}"}).status_code == 200
+        first = [_in_background(client, HOSTILE) for _ in range(2)]  # they take both long lanes
+        time.sleep(0.6)  # both have run past long_query_s
+        r = client.get("/sparql", params={"query": HOSTILE})  # a third long query: refused, not queued
+        message = error(r, 503, "busy")
+        assert r.headers["retry-after"] == "1"
+        assert "ran past 0.2 s while 2 long queries were already running" in message
+        # meanwhile point lookups are answered by the short lane
+        for _ in range(5):
+            assert labels(client.get("/sparql", params={"query": STEP_LABELS})) == ["主人獻賓", "賓酢主人"]
+        for thread, answers in first:
+            thread.join(timeout=10)
+            error(answers[0], 503, "timeout")
+
+
+def test_limits_refuse_a_negative_short_lane() -> None:
+    with pytest.raises(ValueError, match="short_lane must be at least 0, not -1"):
+        SparqlLimits(short_lane=-1)
+    with pytest.raises(ValueError, match="max_queue_wait_s must be positive"):
+        SparqlLimits(max_queue_wait_s=0)
