@@ -156,6 +156,7 @@ def create_app(service: Service) -> FastAPI:
     install_pages(app)
     _without_422(app)
     app.state.service = service
+    service.queries.toasts(limit=1)  # read the toasts once now (the index /toasts filters), not in the first request
     app.include_router(make_sparql_router(
         lambda: service.store, query_page=lambda: html_page("sparql.html"), store_path=lambda: service.store_path
     ))
@@ -197,24 +198,36 @@ def create_app(service: Service) -> FastAPI:
             },
         }, headers=vary)
 
-    @app.get("/toasts", summary="Who toasts whom, in ritual order", responses=_errors(400, 404))
-    def toasts(
+    @app.get(
+        "/toasts",
+        summary="Who toasts whom, in ritual order, paginated",
+        response_class=JSONResponse,
+        responses={200: {"description": "A page of toasts", "content": {"application/json": {"schema": {"type": "object"}}}}, **_errors(400, 404)},
+    )
+    async def toasts(
         request: Request,
         giver: Annotated[str | None, Query(description="giver, any variant: 賔, 賓 or 宾", max_length=50)] = None,
         receiver: Annotated[str | None, Query(description="receiver, any variant", max_length=50)] = None,
         type: Annotated[str | None, Query(description="献/獻, 酢, 酬, 媵, 旅酬 or 赐/賜", max_length=20)] = None,
         rite: Annotated[str | None, Query(description=_RITE_PARAM, max_length=50)] = None,
-    ) -> list[dict[str, Any]]:
-        """Toasts (献, 酢, 酬, 媵, 旅酬, 赐) as a JSON array in ritual order.
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page size, 1-1000")] = 100,
+        offset: Annotated[int, Query(ge=0, le=10_000_000, description="toasts to skip")] = 0,
+    ) -> JSONResponse:
+        """A page of toasts (献, 酢, 酬, 媵, 旅酬, 赐) in ritual order: ``{"items": [...], "total": N,
+        "limit", "offset", "next", "previous"}`` (``next``/``previous``: relative URLs of the
+        neighbouring pages, or null).
 
-        Each item: ``giver``, ``receiver``, ``type``, ``performed_by`` (labels as the edition writes
-        them), ``step`` (IRI), ``url`` (this API's page for the step), ``sequence``, ``block``, ``text``,
-        ``char_start``, ``char_end`` (code points, 0-based, end-exclusive), ``edition`` (IRI).  Names accept any variant form; an
-        unknown name answers 404 naming it.
+        Each item: ``giver``, ``receiver`` (null when the text does not name one), ``type``,
+        ``performed_by`` (labels as the edition writes them), ``step`` (IRI), ``url`` (this API's page
+        for the step), ``sequence``, ``block``, ``text``, ``char_start``, ``char_end`` (code points,
+        0-based, end-exclusive), ``edition`` (IRI).  Names accept any variant form; an unknown name
+        answers 404 naming it.  The toasts are read from the store once and filtered in memory, so a
+        lookup costs about what a SPARQL point lookup does.
         """
-        _only_params(request, {"giver", "receiver", "type", "rite"})
-        found = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite))
-        return [{**t, "url": _step_url(service, str(t["step"]))} for t in found]
+        _only_params(request, {"giver", "receiver", "type", "rite", "limit", "offset"})
+        page = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite), limit=limit, offset=offset)
+        items = [{**t, "url": _step_url(service, str(t["step"]))} for t in page.items]
+        return JSONResponse(_paged(request, items, page.total, limit, offset))
 
     @app.get("/steps", summary="The ritual steps, in order, paginated", responses=_errors(400, 404))
     def steps(
@@ -238,20 +251,7 @@ def create_app(service: Service) -> FastAPI:
             agent=_name(agent), action=_name(action), vessel=_name(vessel), limit=limit, offset=offset, rite=_name(rite)
         )
 
-        def link(off: int) -> str:
-            # a relative link: the Host header is not echoed back
-            url = request.url.include_query_params(offset=off, limit=limit)
-            return f"{url.path}?{url.query}"
-
-        last_page = max(0, page.total - limit)
-        return {
-            "items": [{**s, "url": _step_url(service, str(s["id"]))} for s in page.items],
-            "total": page.total,
-            "limit": limit,
-            "offset": offset,
-            "next": link(offset + limit) if offset + limit < page.total else None,
-            "previous": link(min(max(0, offset - limit), last_page)) if offset > 0 else None,
-        }
+        return _paged(request, [{**s, "url": _step_url(service, str(s["id"]))} for s in page.items], page.total, limit, offset)
 
     @app.get(
         "/steps/{rite}/{edition}/{offset}",
@@ -452,6 +452,26 @@ _ERROR_TEXT = {
     404: "No such step, term or rite",
     406: "No representation of the step satisfies Accept / format=",
 }
+
+
+def _paged(request: Request, items: list[dict[str, Any]], total: int, limit: int, offset: int) -> dict[str, Any]:
+    """A page: ``{"items", "total", "limit", "offset", "next", "previous"}``, where ``next`` and
+    ``previous`` are relative URLs (the request's, with ``offset`` moved; the Host header is not
+    echoed back) or None at either end."""
+
+    def link(off: int) -> str:
+        url = request.url.include_query_params(offset=off, limit=limit)
+        return f"{url.path}?{url.query}"
+
+    last_page = max(0, total - limit)
+    return {
+        "items": items,
+        "total": total,
+        "limit": limit,
+        "offset": offset,
+        "next": link(offset + limit) if offset + limit < total else None,
+        "previous": link(min(max(0, offset - limit), last_page)) if offset > 0 else None,
+    }
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:

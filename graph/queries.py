@@ -11,6 +11,7 @@ Names given by users (``giver=賓``) are folded to concept IRIs through the voca
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -126,6 +127,8 @@ class GraphQueries:
         self.base = base or base_iri()
         # yk: and ykv: under the base the graph was built with (``--base-iri`` moves them)
         self._prefix_block = prefix_block(self.base)
+        self._index_lock = threading.Lock()
+        self._toasts: list[dict[str, object]] | None = None
 
     def _concept_iri(self, name: str, kind: str) -> str:
         """Fold a user-given name to a concept IRI; raises UnknownTermError naming it."""
@@ -134,6 +137,18 @@ class GraphQueries:
         if self.base != DEFAULT_BASE and iri.startswith(DEFAULT_BASE):
             iri = self.base + iri[len(DEFAULT_BASE) :]
         return iri
+
+    def _rite_iri(self, rite: str) -> str:
+        """The IRI of the rite named ``rite`` (any written form); UnknownTermError (404) if none."""
+        from yili.ingest.rites import find_rite
+        from yili.ontology.errors import InputError
+        from yili.ontology.namespaces import mint
+
+        try:
+            profile = find_rite(rite, self.vocabulary)
+        except InputError as exc:
+            raise UnknownTermError(exc.message) from None
+        return str(mint("rite", profile.key, base=self.base))
 
     def _rite_filter(self, rite: str | None) -> str:
         """A graph pattern keeping the editions of ``rite`` (any written form: 燕禮, 燕礼, yanli).
@@ -188,10 +203,42 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
                 out[str(lab["rite"])]["label"][lang] = lab["label"]  # type: ignore[index]
         return list(out.values())
 
+    def _toast_index(self) -> list[dict[str, object]]:
+        """Every toast of the graph, read once (one SPARQL query) and kept: the REST lookup
+        ``/toasts`` filters this small list instead of asking the store each time.  The graph is
+        read-only while it is served.  Rows are in ritual order (edition, then sequence) and carry
+        the concept IRIs the filters match (``_giver``, ``_receiver``, ``_type``, ``_rite``)."""
+        with self._index_lock:
+            if self._toasts is None:
+                rows = self.backend.select(
+                    self._prefix_block
+                    + """
+SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type ?performed_by ?edition
+       ?_giver ?_receiver ?_type ?_rite WHERE {
+  ?step a yk:Toast ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
+        yk:charStart ?char_start ; yk:charEnd ?char_end ; yk:toastTypeLabel ?type ; yk:inEdition ?edition .
+  OPTIONAL { ?edition yk:editionOf ?_rite }
+  OPTIONAL { ?step yk:giver ?_giver }
+  OPTIONAL { ?step yk:receiver ?_receiver }
+  OPTIONAL { ?step yk:toastType ?_type }
+  OPTIONAL { ?step yk:giverLabel ?giver }
+  OPTIONAL { ?step yk:receiverLabel ?receiver }
+  OPTIONAL { ?step yk:performedByLabel ?performed_by }
+} ORDER BY ?edition ?sequence ?step"""
+                )
+                self._toasts = rows
+            return self._toasts
+
     def toasts(
-        self, giver: str | None = None, receiver: str | None = None, type: str | None = None, rite: str | None = None
-    ) -> list[dict[str, object]]:
-        """Who toasts whom, in ritual order.
+        self,
+        giver: str | None = None,
+        receiver: str | None = None,
+        type: str | None = None,
+        rite: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> Page:
+        """Who toasts whom, in ritual order, one page at a time.
 
         Parameters
         ----------
@@ -201,25 +248,30 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
             A toast type: 献/獻, 酢, 酬, 媵, 旅酬, 赐/賜.
         rite : str, optional
             Only the toasts of this rite (燕禮, 燕礼, yanli).
+        limit : int, optional
+            Page size (default: every match).
+        offset : int
+            How many matches to skip.
 
         Returns
         -------
-        list[dict]
-            Each with ``giver``, ``receiver`` (None when the text does not name one), ``type``,
-            ``performed_by``, ``step`` (IRI),
+        Page
+            ``items``: each with ``giver``, ``receiver`` (None when the text does not name one),
+            ``type``, ``performed_by`` (labels as the edition writes them), ``step`` (IRI),
             ``sequence``, ``block``, ``text``, ``char_start``, ``char_end`` (code points, 0-based,
-            end-exclusive, into the edition text), ``edition`` (IRI).
+            end-exclusive, into the edition text), ``edition`` (IRI); ``total``: the matches over all
+            pages.
 
         Raises
         ------
         UnknownTermError
             A name is not in the vocabulary (HTTP 404, naming it).
         """
-        filters = []
+        wanted: dict[str, str] = {}
         if giver:
-            filters.append(f"?step yk:giver {_sparql_iri(self._concept_iri(giver, 'role'))} .")
+            wanted["_giver"] = self._concept_iri(giver, "role")
         if receiver:
-            filters.append(f"?step yk:receiver {_sparql_iri(self._concept_iri(receiver, 'role'))} .")
+            wanted["_receiver"] = self._concept_iri(receiver, "role")
         if type:
             wrong = UnknownTermError(f"unknown toast type {type!r}: expected one of 献, 酢, 酬, 媵, 旅酬, 赐")
             try:
@@ -228,21 +280,13 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
                 raise wrong from None
             if "action-toast" not in self.vocabulary.broader_closure(toast_type.key) or toast_type.key == "action-toast":
                 raise wrong
-            filters.append(f"?step yk:toastType {_sparql_iri(self._concept_iri(type, 'action'))} .")
-        filters.append(self._rite_filter(rite))
-        q = (
-            self._prefix_block
-            + f"""
-SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type ?performed_by ?edition WHERE {{
-  ?step a yk:Toast ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
-        yk:charStart ?char_start ; yk:charEnd ?char_end ; yk:toastTypeLabel ?type ; yk:inEdition ?edition .
-  OPTIONAL {{ ?step yk:giverLabel ?giver }}
-  OPTIONAL {{ ?step yk:receiverLabel ?receiver }}
-  OPTIONAL {{ ?step yk:performedByLabel ?performed_by }}
-  {" ".join(filters)}
-}} ORDER BY ?edition ?sequence"""
-        )
-        return self.backend.select(q)
+            wanted["_type"] = self._concept_iri(type, "action")
+        if rite:
+            wanted["_rite"] = self._rite_iri(rite)
+        found = [r for r in self._toast_index() if all(r.get(k) == v for k, v in wanted.items())]
+        page = found[offset : None if limit is None else offset + limit]
+        items = [{k: v for k, v in r.items() if not k.startswith("_")} for r in page]
+        return Page(items, len(found), len(found) if limit is None else limit, offset)
 
     def steps(
         self,

@@ -1,6 +1,6 @@
 /* yili-kg viewer: the toast network of a rite, the timeline of its steps by phase, and one page per step.
  *
- * Plain JavaScript over this server's JSON API (GET /rites, /toasts, /phases, /steps, /steps/{rite}/{edition}/{offset})
+ * Plain JavaScript over this server's JSON API (GET /rites, /toasts and /steps page by page, /phases, /steps/{rite}/{edition}/{offset})
  * and, for the English glosses, one SPARQL query.  Cytoscape.js (vendored under /static/vendor) draws the network.
  * Nothing is loaded from another host.
  *
@@ -205,7 +205,7 @@ async function render() {
 
 async function renderNetwork(rite, token) {
   document.title = "獻酬 Toast network · 儀禮 yili-kg";
-  const toasts = await getJSON(`/toasts${query({ rite })}`);
+  const toasts = await allToasts({ rite });
   if (token !== state.token) return;
   const types = [...new Set(toasts.map((t) => t.type))];
   document.getElementById("legend").replaceChildren(...types.map((type) =>
@@ -351,12 +351,13 @@ function drawNetwork(toasts, rite) {
 /* ---------------------------------------------------------------------------------------------- timeline */
 
 /** Every step of a rite (or only those matching the filters), following the API's pages. */
-async function allSteps(params) {
-  const key = `all${query(params)}`;
+/** Every item of a paginated list (/steps, /toasts), page after page, cached per query. */
+async function allPages(path, params) {
+  const key = `${path}${query(params)}`;
   if (!state.cache.has(key)) {
     const promise = (async () => {
       const items = [];
-      let url = `/steps${query({ ...params, limit: 1000, offset: 0 })}`;
+      let url = `${path}${query({ ...params, limit: 1000, offset: 0 })}`;
       while (url) {
         const page = await getJSON(url);
         items.push(...page.items);
@@ -369,6 +370,9 @@ async function allSteps(params) {
   }
   return state.cache.get(key);
 }
+
+const allSteps = (params) => allPages("/steps", params);
+const allToasts = (params) => allPages("/toasts", params);
 
 /** Runs of consecutive steps in one phase: [{phase (or null), edition, steps}], in order. */
 function groupByPhase(steps, phases) {
@@ -404,7 +408,7 @@ async function renderTimeline(rite, params, token) {
   document.title = "節次 Timeline · 儀禮 yili-kg";
   const filters = { agent: params.get("agent") || "", action: params.get("action") || "", vessel: params.get("vessel") || "" };
   const [steps, phases, toasts] = await Promise.all([
-    allSteps({ rite }), getJSON(`/phases${query({ rite })}`), getJSON(`/toasts${query({ rite })}`),
+    allSteps({ rite }), getJSON(`/phases${query({ rite })}`), allToasts({ rite }),
   ]);
   if (token !== state.token) return;
   const form = document.getElementById("filters");

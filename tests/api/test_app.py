@@ -24,7 +24,7 @@ SELECT ?giver ?type ?receiver ?text WHERE {
 def test_toasts_in_ritual_order(client):
     r = client.get("/toasts")
     assert r.status_code == 200
-    first = r.json()[0]
+    first = r.json()["items"][0]
     assert {k: first[k] for k in ("giver", "receiver", "type", "text", "char_start", "char_end", "sequence")} == {
         "giver": "主人",
         "receiver": "賔",
@@ -35,15 +35,15 @@ def test_toasts_in_ritual_order(client):
         "sequence": 70,
     }
     assert first["step"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057"
-    seqs = [t["sequence"] for t in r.json()]
-    assert seqs == sorted(seqs)
+    seqs = [t["sequence"] for t in r.json()["items"]]
+    assert seqs == sorted(seqs) and len(seqs) == r.json()["total"] == 26
 
 
 @pytest.mark.parametrize("name", ["賔", "賓", "宾"])
 def test_any_variant_finds_the_guest(client, name):
     r = client.get("/toasts", params={"giver": "主人", "receiver": name, "type": "獻"})
     assert r.status_code == 200
-    assert [t["text"] for t in r.json()] == ["主人筵前献賔"]
+    assert [t["text"] for t in r.json()["items"]] == ["主人筵前献賔"]
 
 
 def test_unknown_name_is_a_404_naming_it(client):
@@ -159,9 +159,7 @@ def test_rest_over_http(server):
     import httpx
 
     r = httpx.get(f"{server}/toasts", params={"receiver": "公"}, timeout=10)
-    assert [(t["giver"], t["type"]) for t in r.json()][:2] == [("主人", "献"), ("媵爵者", "媵")] or [
-        t["giver"] for t in r.json()
-    ][0] == "主人"
+    assert [(t["giver"], t["type"]) for t in r.json()["items"]][:2] == [("主人", "献"), ("下大夫二人", "媵")]
     assert json.loads(httpx.get(f"{server}/", timeout=10).text)["summary"]["toasts"] == 26
 
 
@@ -170,14 +168,14 @@ def test_unknown_parameters_and_blank_names(client):
     assert r.status_code == 400
     assert r.json() == {
         "error": "invalid_request",
-        "message": "unknown parameter 'reciever' (this resource takes: giver, receiver, rite, type)",
+        "message": "unknown parameter 'reciever' (this resource takes: giver, limit, offset, receiver, rite, type)",
     }
-    assert [t["text"] for t in client.get("/toasts", params={"receiver": " 公 "}).json()] == [
+    assert [t["text"] for t in client.get("/toasts", params={"receiver": " 公 "}).json()["items"]] == [
         "东北面献于公",
         "媵爵",
         "二大夫媵爵如初",
     ]
-    assert len(client.get("/toasts", params={"receiver": "  "}).json()) == 26
+    assert client.get("/toasts", params={"receiver": "  "}).json()["total"] == 26
     r = client.get("/toasts", params={"type": "拜"})
     assert r.status_code == 404 and r.json()["message"] == "unknown toast type '拜': expected one of 献, 酢, 酬, 媵, 旅酬, 赐"
 
@@ -269,6 +267,7 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/phases": ["200", "400", "404"],
         "/rites": ["200", "400"],
         "/terms/{name}": ["200", "400", "404"],
+        "/export/{format}": ["200", "400", "404"],
     }
     body = paths["/toasts"]["get"]["responses"]["404"]["content"]["application/json"]["schema"]
     assert body["required"] == ["error", "message"]
@@ -327,11 +326,11 @@ def test_rites_lists_each_rite_with_its_editions_and_counts(two_rites):
 def test_steps_toasts_and_phases_take_a_rite_in_any_written_form(two_rites):
     client, sacrifice = two_rites
     for name in ("特牲饋食禮", "特牲馈食礼", "teshengkuishili", "特牲"):
-        toasts = client.get("/toasts", params={"rite": name}).json()
+        toasts = client.get("/toasts", params={"rite": name}).json()["items"]
         assert len(toasts) == len(sacrifice.toasts), name
-    first = client.get("/toasts", params={"rite": "特牲饋食禮"}).json()[0]
+    first = client.get("/toasts", params={"rite": "特牲饋食禮"}).json()["items"][0]
     assert (first["giver"], first["type"], first["receiver"], first["text"]) == ("主人", "獻", "尸", "酳尸")
-    assert client.get("/toasts", params={"rite": "燕礼", "receiver": "公"}).json()[0]["text"] == "东北面献于公"
+    assert client.get("/toasts", params={"rite": "燕礼", "receiver": "公"}).json()["items"][0]["text"] == "东北面献于公"
     page = client.get("/steps", params={"rite": "yanli", "limit": 1}).json()
     assert page["total"] == 613 and page["items"][0]["text"] == "尔大夫"
     assert {p["edition"] for p in client.get("/phases", params={"rite": "燕禮"}).json()} == {
@@ -357,10 +356,33 @@ def test_a_graph_built_under_another_base_is_served_and_its_iris_dereference(ext
 
     base = "http://testserver/"
     client = TestClient(create_app(service_from_extractions([extraction], base=base)))
-    first = client.get("/toasts").json()[0]
+    first = client.get("/toasts").json()["items"][0]
     assert (first["giver"], first["receiver"], first["type"], first["text"]) == ("主人", "賔", "献", "主人筵前献賔")
     assert first["step"] == "http://testserver/step/yanli/shuzhu-excerpt/1057"
     assert client.get("/steps", params={"limit": 1}).json()["total"] == 613
     r = client.get(first["step"], headers={"Accept": "application/n-triples"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/n-triples")
     assert '<http://testserver/step/yanli/shuzhu-excerpt/1057> <http://testserver/ontology#text> "主人筵前献賔"' in r.text
+
+
+def test_toasts_are_paginated_with_a_total_and_links(client):
+    """/toasts pages like /steps: limit, offset, total, next and previous; the pages put together
+    are the whole list, in ritual order."""
+    first = client.get("/toasts", params={"giver": "主人", "limit": 5}).json()
+    assert (first["total"], first["limit"], first["offset"], first["previous"]) == (15, 5, 0, None)
+    from urllib.parse import parse_qs, urlsplit
+
+    assert urlsplit(first["next"]).path == "/toasts"
+    assert parse_qs(urlsplit(first["next"]).query) == {"giver": ["主人"], "limit": ["5"], "offset": ["5"]}
+    pages, url = [], "/toasts?giver=%E4%B8%BB%E4%BA%BA&limit=5&offset=0"
+    while url:
+        page = client.get(url).json()
+        pages.extend(page["items"])
+        url = page["next"]
+    whole = client.get("/toasts", params={"giver": "主人", "limit": 1000}).json()["items"]
+    assert pages == whole and len(whole) == 15
+    assert [t["text"] for t in whole[:2]] == ["主人筵前献賔", "东北面献于公"]
+    last = client.get("/toasts", params={"giver": "主人", "limit": 5, "offset": 10}).json()
+    assert last["next"] is None and urlsplit(last["previous"]).path == "/toasts"
+    assert parse_qs(urlsplit(last["previous"]).query) == {"giver": ["主人"], "limit": ["5"], "offset": ["5"]}
+    assert client.get("/toasts", params={"limit": 0}).status_code == 400

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from yili.api.sparql import SparqlLimits, make_sparql_router
 from yili.graph.store import open_store, write_store
 
-from tests.api.test_sparql_isolation import DATA, HOSTILE, STEP_LABELS, error, labels, wait_for, workers_since
+from tests.api.test_sparql_isolation import DATA, HOSTILE, STEP_LABELS, children, error, labels, wait_for
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="watches processes through Linux's /proc")
 
@@ -39,7 +39,11 @@ def make_app(store: pyoxigraph.Store, path: str | None, limits: SparqlLimits) ->
 
 def open_files(pid: int) -> set[str]:
     found = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:  # it ended while we looked
+        return found
+    for fd in fds:
         try:
             found.add(os.readlink(fd))
         except OSError:
@@ -49,14 +53,16 @@ def open_files(pid: int) -> set[str]:
 
 def test_every_worker_opens_the_one_store_on_disk_and_a_spare_waits(on_disk) -> None:
     store, path = on_disk
-    before = set(os.listdir("/proc"))
     limits = SparqlLimits(max_concurrent_queries=2)
+
+    def opening_the_store() -> list[int]:
+        return [pid for pid in children() if any(f.startswith(path + "/") and f.endswith(".sst") for f in open_files(pid))]
+
     with TestClient(make_app(store, path, limits)) as client:
         assert labels(client.get("/sparql", params={"query": STEP_LABELS})) == ["主人獻賓", "賓酢主人"]
         # two workers and one spare, each with the store's files open (no copy of the data)
-        assert wait_for(lambda: len(workers_since({int(p) for p in before if p.isdigit()})) == 3)
-        for pid in workers_since({int(p) for p in before if p.isdigit()}):
-            assert any(f.startswith(path + "/") and f.endswith(".sst") for f in open_files(pid)), open_files(pid)
+        assert wait_for(lambda: len(opening_the_store()) == 3), opening_the_store()
+    assert wait_for(lambda: opening_the_store() == [])  # all stopped with the app
 
 
 def _in_background(client: TestClient, query: str) -> tuple[threading.Thread, list[httpx.Response]]:

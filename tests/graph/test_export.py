@@ -26,7 +26,7 @@ BIN = "https://w3id.org/yili-kg/vocab/role-bin"
 
 @pytest.fixture(scope="module")
 def toasts_listed(client):
-    return client.get("/toasts").json()
+    return client.get("/toasts", params={"limit": 1000}).json()["items"]
 
 
 @pytest.fixture(scope="module")
