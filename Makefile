@@ -28,7 +28,12 @@ build: install
 test: install
 	$(BIN)/python -m pytest
 
-bench: install
+$(VENV)/.bench-installed: $(VENV)/.installed
+	$(BIN)/python -m pip install -e '.[test,bench]'
+	touch $@
+
+# the HTTP part needs a load generator: Debian's wrk (apt-get install wrk); without it, it is skipped
+bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/bench.py
 
 clean:

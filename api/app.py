@@ -10,6 +10,7 @@ handler (:func:`install_handlers`), never a traceback.
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from importlib import resources
 from typing import Annotated, Any
@@ -156,6 +157,7 @@ def create_app(service: Service) -> FastAPI:
     install_pages(app)
     _without_422(app)
     app.state.service = service
+    answers = _Answers(512)  # /toasts pages by query string: the graph is read-only while served
     service.queries.toasts(limit=1)  # read the toasts once now (the index /toasts filters), not in the first request
     app.include_router(make_sparql_router(
         lambda: service.store, query_page=lambda: html_page("sparql.html"), store_path=lambda: service.store_path
@@ -225,9 +227,14 @@ def create_app(service: Service) -> FastAPI:
         lookup costs about what a SPARQL point lookup does.
         """
         _only_params(request, {"giver", "receiver", "type", "rite", "limit", "offset"})
-        page = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite), limit=limit, offset=offset)
-        items = [{**t, "url": _step_url(service, str(t["step"]))} for t in page.items]
-        return JSONResponse(_paged(request, items, page.total, limit, offset))
+        key = request.url.query
+        body = answers.get(key)
+        if body is None:
+            page = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite), limit=limit, offset=offset)
+            items = [{**t, "url": _step_url(service, str(t["step"]))} for t in page.items]
+            body = json.dumps(_paged(request, items, page.total, limit, offset), ensure_ascii=False, separators=(",", ":")).encode()
+            answers.put(key, body)
+        return Response(body, media_type="application/json")
 
     @app.get("/steps", summary="The ritual steps, in order, paginated", responses=_errors(400, 404))
     def steps(
@@ -452,6 +459,32 @@ _ERROR_TEXT = {
     404: "No such step, term or rite",
     406: "No representation of the step satisfies Accept / format=",
 }
+
+
+class _Answers:
+    """A bounded, thread-safe map from a request's query string to its answer's bytes, least
+    recently used first out (at most ``size`` answers)."""
+
+    def __init__(self, size: int) -> None:
+        from collections import OrderedDict
+
+        self._size = size
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self._lock:
+            body = self._items.get(key)
+            if body is not None:
+                self._items.move_to_end(key)
+            return body
+
+    def put(self, key: str, body: bytes) -> None:
+        with self._lock:
+            self._items[key] = body
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
 
 
 def _paged(request: Request, items: list[dict[str, Any]], total: int, limit: int, offset: int) -> dict[str, Any]:

@@ -129,6 +129,16 @@ class GraphQueries:
         self._prefix_block = prefix_block(self.base)
         self._index_lock = threading.Lock()
         self._toasts: list[dict[str, object]] | None = None
+        self._memo: dict[tuple[object, ...], object] = {}
+
+    def _remembered(self, key: tuple[object, ...], compute):  # type: ignore[no-untyped-def]
+        """``compute()`` once per ``key``: the graph is read-only while it is served, so a summary
+        over all of it (the rites and their counts, the phases) is asked of the store only once."""
+        if key not in self._memo:
+            value = compute()
+            with self._index_lock:
+                self._memo.setdefault(key, value)
+        return self._memo[key]
 
     def _concept_iri(self, name: str, kind: str) -> str:
         """Fold a user-given name to a concept IRI; raises UnknownTermError naming it."""
@@ -178,7 +188,11 @@ class GraphQueries:
         list[dict]
             ``{"rite": IRI, "label": {"zh-Hant", "zh-Hans", "en"}, "editions": [{"edition": IRI,
             "source": file name, "steps": int, "toasts": int}]}``, in the order of the rite IRIs.
+            Counted once (:meth:`_remembered`).
         """
+        return self._remembered(("rites",), self._rites)  # type: ignore[no-any-return]
+
+    def _rites(self) -> list[dict[str, object]]:
         rows = self.backend.select(
             self._prefix_block
             + """
@@ -426,13 +440,17 @@ SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
         UnknownTermError
             If ``rite`` names no rite.
         """
+        pattern = self._rite_filter(rite)  # an unknown rite raises here, before anything is remembered
+        return self._remembered(("phases", pattern), lambda: self._phases(pattern))  # type: ignore[no-any-return]
+
+    def _phases(self, rite_pattern: str) -> list[dict[str, object]]:
         return self.backend.select(
             self._prefix_block
             + f"""
 SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
   ?phase a yk:Phase ; rdfs:label ?label ; yk:sequence ?number ; yk:firstStep ?first ; yk:lastStep ?last ;
          yk:inEdition ?edition .
-  {self._rite_filter(rite)}
+  {rite_pattern}
 }} ORDER BY ?edition ?number"""
         )
 
