@@ -1,35 +1,59 @@
-"""Benchmark: extraction, graph build, store load and query speed, and memory, in one run.
+"""Benchmark, in one run: extraction, build, store, REST and SPARQL over HTTP, against peers.
 
-Numbers on these machines are noisy, so the interesting outputs are ratios measured in the same
-run (Oxigraph vs rdflib on the same query; the whole corpus vs the excerpt).  Run with
-``make bench`` (or ``.venv/bin/python benchmarks/bench.py``).
+Numbers on these machines are noisy, so what the benchmark reports are ratios measured in the same
+run: Oxigraph against rdflib on the same queries; this server against the Oxigraph server and
+rdflib-endpoint serving the same graph; the build against jieba's own cut of the same text; 64x the
+input against 16x.  Run with ``make bench`` (which installs the peers, the ``bench`` extra).  The HTTP
+part needs Debian's ``wrk``; without it, it is skipped with a note.
+
+The graph is the three editions of ``../shared/corpus/kanripo/`` (13 rites, 39 chapters), built
+with ``yili-kg build`` into a temporary folder; without ../shared, the excerpt repeated 40 times.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import re
 import resource
+import shutil
+import signal
+import socket
 import statistics
+import subprocess
+import sys
+import tempfile
+import threading
 import time
-import tracemalloc
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from yili.graph.build import build_dataset, build_store, union_graph
-from yili.graph.queries import GraphQueries, OxigraphBackend
-from yili.ingest.document import load_default, parse_text, read_file
-from yili.ingest.pipeline import Extractor
-
+BIN = Path(sys.executable).parent
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+YK = "PREFIX yk: <https://w3id.org/yili-kg/ontology#>\n"
 
-WHO = """PREFIX yk: <https://w3id.org/yili-kg/ontology#>
-SELECT ?seq ?g ?t ?r WHERE { ?s a yk:Toast ; yk:sequence ?seq ; yk:giverLabel ?g ; yk:toastTypeLabel ?t ;
-yk:receiverLabel ?r } ORDER BY ?seq"""
-HEAVY = """PREFIX yk: <https://w3id.org/yili-kg/ontology#>
-SELECT ?a (COUNT(*) AS ?n) WHERE { ?s yk:agent ?a ; yk:next ?n1 . ?n1 yk:agent ?b . FILTER(?a != ?b) } GROUP BY ?a"""
+QUERIES = {
+    "who toasts whom (GROUP BY)": YK
+    + "SELECT ?g ?t ?r (COUNT(*) AS ?n) WHERE { ?s a yk:Toast ; yk:giverLabel ?g ; yk:toastTypeLabel ?t ; "
+    "yk:receiverLabel ?r } GROUP BY ?g ?t ?r ORDER BY DESC(?n) ?g ?t ?r",
+    "a page of 50 steps in order": YK
+    + "SELECT ?s ?seq ?text WHERE { ?s yk:inEdition ?e ; yk:sequence ?seq ; yk:text ?text . "
+    "FILTER(?e = <EDITION>) } ORDER BY ?seq LIMIT 50 OFFSET 100",
+    "next+ path from a step": YK
+    + "SELECT (COUNT(?later) AS ?n) WHERE { <STEP> yk:next+ ?later }",
+    "CONTAINS filter on the text": YK + 'SELECT ?s ?text WHERE { ?s yk:text ?text FILTER(CONTAINS(?text, "獻賔")) }',
+}
+SLOW = YK + "SELECT (COUNT(*) AS ?n) WHERE { ?a yk:next ?b . ?c yk:next ?d . FILTER(?a != ?d) }"
+"""A query that runs past any budget (a cross product of the step chain with itself)."""
 
 
-def timed(fn, repeat: int = 5):  # type: ignore[no-untyped-def]
-    times = []
-    result = None
+def timed(fn: Callable[[], object], repeat: int = 5) -> tuple[float, object]:
+    """Median seconds of ``repeat`` calls, and the last result."""
+    times, result = [], None
     for _ in range(repeat):
         t0 = time.perf_counter()
         result = fn()
@@ -37,103 +61,305 @@ def timed(fn, repeat: int = 5):  # type: ignore[no-untyped-def]
     return statistics.median(times), result
 
 
-def main() -> None:
+def section(title: str) -> None:
+    print(f"\n== {title}", flush=True)
+
+
+# ------------------------------------------------------------------------------------------ build
+
+
+def build(inputs: list[str], out: Path, jobs: int = 1) -> tuple[float, int]:
+    """``yili-kg build`` in a process of its own: (wall seconds, max RSS in KiB)."""
+    cmd = [str(BIN / "python"), "-c", _MAXRSS_CHILD, "build", *inputs, "--out", str(out), "--jobs", str(jobs)]
     t0 = time.perf_counter()
-    extractor = Extractor()
-    t_init = time.perf_counter() - t0
-    doc = load_default()
-    t_extract, ex = timed(lambda: extractor.extract(doc))
-    chars = sum(len(b.classic.text) for b in doc.blocks)
-    t_build, store = timed(lambda: build_store([ex]), 3)
-    t_rdflib, ds = timed(lambda: build_dataset([ex]), 3)
-    graph = union_graph(ds)
-    print(f"excerpt: {len(doc.blocks)} blocks, {chars} classic characters, {len(ex.steps)} steps, {len(store)} triples")
-    print(f"  vocabulary + jieba dictionary: {t_init * 1000:.0f} ms (once per process)")
-    print(f"  extraction: {t_extract * 1000:.0f} ms = {chars / t_extract:,.0f} classic characters/s")
-    print(f"  graph build into Oxigraph: {t_build * 1000:.0f} ms; the same as an rdflib Dataset: {t_rdflib * 1000:.0f} ms")
-
-    for name, q in (("who toasts whom", WHO), ("agent changes between consecutive steps", HEAVY)):
-        t_ox, _ = timed(lambda q=q: list(store.query(q, use_default_graph_as_union=True)), 7)
-        t_rdf, _ = timed(lambda q=q: list(graph.query(q)), 3)
-        print(
-            f"  query '{name}': Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.1f} ms -> "
-            f"Oxigraph is {t_rdf / t_ox:.1f}x faster"
-        )
-
-    queries = GraphQueries(OxigraphBackend(store), extractor.vocabulary)
-    t_rest, rows = timed(lambda: queries.toasts(receiver="賓"), 20)
-    t_page, _ = timed(lambda: queries.steps(vessel="爵", limit=50), 20)
-    print(f"  REST /toasts?receiver=賓 lookup: {t_rest * 1000:.2f} ms ({len(rows)} rows); /steps page: {t_page * 1000:.2f} ms")
-
-    files = sorted(p for p in CORPUS.glob("*") if p.suffix in (".txt", ".xml")) if CORPUS.is_dir() else []
-    if files:
-        docs = [read_file(p) for p in files]
-        all_chars = sum(len(b.classic.reading_text) for d in docs for b in d.blocks)
-        t_all, exs = timed(lambda: [extractor.extract(d) for d in docs], 3)
-        tracemalloc.start()
-        t0 = time.perf_counter()
-        store_all = build_store(exs)
-        t_store_all = time.perf_counter() - t0
-        _cur, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        print(
-            f"corpus: {len(docs)} files, {all_chars} classic characters, {sum(len(e.steps) for e in exs)} steps, "
-            f"{len(store_all)} triples"
-        )
-        print(
-            f"  extraction {t_all * 1000:.0f} ms = {all_chars / t_all:,.0f} chars/s; "
-            f"throughput ratio corpus/excerpt = {(all_chars / t_all) / (chars / t_extract):.2f}"
-        )
-        print(
-            f"  graph build {t_store_all:.2f} s (traced by tracemalloc, so slower); Python heap peak "
-            f"{peak / 2**20:.1f} MiB ({peak / len(store_all):.0f} bytes per triple, Oxigraph's own memory aside)"
-        )
-    # scaling: the excerpt's classic blocks repeated 40 times; time per character should stay flat
-    body = doc.text.split("\n\n", 1)[1]
-    big = parse_text(doc.text + ("\n\n" + body) * 39, source="<excerpt x40>")
-    t_big, big_ex = timed(lambda: extractor.extract(big), 1)
-    big_chars = sum(len(b.classic.text) for b in big.blocks)
-    print(
-        f"scaling: excerpt x40 = {big_chars} classic characters, {len(big_ex.steps)} steps in {t_big:.2f} s; "
-        f"time per character x40 / x1 = {(t_big / big_chars) / (t_extract / chars):.2f}"
-    )
-    print(f"max resident set size of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
-    whole_corpus()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: yili-kg build failed: {proc.stderr.strip()[-500:]}")
+    rss = int(re.findall(r"maxrss=(\d+)", proc.stderr)[-1])
+    return seconds, rss
 
 
-def whole_corpus() -> None:
-    """`yili-kg build ../shared/corpus/kanripo/` (three editions, 13 rites) with --jobs 1 and --jobs 2,
-    each in a process of its own: wall time, peak memory (max RSS of the child), and the speed-up."""
-    import subprocess
-    import sys
-    import tempfile
+_MAXRSS_CHILD = (
+    "import resource, sys\n"
+    "from yili.api.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(f'maxrss={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}', file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
 
+
+def jieba_seconds(texts: list[str]) -> float:
+    """jieba's own cut (HMM off) of the same texts, its dictionary loaded beforehand."""
+    import jieba
+
+    jieba.initialize()
+    t0 = time.perf_counter()
+    for text in texts:
+        jieba.lcut(text, HMM=False)
+    return time.perf_counter() - t0
+
+
+def bench_build(workdir: Path) -> tuple[Path, str]:
+    section("build")
     kanripo = CORPUS / "kanripo"
-    if not kanripo.is_dir():
-        return
-    size = sum(p.stat().st_size for p in kanripo.rglob("*.txt"))
+    if kanripo.is_dir():
+        inputs = [str(kanripo)]
+        files = sorted(kanripo.rglob("*.txt"))
+    else:
+        print("(no ../shared/corpus/kanripo: the excerpt repeated 40 times stands in)")
+        from yili.ingest.document import load_default
+
+        text = load_default().text
+        body = text.split("\n\n", 1)[1]
+        big = workdir / "excerpt-x40.txt"
+        big.write_text(text + ("\n\n" + body) * 39, encoding="utf-8")
+        inputs, files = [str(big)], [big]
+    size = sum(p.stat().st_size for p in files)
+    out = workdir / "graph"
+    seconds, rss = build(inputs, out, jobs=1)
+    texts = [p.read_text(encoding="utf-8") for p in files]
+    t_jieba = jieba_seconds(texts)
+    mib = size / 2**20
+    print(f"yili-kg build, {len(files)} files, {mib:.1f} MiB of text, --jobs 1: {seconds:.1f} s ({mib / seconds:.2f} MiB/s), max RSS {rss / 1024:.0f} MiB ({rss / 1024 / mib:.0f} MiB per MiB of input)")
+    print(f"jieba's cut (HMM off) of the same text: {t_jieba:.1f} s ({mib / t_jieba:.2f} MiB/s)")
+    print(f"  -> the build runs at {t_jieba / seconds:.2f}x jieba's cut speed (target: at least 0.5x)")
+    if len(files) > 1:
+        seconds2, _ = build(inputs, workdir / "graph2", jobs=2)
+        print(f"  --jobs 2: {seconds2:.1f} s, {seconds / seconds2:.2f}x the speed of --jobs 1")
+        shutil.rmtree(workdir / "graph2", ignore_errors=True)
+    linearity(workdir)
+    return out, str(files[0])
+
+
+def linearity(workdir: Path) -> None:
+    """The excerpt's blocks repeated 16 and 64 times, each built whole: 4x the input in how much time?"""
+    from yili.ingest.document import load_default
+
+    text = load_default().text
+    body = text.split("\n\n", 1)[1]
     runs = {}
-    for jobs in (1, 2):
-        with tempfile.TemporaryDirectory() as out:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            t0 = time.perf_counter()
-            proc = subprocess.run(
-                [sys.executable, "-m", "yili.api.cli", "build", str(kanripo), "--out", out, "--jobs", str(jobs)],
-                capture_output=True,
-                text=True,
-            )
-            seconds = time.perf_counter() - t0
-            rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            if proc.returncode != 0:
-                print(f"whole corpus --jobs {jobs}: failed: {proc.stderr.strip().splitlines()[-1:]}")
-                return
-            runs[jobs] = seconds
-            print(
-                f"whole corpus (kanripo, {size / 2**20:.1f} MiB of text) --jobs {jobs}: {seconds:.1f} s, "
-                f"{size / 2**20 / seconds:.2f} MiB/s; {proc.stdout.splitlines()[0].split(': ', 1)[1]}; "
-                f"max RSS of the children so far {max(rss, before) / 1024:.0f} MiB"
-            )
-    print(f"  speed-up of --jobs 2 over --jobs 1: {runs[1] / runs[2]:.2f}x (extraction is the part spread; the store is filled in one process)")
+    for n in (16, 64):
+        f = workdir / f"excerpt-x{n}.txt"
+        f.write_text(text + ("\n\n" + body) * (n - 1), encoding="utf-8")
+        runs[n], _ = build([str(f)], workdir / f"x{n}", jobs=1)
+        shutil.rmtree(workdir / f"x{n}", ignore_errors=True)
+    print(f"excerpt x16: {runs[16]:.1f} s; x64: {runs[64]:.1f} s -> 4x the input in {runs[64] / runs[16]:.2f}x the time (target: at most 4.4x)")
+
+
+# ------------------------------------------------------------------------------------- in process
+
+
+def bench_in_process(graph: Path) -> None:
+    section("in process: pyoxigraph (the served store) against rdflib's in-memory Graph, the same queries")
+    from rdflib import Dataset
+    from yili.graph.store import open_store
+
+    store = open_store(graph / "store")
+    step, edition = first_step(store)
+    t0 = time.perf_counter()
+    ds = Dataset(default_union=True)
+    ds.parse(str(graph / "graph.trig"))
+    print(f"rdflib loads graph.trig in {time.perf_counter() - t0:.1f} s; the store opens in milliseconds")
+    for name, q in QUERIES.items():
+        q = q.replace("STEP", step).replace("EDITION", edition)
+        t_ox, rows_ox = timed(lambda q=q: list(store.query(q, use_default_graph_as_union=True)), 5)
+        t_rdf, rows_rdf = timed(lambda q=q: list(ds.query(q)), 1)
+        same = len(rows_ox) == len(rows_rdf)  # type: ignore[arg-type]
+        print(f"  {name}: Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.0f} ms -> {t_rdf / t_ox:.0f}x ({'same' if same else 'DIFFERENT'} row count)")
+
+
+def first_step(store) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """The first step of the banquet (燕禮) in the first of its editions, and that edition's IRI
+    (any edition's first step when there is no banquet)."""
+    rite = "<https://w3id.org/yili-kg/rite/yanli>"
+    for pattern in (f"?e yk:editionOf {rite} .", ""):
+        q = YK + f"SELECT ?s ?e WHERE {{ ?s a yk:Step ; yk:sequence 1 ; yk:inEdition ?e . {pattern} }} ORDER BY ?e LIMIT 1"
+        rows = list(store.query(q, use_default_graph_as_union=True))
+        if rows:
+            return rows[0]["s"].value, rows[0]["e"].value
+    raise SystemExit("bench: the graph has no steps")
+
+
+# ------------------------------------------------------------------------------------------- HTTP
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server(cmd: list[str], port: int, ready: str, timeout: float = 300) -> Iterator[subprocess.Popen[bytes]]:
+    """Start a server, wait until ``ready`` (a path) answers, stop it (and its children) at the end."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{ready}", timeout=5).read()
+            break
+        except Exception:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"bench: {cmd[0]} did not start") from None
+            time.sleep(0.3)
+    try:
+        yield proc
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process and all its descendants (MiB)."""
+    total, todo = 0, [pid]
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                parents.setdefault(ppid, []).append(int(entry.name))
+    while todo:
+        p = todo.pop()
+        todo.extend(parents.get(p, []))
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def wrk(url: str, seconds: int = 5, connections: int = 8, accept: str | None = None) -> tuple[float, float, int]:
+    """Requests/s, p50 latency (ms) and non-2xx count of ``wrk`` on ``url``."""
+    cmd = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+    if accept:
+        cmd[1:1] = ["-H", f"Accept: {accept}"]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", out)
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+    latency = float(p50.group(1)) * scale[p50.group(2)] if p50 else float("nan")
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rps, latency, int(bad.group(1)) if bad else 0
+
+
+def sparql_url(port: int, query: str) -> str:
+    return f"http://127.0.0.1:{port}/sparql?query={urllib.parse.quote(query)}"
+
+
+@contextlib.contextmanager
+def slow_clients(url: str, n: int) -> Iterator[list[str]]:
+    """``n`` clients sending the slow query (``url``) again and again, as a client would: after a
+    503 with ``Retry-After`` they wait that long.  Yields the kinds of the answers they got."""
+    stop = threading.Event()
+    outcomes: list[str] = []
+
+    def client() -> None:
+        while not stop.is_set():
+            try:
+                with urllib.request.urlopen(url, timeout=30) as r:
+                    r.read()
+                    outcomes.append(str(r.status))
+            except urllib.error.HTTPError as e:
+                body = e.read().decode("utf-8", "replace")
+                outcomes.append(json.loads(body).get("error", str(e.code)) if body.startswith("{") else str(e.code))
+                time.sleep(float(e.headers.get("Retry-After") or 0))
+            except Exception as e:
+                outcomes.append(type(e).__name__)
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(n)]
+    for t in threads:
+        t.start()
+    time.sleep(1.5)  # let them take their workers
+    try:
+        yield outcomes
+    finally:
+        stop.set()
+
+
+def bench_http(graph: Path) -> None:
+    section("over HTTP on loopback (wrk, 8 connections, 5 s each): yili-kg serve --store against the peers")
+    if shutil.which("wrk") is None:
+        print("skipped: Debian's wrk is not installed (apt-get install wrk)")
+        return
+    oxigraph = BIN / "oxigraph"
+    endpoint = BIN / "rdflib-endpoint"
+    from yili.graph.store import open_store
+
+    step, _ = first_step(open_store(graph / "store"))
+    point = YK + f"SELECT ?p ?o WHERE {{ <{step}> ?p ?o }}"
+    who = QUERIES["who toasts whom (GROUP BY)"]
+    json_results = "application/sparql-results+json"
+    results: dict[str, dict[str, tuple[float, float, int]]] = {}
+    rss: dict[str, float] = {}
+    under_load: dict[str, dict[int, float]] = {}
+
+    # a copy of the store for the Oxigraph server (it locks its folder)
+    ox_store = graph.parent / "oxigraph-store"
+    shutil.copytree(graph / "store", ox_store)
+    peers = {
+        "yili-kg": ([str(BIN / "yili-kg"), "serve", "--store", str(graph / "store"), "--port", "{port}"], "/rites"),
+        "oxigraph server": (
+            [str(oxigraph), "serve-read-only", "--location", str(ox_store), "--bind", "127.0.0.1:{port}", "--union-default-graph"],
+            "/query?query=ASK%7B%7D",
+        ),
+        "rdflib-endpoint": ([str(endpoint), "serve", str(graph / "graph.trig"), "--host", "127.0.0.1", "--port", "{port}"], "/?query=ASK%7B%7D"),
+    }
+    for name, (cmd, ready) in peers.items():
+        if not Path(cmd[0]).exists():
+            print(f"{name}: not installed (make bench installs the bench extra)")
+            continue
+        port = free_port()
+        with server([c.replace("{port}", str(port)) for c in cmd], port, ready) as proc:
+            path = {"oxigraph server": "/query", "rdflib-endpoint": "/"}.get(name, "/sparql")
+
+            def url(q: str, path: str = path, port: int = port) -> str:
+                return f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(q)}"
+
+            wrk(url(point), seconds=2, accept=json_results)  # warm-up
+            results[name] = {"point lookup": wrk(url(point), accept=json_results), "who toasts whom": wrk(url(who), accept=json_results)}
+            if name == "yili-kg":
+                results[name]["/toasts?giver=主人"] = wrk(f"http://127.0.0.1:{port}/toasts?giver=%E4%B8%BB%E4%BA%BA")
+            rss[name] = rss_mib(proc.pid)
+            if name != "rdflib-endpoint":
+                under_load[name] = {}
+                for n in (0, 2, 4):
+                    with slow_clients(url(SLOW), n) as outcomes:
+                        under_load[name][n] = wrk(url(point), accept=json_results)[0]
+                    if n:
+                        kinds = {k: outcomes.count(k) for k in sorted(set(outcomes))}
+                        print(f"  {name} with {n} slow clients: their answers {kinds}")
+                rss[name + " (after slow queries)"] = rss_mib(proc.pid)
+    shutil.rmtree(ox_store, ignore_errors=True)
+    for name, rows in results.items():
+        for what, (rps, p50, bad) in rows.items():
+            print(f"  {name:16} {what:22} {rps:8.0f} requests/s, p50 {p50:7.2f} ms" + (f", {bad} not 2xx" if bad else ""))
+    for name, mib in rss.items():
+        print(f"  {name:16} resident memory, all processes: {mib:.0f} MiB")
+    for name, by_n in under_load.items():
+        base = by_n[0] or float("nan")
+        print(f"  {name:16} point lookups with 0 / 2 / 4 slow queries: " + " / ".join(f"{by_n[n]:.0f}" for n in (0, 2, 4)) + f" requests/s -> {by_n[4] / base:.0%} kept under 4")
+    if "yili-kg" in results:
+        ours = results["yili-kg"]["point lookup"][0]
+        for peer in ("rdflib-endpoint", "oxigraph server"):
+            if peer in results:
+                print(f"  SPARQL point lookups: yili-kg at {ours / results[peer]['point lookup'][0]:.2f}x {peer}")
+        print(f"  /toasts?giver=主人 (first page): {results['yili-kg']['/toasts?giver=主人'][0]:.0f} requests/s (target: 1,000)")
+
+
+def main() -> None:
+    print(f"yili-kg benchmark, {os.cpu_count()} cores; ratios are measured in this run")
+    with tempfile.TemporaryDirectory(prefix="yili-bench-") as tmp:
+        workdir = Path(tmp)
+        graph, _ = bench_build(workdir)
+        bench_in_process(graph)
+        bench_http(graph)
+    print(f"\nmax RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
 if __name__ == "__main__":

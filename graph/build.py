@@ -287,6 +287,7 @@ class GraphBuilder:
             (yk.vesselLabel, s.vessel.label if s.vessel else None),
             (yk.wineLabel, s.wine.label if s.wine else None),
             (yk.facingLabel, s.facing.label if s.facing else None),
+            (yk.page, s.page),
         ):
             if value:
                 g.add((iri, prop, Literal(value)))

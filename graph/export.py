@@ -146,7 +146,8 @@ def step_chain(queries: GraphQueries, rite: str | None = None, edition: str | No
         action — recipient glossed: ``host — xian (present a cup) — guest``), ``sequence``, ``block``,
         ``char_start``, ``char_end``, ``edition``, ``rite``, ``mode``, and where written ``agent``,
         ``action``, ``recipient``, ``object``, ``cup``, ``wine``, ``place``, ``facing`` (as written)
-        with ``*_en`` glosses, ``phase`` (label) and ``phase_number``.  Edges ``next`` join each step
+        with ``*_en`` glosses, ``phase`` (label) and ``phase_number``, and ``page`` (the edition's page
+        the step begins on) where the edition marks its pages.  Edges ``next`` join each step
         to the one after it in the same edition (``label`` 次, ``label_en`` next).
 
     Raises
@@ -198,6 +199,7 @@ def step_chain(queries: GraphQueries, rite: str | None = None, edition: str | No
                     "facing_en": gloss["facing"],
                     "phase": row["phase_label"],
                     "phase_number": row["phase_number"],
+                    "page": row["page"],
                 }
             ),
         )
@@ -399,7 +401,7 @@ def _mermaid_text(text: str) -> str:
 
 
 _STEP_COLUMNS = (
-    "iri", "rite", "edition", "sequence", "block", "phase", "char_start", "char_end", "text", "mode",
+    "iri", "rite", "edition", "page", "sequence", "block", "phase", "char_start", "char_end", "text", "mode",
     "agent", "agent_en", "action", "action_en", "recipient", "recipient_en", "object", "cup", "cup_en",
     "wine", "wine_en", "place", "place_en", "facing", "facing_en",
 )  # fmt: skip

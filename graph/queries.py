@@ -100,6 +100,7 @@ STEP_FIELDS = """
   OPTIONAL { ?step yk:wineLabel ?wine }
   OPTIONAL { ?step yk:locationLabel ?location }
   OPTIONAL { ?step yk:facingLabel ?facing }
+  OPTIONAL { ?step yk:page ?page }
 """
 
 
@@ -349,7 +350,7 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
             self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
-       ?location ?facing ?modeIri ?edition WHERE {{
+       ?location ?facing ?modeIri ?edition ?page WHERE {{
   {{ SELECT DISTINCT ?step ?edition ?sequence WHERE {{ {where} }}
      ORDER BY ?edition ?sequence LIMIT {int(limit)} OFFSET {int(offset)} }}
   {STEP_FIELDS}
@@ -386,7 +387,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
-       ?location ?facing ?modeIri ?edition ?prev ?next ?blockIri ?blockText ?blockStart ?blockEnd ?phase ?giver ?receiver
+       ?location ?facing ?modeIri ?edition ?page ?prev ?next ?blockIri ?blockText ?blockStart ?blockEnd ?phase ?giver ?receiver
        ?type ?repeats WHERE {{
   BIND({s} AS ?step)
   {STEP_FIELDS}
@@ -524,7 +525,7 @@ SELECT ?step ?edition ?rite ?sequence ?block ?text ?char_start ?char_end ?giver 
             self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
-       ?location ?facing ?modeIri ?edition ?rite ?phase ?phase_number ?phase_label WHERE {{
+       ?location ?facing ?modeIri ?edition ?page ?rite ?phase ?phase_number ?phase_label WHERE {{
   {self._selection(rite, edition)}
   ?step a yk:Step ; yk:inEdition ?edition .
   {STEP_FIELDS}
@@ -620,4 +621,5 @@ def _step_row(r: dict[str, object]) -> dict[str, object]:
         "facing": r.get("facing"),
         "mode": mode.rsplit("mode-", 1)[-1] if mode else None,
         "edition": r.get("edition"),
+        "page": r.get("page"),
     }

@@ -73,9 +73,9 @@ def write_files(store: pyoxigraph.Store, trig: str | Path, turtle: str | Path, p
         Prefix → namespace IRI, used in both files.
     """
     store.dump(str(trig), pyoxigraph.RdfFormat.TRIG, prefixes=prefixes)
-    merged = pyoxigraph.Store()
-    merged.bulk_extend(pyoxigraph.Quad(q.subject, q.predicate, q.object, pyoxigraph.DefaultGraph()) for q in store)
-    merged.dump(str(turtle), pyoxigraph.RdfFormat.TURTLE, from_graph=pyoxigraph.DefaultGraph(), prefixes=prefixes)
+    # every triple of every graph, in the store's own (sorted, deterministic) order; a triple that
+    # two graphs hold is written twice, which a Turtle reader merges (a graph is a set)
+    pyoxigraph.serialize((q.triple for q in store), str(turtle), pyoxigraph.RdfFormat.TURTLE, prefixes=prefixes)
 
 
 STORE_MARKER = "CURRENT"

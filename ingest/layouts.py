@@ -52,6 +52,25 @@ class Line:
         return "".join(self.chars)
 
 
+_PAGE_MARKER = re.compile(r"<pb:([^>\s]+)>|<pb\b[^>]*?\bn=\"([^\"]+)\"[^>]*>")
+
+
+def page_markers(text: str) -> list[tuple[int, str]]:
+    """The page markers of a text, in order: ``(offset, page)`` with ``offset`` in code points into
+    ``text`` and ``page`` as the marker names it (``KR1d0040_WYG_004-1a`` for Kanripo's
+    ``<pb:KR1d0040_WYG_004-1a>``, ``1a`` for KanripoXML's ``<pb n="1a"/>``).  Empty for a text
+    without markers (the excerpt)."""
+    return [(m.start(), m.group(1) or m.group(2)) for m in _PAGE_MARKER.finditer(text)]
+
+
+def page_at(markers: list[tuple[int, str]], offset: int) -> str | None:
+    """The page on which ``offset`` lies: the last marker at or before it (None before the first)."""
+    import bisect
+
+    i = bisect.bisect_right([m[0] for m in markers], offset) - 1
+    return markers[i][1] if i >= 0 else None
+
+
 def is_mandoku(text: str) -> bool:
     """True for Kanripo mandoku text (``#+TITLE:`` headers, ``¶`` line ends, ``<pb:…>`` markers)."""
     head = text[:2000]

@@ -18,6 +18,7 @@ from pathlib import Path
 from yili.ingest import grammar as g
 from yili.ingest.clauses import segment
 from yili.ingest.document import LAYER_NOTE, Block, Document
+from yili.ingest.layouts import page_at, page_markers
 from yili.ingest.resolver import StepResolver
 from yili.ingest.rites import identify
 from yili.ingest.steps import Step
@@ -221,6 +222,9 @@ class Extractor:
             s = steps[t.step.sequence - 1]
             if not s.recipient and t.receiver:
                 steps[t.step.sequence - 1] = replace(s, recipient=t.receiver)
+        markers = page_markers(document.text)
+        if markers:  # each step knows the edition's page it begins on
+            steps = [replace(s, page=page_at(markers, s.char_start)) for s in steps]
         toasts = [replace(t, step=steps[t.step.sequence - 1]) for t in toasts]
         phases = phases_of(steps, toasts)
         return Extraction(document, tuple(steps), tuple(toasts), tuple(phases), profile)

@@ -87,6 +87,9 @@ class Step:
         general rules, not steps in sequence with the story).
     notes : tuple[str, ...]
         Which rules decided unwritten fields (``agent: carried``, ``recipient: other party``).
+    page : str | None
+        The edition's page on which the step begins, as its page marker names it
+        (:func:`yili.ingest.layouts.page_at`); None for a text without page markers.
     """
 
     key: str
@@ -117,6 +120,7 @@ class Step:
     part: str = "narrative"
     source: str = ""
     notes: tuple[str, ...] = ()
+    page: str | None = None
 
     @property
     def agent_label(self) -> str | None:
@@ -155,6 +159,7 @@ class Step:
             "repeats": self.repeats,
             "summary": self.summary,
             "part": self.part,
+            "page": self.page,
         }
 
 

@@ -386,3 +386,14 @@ def test_toasts_are_paginated_with_a_total_and_links(client):
     assert last["next"] is None and urlsplit(last["previous"]).path == "/toasts"
     assert parse_qs(urlsplit(last["previous"]).query) == {"giver": ["主人"], "limit": ["5"], "offset": ["5"]}
     assert client.get("/toasts", params={"limit": 0}).status_code == 400
+
+
+def test_a_step_of_a_paged_edition_says_its_page(two_rites):
+    """The step's JSON (and the step chain export) name the page of the edition it begins on."""
+    client, sacrifice = two_rites
+    first = sacrifice.steps[0]
+    page = client.get("/steps", params={"rite": "特牲饋食禮", "limit": 1}).json()["items"][0]
+    assert page["page"] == first.page and first.page.startswith("KR1d0040_WYG_015-")
+    one = client.get(page["url"]).json()
+    assert (one["text"], one["page"]) == (first.text, first.page)
+    assert client.get("/steps", params={"rite": "燕禮", "limit": 1}).json()["items"][0]["page"] is None

@@ -170,3 +170,28 @@ def test_the_three_editions_read_the_same_classic(extractor):
             # of the 述註's classic, how much is read; of what is read as classic, how much is the 述註's
             assert matched / len(shuzhu) >= floor, (chapter, edition, matched / len(shuzhu))
             assert matched / len(other) >= 0.93, (chapter, edition, matched / len(other))
+
+
+def test_each_step_knows_the_page_of_the_edition_it_begins_on(extractor):
+    """Page markers stay data: a step's page is the last marker before its first character."""
+    from yili.ingest.document import read_file
+    from yili.ingest.layouts import page_at, page_markers
+
+    from tests.conftest import shared_path
+
+    doc = read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt"))
+    steps = extractor.extract(doc).steps
+    first = steps[0]
+    assert first.text == "士冠禮筮於廟門"
+    assert first.page == "KR1d0040_WYG_001-2a"
+    markers = page_markers(doc.text)
+    assert markers[0] == (doc.text.index("<pb:KR1d0040_WYG_001-1a>"), "KR1d0040_WYG_001-1a")
+    for s in steps:  # every step of a paged edition has the page whose marker last precedes it
+        before = doc.text.rfind("<pb:", 0, s.char_start)
+        assert s.page == doc.text[before + 4 : doc.text.index(">", before)]
+    assert page_at(markers, 0) is None
+    assert [s.page for s in extractor.extract(read_file(shared_path("corpus", "yili_shuzhu_03_shixiangjianli.kanripoxml-tei-fragment.xml"))).steps][:1] == ["1a"]
+
+
+def test_the_excerpt_has_no_pages(extraction):
+    assert {s.page for s in extraction.steps} == {None}
