@@ -61,7 +61,9 @@ more than 30 s before the first row.  So queries are evaluated in worker *proces
   count);
 - a query still running after ``SparqlLimits.long_query_s`` is long: its worker runs at a lower CPU
   priority, and at most ``max_concurrent_queries - short_lane`` long queries run at once (one
-  more is stopped and answered ``busy``), so short queries always find a worker;
+  more is stopped and answered ``busy``), so short queries always find a worker.  A query that ran
+  long once is remembered: sent again, it takes a long lane at once, or is answered ``busy``
+  at once, without running, when they are all taken;
 - when the budget runs out, the request is answered 503 at once; the worker, which checks the
   budget between result rows, has :data:`KILL_GRACE_S` to stop by itself, and is otherwise killed
   (SIGKILL) and replaced in the background, while the other workers go on serving;
@@ -112,6 +114,7 @@ import threading
 import time
 import traceback
 import urllib.parse
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
@@ -201,9 +204,9 @@ class SparqlLimits:
         query is answered 503 ``busy`` with ``Retry-After`` (it never ran), not ``timeout``.
     long_query_s : float, default 0.5
         With ``isolation="process"``, a query still running after this many seconds is *long*:
-        its worker's CPU priority is lowered (``nice`` 10) so that short queries on the other
+        its worker's CPU priority is lowered (``nice`` 19) so that short queries on the other
         workers come first.
-    short_lane : int, default 1
+    short_lane : int, default 2
         With ``isolation="process"``, workers that long queries cannot hold: at most
         ``max_concurrent_queries - short_lane`` long queries run at once, and a query that becomes
         long when they are all taken is stopped and answered 503 ``busy`` with ``Retry-After``.
@@ -248,7 +251,7 @@ class SparqlLimits:
     isolation: Literal["process", "thread"] = "process"
     max_queue_wait_s: float = 2.0
     long_query_s: float = 0.5
-    short_lane: int = 1
+    short_lane: int = 2
 
     def __post_init__(self) -> None:
         bounds = ("max_query_length", "max_body_bytes", "timeout_s", "max_rows", "max_brackets")
@@ -930,6 +933,7 @@ class _Job:
     deadline: float
     future: Future[_Answer]
     queued: float = 0.0
+    long: bool = False
 
 
 _SPAWN = multiprocessing.get_context("spawn")
@@ -1014,11 +1018,22 @@ class _ProcessPool:
         now = time.monotonic()
         deadline = now + limits.timeout_s
         future: Future[_Answer] = Future()
-        workers.jobs.put(_Job(operation, deadline, future, queued=now))
+        long = workers.known_long(operation)
+        if long and not workers.enter_long():
+            # it ran long before and every long lane is taken: refused at once, the short lane stays free
+            raise EndpointBusyError(_lanes_message(limits, known=True))
+        try:
+            workers.jobs.put(_Job(operation, deadline, future, queued=now, long=long))
+        except BaseException:
+            if long:
+                workers.leave_long()
+            raise
         waiting = asyncio.wrap_future(future)
         done, _ = await asyncio.wait({waiting}, timeout=min(limits.max_queue_wait_s, limits.timeout_s))
         if not done:
             if future.cancel():  # still queued: no worker took it, and none will
+                if long:
+                    workers.leave_long()
                 raise EndpointBusyError(_busy_message(limits))
             try:
                 return await asyncio.wait_for(waiting, timeout=max(0.0, deadline - time.monotonic()))
@@ -1060,6 +1075,7 @@ class _Workers:
         self._lock = threading.Lock()
         self._starting = limits.max_concurrent_queries
         self._long = 0
+        self._long_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
         self._spares: queue.Queue[tuple[BaseProcess, Connection]] = queue.Queue(maxsize=1)
         self._want_spare = threading.Event()
         self._spare_thread = threading.Thread(target=self._keep_spare, name="sparql-spare", daemon=True)
@@ -1067,6 +1083,21 @@ class _Workers:
         for slot in self._slots:
             slot.thread.start()
         self._spare_thread.start()
+
+    def known_long(self, operation: _Operation) -> bool:
+        """Whether this query (the same text, dataset and format) ran long before."""
+        with self._lock:
+            return _operation_key(operation) in self._long_queries
+
+    def remember_long(self, operation: _Operation) -> None:
+        """Remember a query that ran long (the last 1,024 such), so that it goes straight to a long
+        lane next time, or is refused at once when they are all taken."""
+        with self._lock:
+            key = _operation_key(operation)
+            self._long_queries[key] = None
+            self._long_queries.move_to_end(key)
+            while len(self._long_queries) > 1024:
+                self._long_queries.popitem(last=False)
 
     def enter_long(self) -> bool:
         """Count one more long query if a long lane is free (``max_concurrent_queries - short_lane``)."""
@@ -1209,24 +1240,32 @@ class _Slot:
         if connection is None:
             future.set_exception(RuntimeError("No SPARQL worker process could be started; see the log."))
             return
+        long = job.long  # a query that ran long before holds its lane already
         if time.monotonic() - job.queued > limits.max_queue_wait_s:
+            if long:
+                self._workers.leave_long()
             future.set_exception(EndpointBusyError(_busy_message(limits)))  # it waited too long to start
             return
-        long = False
         try:
+            if long:
+                self._nice(19)
             connection.send((job.operation, remaining))
             if connection.poll(min(remaining, limits.long_query_s)):
                 _settle(future, *connection.recv())
+                if long and not self._nice(0):
+                    self._discard()
                 return
             left = job.deadline - time.monotonic()
-            if left > 0:
+            if left > 0 and not long:
                 # a long query: it may hold one of the long lanes, at a lower CPU priority
+                self._workers.remember_long(job.operation)
                 if not self._workers.enter_long():
                     future.set_exception(EndpointBusyError(_lanes_message(limits)))
                     self._discard()  # stop it; the spare process takes this slot
                     return
                 long = True
-                self._nice(10)
+                self._nice(19)
+            if left > 0:
                 if connection.poll(left):
                     _settle(future, *connection.recv())
                     if not self._nice(0):
@@ -1591,13 +1630,22 @@ def _busy_message(limits: SparqlLimits) -> str:
     )
 
 
-def _lanes_message(limits: SparqlLimits) -> str:
+def _lanes_message(limits: SparqlLimits, known: bool = False) -> str:
     lanes = _long_lanes(limits)
-    return (
-        f"The SPARQL endpoint is busy: this query ran past {limits.long_query_s:g} s while {lanes} long queries "
-        f"were already running (SparqlLimits.short_lane keeps {limits.short_lane} worker(s) for short queries); "
-        "it was stopped. Send it again after the Retry-After delay, or narrow it."
+    what = (
+        f"this query ran past {limits.long_query_s:g} s before" if known else f"this query ran past {limits.long_query_s:g} s"
     )
+    done = "it was not evaluated" if known else "it was stopped"
+    return (
+        f"The SPARQL endpoint is busy: {what} while {lanes} long queries were already running "
+        f"(SparqlLimits.short_lane keeps {limits.short_lane} worker(s) for short queries); {done}. "
+        "Send it again after the Retry-After delay, or narrow it."
+    )
+
+
+def _operation_key(operation: _Operation) -> tuple[object, ...]:
+    """What makes two queries the same for the long-query memory: text, dataset and format."""
+    return (operation.query, operation.default_graphs, operation.named_graphs, operation.accept, operation.format)
 
 
 def _timeout_message(limits: SparqlLimits) -> str:
