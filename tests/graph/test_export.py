@@ -297,3 +297,16 @@ def test_export_over_http_refuses_bad_requests_in_one_line(client, url, status, 
     r = client.get(url)
     assert r.status_code == status
     assert message in r.json()["message"]
+
+
+def test_every_concept_of_the_vocabulary_has_an_english_gloss(service):
+    """Every skos:Concept (roles, acts, cups, places, …) has exactly one English skos:prefLabel, which
+    the exports use as label_en."""
+    rows = service.queries.backend.select(
+        "PREFIX skos: <http://www.w3.org/2004/02/skos/core#> SELECT ?c (COUNT(?en) AS ?n) WHERE { ?c a skos:Concept . "
+        "OPTIONAL { ?c skos:prefLabel ?en FILTER(LANG(?en) = 'en') } } GROUP BY ?c"
+    )
+    assert len(rows) > 390
+    assert [r["c"] for r in rows if r["n"] != 1] == []
+    labels = service.queries.concept_labels()
+    assert labels["https://w3id.org/yili-kg/vocab/role-zhuren"]["en"] == "host"
