@@ -1233,18 +1233,19 @@ class _Slot:
     def _run(self, job: _Job) -> None:
         """Evaluate ``job`` in this slot's process and settle its future (never raises)."""
         future, limits, connection = job.future, self._workers.limits, self._connection
-        remaining = job.deadline - time.monotonic()
-        if remaining <= 0:
-            future.set_exception(QueryTimeoutError(_timeout_message(limits)))
-            return
-        if connection is None:
-            future.set_exception(RuntimeError("No SPARQL worker process could be started; see the log."))
-            return
         long = job.long  # a query that ran long before holds its lane already
+        remaining = job.deadline - time.monotonic()
+        refusal: BaseException | None = None
         if time.monotonic() - job.queued > limits.max_queue_wait_s:
+            refusal = EndpointBusyError(_busy_message(limits))  # it waited too long to start
+        elif remaining <= 0:
+            refusal = QueryTimeoutError(_timeout_message(limits))
+        elif connection is None:
+            refusal = RuntimeError("No SPARQL worker process could be started; see the log.")
+        if refusal is not None or connection is None:
             if long:
                 self._workers.leave_long()
-            future.set_exception(EndpointBusyError(_busy_message(limits)))  # it waited too long to start
+            future.set_exception(refusal or RuntimeError("no worker process"))
             return
         try:
             if long:
@@ -1281,6 +1282,8 @@ class _Slot:
         try:
             if connection.poll(KILL_GRACE_S):
                 connection.recv()  # it stopped between rows (or finished just too late): keep it
+                if long and not self._nice(0):
+                    self._discard()  # at a low priority for good: a fresh process takes over
                 return
         except (EOFError, OSError):
             pass
