@@ -508,7 +508,7 @@ def parser() -> argparse.ArgumentParser:
                 "inputs",
                 nargs="*",
                 metavar="INPUT",
-                help="text files (UTF-8, blank-line blocks); default: the embedded 燕礼 excerpt",
+                help="text files (blank-line blocks, Kanripo mandoku, KanripoXML) or folders; default: the embedded 燕礼 excerpt",
             )
         sp.add_argument(
             "--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle (repeatable)"
@@ -573,7 +573,10 @@ def parser() -> argparse.ArgumentParser:
         "mermaid (sequence diagram of one edition), csv, turtle, ntriples, jsonld",
     )
     x.add_argument(
-        "inputs", nargs="*", metavar="INPUT", help="text files (UTF-8, blank-line blocks); default: the embedded 燕礼 excerpt"
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="text files (blank-line blocks, Kanripo mandoku, KanripoXML) or folders; default: the embedded 燕礼 excerpt",
     )
     x.add_argument("--view", choices=["toasts", "steps"], default="toasts", help="the toast network (default) or the step chain")
     x.add_argument("--rite", default=None, help="keep one rite (燕禮, 燕礼 or yanli); default: every rite read")

@@ -332,10 +332,13 @@ def test_the_query_page_runs_who_toasts_whom(tab: Tab, server: str) -> None:
     )
     assert len(rows) == 6  # LIMIT 6
     assert any("主人" in " ".join(row) and "賔" in " ".join(row) and "主人筵前献賔" in " ".join(row) for row in rows)
-    # the screenshot leaves out how long the query took, so that it is the same from run to run
+    # the screenshot leaves out how long the query took and the blinking cursor, so that it is the same
+    # from run to run
     page.evaluate(
         "document.querySelectorAll('.yasr_response_chip').forEach(e => { e.innerText = e.innerText.replace(/ in [0-9.]+ seconds?/, ''); })"
     )
+    page.add_style_tag(content=".CodeMirror-cursors { visibility: hidden !important; }")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
     shoot(tab, "query")
     # the query went to this server's endpoint
     assert any(unquote(urlsplit(url).path) == "/sparql" for url in tab.requests[1:])
