@@ -458,6 +458,7 @@ _ERROR_TEXT = {
     400: "An unknown or invalid parameter (the message names it)",
     404: "No such step, term or rite",
     406: "No representation of the step satisfies Accept / format=",
+    503: "Busy: another export is being written; retry after the Retry-After delay",
 }
 
 
@@ -543,12 +544,17 @@ def _only_params(request: Request, allowed: set[str]) -> None:
     Raises
     ------
     YiliError
-        400, naming the unknown parameter and the known ones.
+        400, naming the unknown parameter and the known ones, or a parameter given twice.
     """
     unknown = sorted(set(request.query_params) - allowed)
     if unknown:
         takes = ", ".join(sorted(allowed)) or "no parameters"
         raise RequestError(f"unknown parameter {unknown[0]!r} (this resource takes: {takes})")
+    names = [name for name, _value in request.query_params.multi_items()]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        # agent=公&agent=賓 would otherwise keep one of the two without a word
+        raise RequestError(f"parameter {repeated[0]!r} given more than once: give it once")
 
 
 def _name(value: str | None) -> str | None:

@@ -3,12 +3,17 @@ downloadable files, the same bytes ``yili-kg export`` writes (:mod:`yili.graph.e
 
 from __future__ import annotations
 
+import threading
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response
-from yili.graph.export import FORMATS, VIEWS, export
+from fastapi.responses import JSONResponse, Response
+from yili.graph.export import FORMATS, VIEWS, Export, export
+from yili.ontology.errors import EndpointBusyError
+
+KEEP_BYTES = 8 * 1024 * 1024
+"""Exports up to this size are kept once written (the graph does not change while it is served)."""
 
 if TYPE_CHECKING:
     from yili.api.app import Service
@@ -35,6 +40,9 @@ def make_export_router(service: Service) -> APIRouter:
     from yili.api.app import _errors, _name, _only_params
 
     router = APIRouter()
+    running = threading.Semaphore(1)
+    lock = threading.Lock()
+    kept: dict[tuple[str, str, str | None, str | None], Export] = {}  # the graph is read-only while served
     formats = ", ".join(f"{f.name} ({f.media_type.split(';')[0]})" for f in FORMATS.values())
 
     @router.get(
@@ -46,7 +54,7 @@ def make_export_router(service: Service) -> APIRouter:
                 "description": "The file, with a download name in Content-Disposition",
                 "content": {f.media_type.split(";")[0]: {} for f in FORMATS.values()},
             },
-            **_errors(400, 404),
+            **_errors(400, 404, 503),
         },
     )
     def export_file(
@@ -61,11 +69,30 @@ def make_export_router(service: Service) -> APIRouter:
         Answers the file with its media type and ``Content-Disposition: attachment;
         filename="yili-kg-{rite}-{view}.{ext}"``; the RDF formats (turtle, ntriples, jsonld) hold the
         selected editions' graphs and the vocabulary, merged.  400 for an unknown parameter, format
-        or view, or a Mermaid diagram of several editions; 404 for an unknown rite."""
+        or view, or a Mermaid diagram of several editions; 404 for an unknown rite; 503 ``busy`` with
+        ``Retry-After`` while another export is being written (one at a time; small ones are kept)."""
         _only_params(request, {"view", "rite", "edition"})
-        result = export(
-            service.queries, service.store, format.value, view.value, rite=_name(rite), edition=_name(edition)
-        )
+        key = (format.value, view.value, _name(rite), _name(edition))
+        result = kept.get(key)
+        if result is None:
+            # one export at a time: a whole-corpus export takes seconds of the server's CPU, and the
+            # lookups must not wait behind several of them
+            if not running.acquire(blocking=False):
+                error = EndpointBusyError("another export is being written; send this request again after the Retry-After delay")
+                return JSONResponse(
+                    {"error": error.kind, "message": error.message},
+                    status_code=error.status,
+                    headers={"Retry-After": str(error.retry_after_s)},
+                )
+            try:
+                result = export(service.queries, service.store, format.value, view.value, rite=key[2], edition=key[3])
+            finally:
+                running.release()
+            if len(result.data) <= KEEP_BYTES:
+                with lock:
+                    kept[key] = result
+                    while len(kept) > 32:
+                        kept.pop(next(iter(kept)))
         return Response(
             result.data,
             media_type=result.media_type,

@@ -267,7 +267,7 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/phases": ["200", "400", "404"],
         "/rites": ["200", "400"],
         "/terms/{name}": ["200", "400", "404"],
-        "/export/{format}": ["200", "400", "404"],
+        "/export/{format}": ["200", "400", "404", "503"],
     }
     body = paths["/toasts"]["get"]["responses"]["404"]["content"]["application/json"]["schema"]
     assert body["required"] == ["error", "message"]
@@ -397,3 +397,9 @@ def test_a_step_of_a_paged_edition_says_its_page(two_rites):
     one = client.get(page["url"]).json()
     assert (one["text"], one["page"]) == (first.text, first.page)
     assert client.get("/steps", params={"rite": "燕禮", "limit": 1}).json()["items"][0]["page"] is None
+
+
+def test_a_parameter_given_twice_is_refused(client):
+    r = client.get("/steps", params=[("agent", "公"), ("agent", "賓")])
+    assert r.status_code == 400
+    assert r.json()["message"] == "parameter 'agent' given more than once: give it once"

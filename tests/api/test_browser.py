@@ -337,8 +337,12 @@ def test_the_query_page_runs_who_toasts_whom(tab: Tab, server: str) -> None:
     page.evaluate(
         "document.querySelectorAll('.yasr_response_chip').forEach(e => { e.innerText = e.innerText.replace(/ in [0-9.]+ seconds?/, ''); })"
     )
-    page.add_style_tag(content=".CodeMirror-cursors { visibility: hidden !important; }")
+    page.add_style_tag(
+        content=".CodeMirror-cursors { visibility: hidden !important; } "
+        ".CodeMirror-activeline-background, .CodeMirror-matchingbracket { background: none !important; }"
+    )
     page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.mouse.move(0, 799)  # no hover highlight
     shoot(tab, "query")
     # the query went to this server's endpoint
     assert any(unquote(urlsplit(url).path) == "/sparql" for url in tab.requests[1:])

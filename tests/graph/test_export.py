@@ -310,3 +310,43 @@ def test_every_concept_of_the_vocabulary_has_an_english_gloss(service):
     assert [r["c"] for r in rows if r["n"] != 1] == []
     labels = service.queries.concept_labels()
     assert labels["https://w3id.org/yili-kg/vocab/role-zhuren"]["en"] == "host"
+
+
+def test_one_export_is_written_at_a_time_and_small_ones_are_kept(service):
+    """While an export is being written, another is answered 503 busy with Retry-After; an export
+    written once is answered again from memory (the graph is read-only while served)."""
+    import threading
+
+    from fastapi.testclient import TestClient
+    from yili.api.app import create_app
+
+    import yili.api.exports as exports
+
+    started, release = threading.Event(), threading.Event()
+    real = exports.export
+    calls = []
+
+    def slow_export(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[2])
+        started.set()
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    exports.export = slow_export
+    try:
+        client = TestClient(create_app(service))
+        first: list = []
+        t = threading.Thread(target=lambda: first.append(client.get("/export/csv")))
+        t.start()
+        assert started.wait(10)
+        busy = client.get("/export/gexf")
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "1"
+        assert busy.json()["error"] == "busy"
+        release.set()
+        t.join(10)
+        assert first[0].status_code == 200
+        again = client.get("/export/csv")
+        assert again.content == first[0].content
+        assert calls == ["csv"]  # the second csv came from memory
+    finally:
+        exports.export = real
