@@ -361,7 +361,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
         _e, extractions = _extract([], [])
         result = validate_graph(union_graph(build_dataset(extractions)))
     print(result.format())
+    if result.conforms and args.graph and not _holds_steps(args.graph):
+        print(f"yili-kg: warning: {args.graph} holds no yili-kg steps: nothing in it was checked against the step shapes", file=sys.stderr)
     return 0 if result.conforms else 1
+
+
+def _holds_steps(path: str) -> bool:
+    """Whether a graph file holds at least one yk:Step."""
+    from yili.graph.store import load_file
+
+    store = load_file(path)
+    return bool(store.query("ASK { ?s a <https://w3id.org/yili-kg/ontology#Step> }", use_default_graph_as_union=True))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

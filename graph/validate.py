@@ -97,6 +97,9 @@ def validate_file(path: str | Path) -> ValidationResult:
     fmt = {".ttl": "turtle", ".trig": "trig", ".nq": "nquads", ".nt": "nt"}.get(p.suffix.lower())
     if fmt is None:
         raise InputError(f"{p}: unknown graph file type {p.suffix!r} (expected .ttl, .trig, .nq or .nt)")
+    from yili.graph.store import load_file
+
+    load_file(p)  # Oxigraph's parser names the line, the column and what is wrong (InputError)
     try:
         if fmt in ("trig", "nquads"):
             ds = Dataset()

@@ -423,3 +423,17 @@ def test_the_graph_holds_every_toast_of_toasts_jsonl(tmp_path, capsys, chapter):
     elif isinstance(chapter, str):
         assert [(t["giver"], t["receiver"]) for t in listed] == [("主人", None)]
         assert notes == ["the receiver of this toast is not named in the text"]
+
+
+def test_validate_names_where_a_file_is_broken_and_warns_on_a_graph_without_steps(tmp_path, capsys):
+    broken = tmp_path / "broken.ttl"
+    broken.write_text('@prefix ex: <http://e/> .\nex:a ex:b "unterminated .\n', encoding="utf-8")
+    assert main(["validate", str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"yili-kg: error: {broken}: not valid Turtle: Parser error between line 2 column 11")
+    assert err.count("\n") == 1
+    empty = tmp_path / "empty.ttl"
+    empty.write_text("", encoding="utf-8")
+    assert main(["validate", str(empty)]) == 0
+    out = capsys.readouterr()
+    assert out.err == f"yili-kg: warning: {empty} holds no yili-kg steps: nothing in it was checked against the step shapes\n"
