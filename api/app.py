@@ -159,6 +159,7 @@ def create_app(service: Service) -> FastAPI:
     app.state.service = service
     answers = _Answers(512)  # /toasts pages by query string: the graph is read-only while served
     service.queries.toasts(limit=1)  # read the toasts once now (the index /toasts filters), not in the first request
+    service.queries.steps(limit=1)  # and the steps' index that /steps filters
     app.include_router(make_sparql_router(
         lambda: service.store, query_page=lambda: html_page("sparql.html"), store_path=lambda: service.store_path
     ))

@@ -130,6 +130,7 @@ class GraphQueries:
         self._prefix_block = prefix_block(self.base)
         self._index_lock = threading.Lock()
         self._toasts: list[dict[str, object]] | None = None
+        self._steps: tuple[list[tuple[str, int, str]], dict[tuple[str, str], list[int]]] | None = None
         self._memo: dict[tuple[object, ...], object] = {}
 
     def _remembered(self, key: tuple[object, ...], compute):  # type: ignore[no-untyped-def]
@@ -335,29 +336,71 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
         UnknownTermError
             A name is not in the vocabulary.
         """
-        filters = []
+        wanted: list[tuple[str, str]] = []
         if agent:
-            filters.append(f"?step yk:agent {_sparql_iri(self._concept_iri(agent, 'role'))} .")
+            wanted.append(("agent", self._concept_iri(agent, "role")))
         if action:
-            filters.append(f"?step yk:action/skos:broader* {_sparql_iri(self._concept_iri(action, 'action'))} .")
+            wanted.append(("action", self._concept_iri(action, "action")))
         if vessel:
-            filters.append(f"?step yk:vessel/skos:broader* {_sparql_iri(self._concept_iri(vessel, 'vessel'))} .")
-        filters.append(self._rite_filter(rite))
-        where = f"?step a yk:Step ; yk:inEdition ?edition ; yk:sequence ?sequence . {' '.join(filters)}"
-        total_rows = self.backend.select(self._prefix_block + f"SELECT (COUNT(DISTINCT ?step) AS ?n) WHERE {{ {where} }}")
-        total = int(str(total_rows[0]["n"])) if total_rows else 0
+            wanted.append(("vessel", self._concept_iri(vessel, "vessel")))
+        if rite:
+            wanted.append(("rite", self._rite_iri(rite)))
+        steps, postings = self._step_index()
+        if wanted:
+            matching = set(postings.get(wanted[0], ()))
+            for criterion in wanted[1:]:
+                matching &= set(postings.get(criterion, ()))
+            found = [steps[i] for i in sorted(matching)]
+        else:
+            found = steps
+        chosen = found[offset : offset + limit]
+        if not chosen:
+            return Page([], len(found), limit, offset)
+        values = " ".join(_sparql_iri(step) for _edition, _sequence, step in chosen)
         q = (
             self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition ?page WHERE {{
-  {{ SELECT DISTINCT ?step ?edition ?sequence WHERE {{ {where} }}
-     ORDER BY ?edition ?sequence LIMIT {int(limit)} OFFSET {int(offset)} }}
+  VALUES ?step {{ {values} }}
   {STEP_FIELDS}
 }} ORDER BY ?edition ?sequence"""
         )
         items = [_step_row(r) for r in self.backend.select(q)]
-        return Page(items, total, limit, offset)
+        return Page(items, len(found), limit, offset)
+
+    def _step_index(self) -> tuple[list[tuple[str, int, str]], dict[tuple[str, str], list[int]]]:
+        """Every step of the graph in ritual order (edition IRI, then sequence, then IRI), and for each
+        concept the ``/steps`` filters match, the positions of the steps that name it: ``("agent",
+        role)``, ``("action", act)`` and ``("vessel", cup)`` with everything broader
+        (``skos:broader*``: a 觚 is also a 爵), ``("rite", rite)``.  Read once (the graph is read-only
+        while served), so a filtered page costs one small query for its own rows."""
+        with self._index_lock:
+            if self._steps is None:
+                keys: dict[str, tuple[str, int, str]] = {}
+                named: dict[str, dict[str, set[str]]] = {}
+                for r in self.backend.select(
+                    self._prefix_block
+                    + "SELECT ?step ?edition ?sequence ?rite WHERE { ?step a yk:Step ; yk:inEdition ?edition ; "
+                    "yk:sequence ?sequence . OPTIONAL { ?edition yk:editionOf ?rite } }"
+                ):
+                    step = str(r["step"])
+                    keys[step] = (str(r["edition"]), int(str(r["sequence"])), step)
+                    if r.get("rite"):
+                        named.setdefault(step, {}).setdefault("rite", set()).add(str(r["rite"]))
+                for kind, path in (("agent", "yk:agent"), ("action", "yk:action/skos:broader*"), ("vessel", "yk:vessel/skos:broader*")):
+                    for r in self.backend.select(
+                        self._prefix_block + f"SELECT ?step ?c WHERE {{ ?step a yk:Step ; {path} ?c }}"
+                    ):
+                        named.setdefault(str(r["step"]), {}).setdefault(kind, set()).add(str(r["c"]))
+                ordered = sorted(keys.values())
+                postings: dict[tuple[str, str], list[int]] = {}
+                for i, (_edition, _sequence, step) in enumerate(ordered):
+                    for kind, iris in sorted(named.get(step, {}).items()):
+                        for iri in sorted(iris):
+                            postings.setdefault((kind, iri), []).append(i)
+                self._steps = (ordered, postings)
+            return self._steps
 
     def step(self, iri: str) -> dict[str, object]:
         """One step with its neighbours, block, phase and commentary.
