@@ -160,6 +160,7 @@ def create_app(service: Service) -> FastAPI:
     answers = _Answers(512)  # /toasts pages by query string: the graph is read-only while served
     service.queries.toasts(limit=1)  # read the toasts once now (the index /toasts filters), not in the first request
     service.queries.steps(limit=1)  # and the steps' index that /steps filters
+    _give_back_memory()
     app.include_router(make_sparql_router(
         lambda: service.store, query_page=lambda: html_page("sparql.html"), store_path=lambda: service.store_path
     ))
@@ -461,6 +462,21 @@ _ERROR_TEXT = {
     406: "No representation of the step satisfies Accept / format=",
     503: "Busy: another export is being written; retry after the Retry-After delay",
 }
+
+
+def _give_back_memory() -> None:
+    """Return the memory freed after reading the lookup indexes to the operating system (glibc's
+    ``malloc_trim``; the rows of the queries that built them are gone, but the C allocator keeps
+    their pages).  A no-op where that call does not exist."""
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 class _Answers:

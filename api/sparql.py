@@ -127,7 +127,6 @@ import pyoxigraph
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
-from yili.api.service_description import SERIALIZATIONS, service_description
 from yili.ontology.errors import (
     EndpointBusyError,
     EvaluationCrashedError,
@@ -441,6 +440,8 @@ def make_sparql_router(
             named_graphs.extend(
                 sorted((g.value, sum(1 for _ in store.quads_for_pattern(None, None, None, g))) for g in store.named_graphs())
             )
+        from yili.api.service_description import SERIALIZATIONS, service_description  # rdflib: not in the workers
+
         graph = service_description(
             str(request.url.replace(query="", fragment="")),
             [f.media_type for f in _RESULTS_FORMATS] + [f.media_type for f in _GRAPH_FORMATS],
@@ -868,6 +869,8 @@ def _description_format(accept: str, *, html: bool) -> str | None:
     >>> _description_format("*/*", html=True) is None
     True
     """
+    from yili.api.service_description import SERIALIZATIONS  # rdflib: imported by the server only
+
     offers = (["text/html"] if html else []) + list(SERIALIZATIONS)
     best: tuple[float, int] | None = None
     chosen = None
