@@ -518,7 +518,7 @@ def parser() -> argparse.ArgumentParser:
                 "inputs",
                 nargs="*",
                 metavar="INPUT",
-                help="text files (blank-line blocks, Kanripo mandoku, KanripoXML) or folders; default: the embedded 燕礼 excerpt",
+                help="text files (blank-line blocks, Kanripo mandoku, KanripoXML) or folders; default: the embedded excerpt",
             )
         sp.add_argument(
             "--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle (repeatable)"
@@ -527,7 +527,7 @@ def parser() -> argparse.ArgumentParser:
         sp.add_argument(
             "--rite",
             default=None,
-            help="read the inputs as this rite (a key such as yanli, or a name such as 燕禮); default: from each title or cast",
+            help="read the inputs as this rite (its key or its name, in either script); default: from each title or cast",
         )
 
     b = sub.add_parser("build", help="build the graph and write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl, store/")
@@ -586,10 +586,10 @@ def parser() -> argparse.ArgumentParser:
         "inputs",
         nargs="*",
         metavar="INPUT",
-        help="text files (blank-line blocks, Kanripo mandoku, KanripoXML) or folders; default: the embedded 燕礼 excerpt",
+        help="text files (blank-line blocks, Kanripo mandoku, KanripoXML) or folders; default: the embedded excerpt",
     )
     x.add_argument("--view", choices=["toasts", "steps"], default="toasts", help="the toast network (default) or the step chain")
-    x.add_argument("--rite", default=None, help="keep one rite (燕禮, 燕礼 or yanli); default: every rite read")
+    x.add_argument("--rite", default=None, help="keep one rite (its key or its name, in either script); default: every rite read")
     x.add_argument("--edition", default=None, help="keep one edition (its key, the last segment of its IRI: shuzhu-excerpt)")
     x.add_argument("--graph", metavar="FILE", help="export this graph file (.trig/.nq/.ttl) instead of building")
     x.add_argument("--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle")

@@ -142,7 +142,6 @@ def test_sparql_without_a_query_describes_the_service(client, service, accept, r
     assert r.headers["vary"] == "Accept"
     g = Graph().parse(data=r.text, format=reader)
     endpoint = g.value(predicate=RDF.type, object=SD.Service)
-    assert endpoint is not None
     assert g.value(endpoint, SD.endpoint) == URIRef("http://testserver/sparql")
     assert set(g.objects(endpoint, SD.supportedLanguage)) == {SD.SPARQL11Query}
     assert set(g.objects(endpoint, SD.feature)) == {SD.UnionDefaultGraph}
