@@ -12,18 +12,18 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
-from importlib import resources
 from typing import Annotated, Any
 from urllib.parse import quote
 
 import pyoxigraph
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from yili.api.exports import make_export_router
-from yili.api.sparql import make_sparql_router, media_ranges
+from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
+from yili.api.sparql import make_sparql_router
 from yili.api.viewer import html_page, install_pages
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
@@ -122,8 +122,7 @@ def install_handlers(app: FastAPI) -> None:
 
 
 def _context() -> dict[str, Any]:
-    data = json.loads((resources.files("yili.ontology") / "context.jsonld").read_text(encoding="utf-8"))
-    return data["@context"]
+    return context_document()["@context"]
 
 
 def create_app(service: Service) -> FastAPI:
@@ -137,7 +136,9 @@ def create_app(service: Service) -> FastAPI:
     -------
     FastAPI
         Routes: ``/`` (index; the viewer for a browser), ``/toasts``, ``/steps``,
-        ``/steps/{rite}/{edition}/{offset}``, ``/phases``, ``/terms/{name}``, ``/sparql`` (GET and
+        ``/steps/{rite}/{edition}/{block}/{ordinal}`` (and ``/step/…``, a 303 to it), ``/phases``,
+        ``/terms/{name}``, the IRIs of the graph at their paths (:mod:`yili.api.resources`:
+        ``/rite/…``, ``/text/…``, ``/vocab/…``, ``/ontology``, ``/context.jsonld``…), ``/sparql`` (GET and
         POST; a query page for a browser), ``/docs`` (OpenAPI, Swagger UI) and ``/static`` (the
         viewer's files), none of them loading anything from another host.
     """
@@ -165,6 +166,7 @@ def create_app(service: Service) -> FastAPI:
         lambda: service.store, query_page=lambda: html_page("sparql.html"), store_path=lambda: service.store_path
     ))
     app.include_router(make_export_router(service))
+    app.include_router(make_resource_router(lambda: service.store, service.base))
     q = service.queries
 
     @app.get(
@@ -186,7 +188,7 @@ def create_app(service: Service) -> FastAPI:
         (400 for any).  Every answer says ``Vary: Accept``."""
         _only_params(request, set())
         vary = {"Vary": "Accept"}
-        if _best_offer(request.headers.get("accept", ""), ("application/json", "text/html")) == "text/html":
+        if best_offer(request.headers.get("accept", ""), ("application/json", "text/html")) == "text/html":
             return html_page("viewer.html", headers=vary)
         return JSONResponse({
             "name": "yili-kg",
@@ -263,7 +265,7 @@ def create_app(service: Service) -> FastAPI:
         return _paged(request, [{**s, "url": _step_url(service, str(s["id"]))} for s in page.items], page.total, limit, offset)
 
     @app.get(
-        "/steps/{rite}/{edition}/{offset}",
+        "/steps/{rite}/{edition}/{block}/{ordinal}",
         summary="One step, with its neighbours and commentary",
         responses={
             200: {
@@ -273,9 +275,17 @@ def create_app(service: Service) -> FastAPI:
             **_errors(400, 404, 406),
         },
     )
-    def step(rite: str, edition: str, offset: int, request: Request, format: str | None = None) -> Any:
-        """One step by its key (the path of its IRI): fields, ``previous``/``next`` step IRIs, the
-        block, the phase, the toast it expresses, and the commentary on its block.
+    def step(
+        rite: str,
+        edition: str,
+        block: Annotated[int, Path(ge=1, le=10_000_000, description="the classic block the step is read from")],
+        ordinal: Annotated[int, Path(ge=1, le=10_000, description="the step's place among the block's steps, from 1")],
+        request: Request,
+        format: str | None = None,
+    ) -> Any:
+        """One step by its key, the path of its IRI (``yanli/shuzhu-excerpt/3/2``: rite, edition,
+        classic block, ordinal in the block): fields, ``previous``/``next`` step IRIs, the block, the
+        phase, the toast it expresses, and the commentary on its block.
 
         The representation is negotiated (:func:`_step_format`): JSON (the default), JSON-LD (with
         ``ontology/context.jsonld``), the step's own triples with its source span in Turtle,
@@ -285,7 +295,7 @@ def create_app(service: Service) -> FastAPI:
         for a parameter other than ``format``; 406 if no offered format is acceptable.
         """
         _only_params(request, {"format"})
-        iri = str(mint("step", rite, edition, offset, base=service.base))
+        iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
         data = q.step(iri)
         data["links"] = {
             name: _step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
@@ -318,17 +328,18 @@ def create_app(service: Service) -> FastAPI:
         return Response(graph.serialize(format="turtle"), media_type="text/turtle; charset=utf-8", headers=vary)
 
     @app.get(
-        "/step/{rite}/{edition}/{offset}",
+        "/step/{rite}/{edition}/{block}/{ordinal}",
         summary="A step's IRI path: 303 See Other to where the step is described",
         status_code=303,
         response_class=Response,
-        responses={303: {"description": "See Other: /steps/{rite}/{edition}/{offset}, with the same query"}, **_errors(400)},
+        responses={303: {"description": "See Other: /steps/{rite}/{edition}/{block}/{ordinal}, with the same query"}, **_errors(400)},
     )
-    def step_iri(rite: str, edition: str, offset: int, request: Request) -> Response:
-        """The path of a step's IRI (``step/yanli/shuzhu-excerpt/1057``), for a graph built with
-        ``--base-iri`` set to this server: a 303 to ``/steps/…`` (the same query string), which
-        negotiates the representation (W3C, *Cool URIs for the Semantic Web*, 303 URIs)."""
-        target = f"/steps/{quote(rite, safe='')}/{quote(edition, safe='')}/{offset}"
+    def step_iri(rite: str, edition: str, block: str, ordinal: str, request: Request) -> Response:
+        """The path of a step's IRI (``step/yanli/shuzhu-excerpt/3/2``), for a graph served under its
+        base IRI: a 303 to ``/steps/…`` (the same query string), which negotiates the representation
+        (W3C, *Cool URIs for the Semantic Web*, 303 URIs)."""
+        parts = "/".join(quote(x, safe="") for x in (rite, edition, block, ordinal))
+        target = f"/steps/{parts}"
         if request.url.query:
             target += "?" + request.url.query
         return Response(status_code=303, headers={"Location": target, "Vary": "Accept"})
@@ -400,8 +411,8 @@ viewer's page) is last, so that ``*/*`` and ``text/*`` never choose it."""
 
 
 def _step_format(accept: str, format_name: str | None) -> str:
-    """The media type to answer a step in: ``format=`` when given (a name of :data:`_STEP_FORMATS`),
-    else :func:`_best_offer` of ``Accept`` among them, JSON when ``Accept`` is absent.
+    """The media type to answer a step in (:func:`~yili.api.resources.choose_format` among
+    :data:`_STEP_FORMATS`: JSON by default).
 
     Raises
     ------
@@ -412,48 +423,8 @@ def _step_format(accept: str, format_name: str | None) -> str:
     'text/html'
     >>> _step_format("*/*", None)
     'application/json'
-    >>> _step_format("application/rdf+xml;q=0.9, text/turtle", None)
-    'text/turtle'
     """
-    if format_name is not None:
-        key = format_name.strip().lower().replace("-", "")
-        if key in _STEP_FORMATS:
-            return _STEP_FORMATS[key]
-        raise NotAcceptableError(f"format={format_name[:40]!r} is not offered; use one of: {', '.join(_STEP_FORMATS)}")
-    if not media_ranges(accept):
-        return "application/json"
-    chosen = _best_offer(accept, tuple(_STEP_FORMATS.values()))
-    if chosen is None:
-        raise NotAcceptableError(f"Accept: {accept[:100]!r} allows none of {', '.join(_STEP_FORMATS.values())}")
-    return chosen
-
-
-def _best_offer(accept: str, offers: tuple[str, ...]) -> str | None:
-    """The offer with the highest q in ``Accept`` (the most specific range matching it decides its q;
-    ties go to the more specific match, then to the earlier offer), or None if ``Accept`` allows none.
-
-    >>> _best_offer("text/html,application/xhtml+xml,*/*;q=0.8", ("application/json", "text/html"))
-    'text/html'
-    >>> _best_offer("*/*", ("application/json", "text/html"))
-    'application/json'
-    >>> _best_offer("image/png", ("application/json", "text/html")) is None
-    True
-    """
-    ranges = media_ranges(accept)
-    best: tuple[float, int, int] | None = None
-    chosen = None
-    for position, media in enumerate(offers):
-        kind = media.split("/")[0]
-        match = None
-        for media_range, q in ranges:
-            specificity = 3 if media_range == media else 2 if media_range == f"{kind}/*" else 1 if media_range == "*/*" else 0
-            if specificity and (match is None or (specificity, q) > match):
-                match = (specificity, q)
-        if match is not None and match[1] > 0:
-            rank = (match[1], match[0], -position)
-            if best is None or rank > best:
-                best, chosen = rank, media
-    return chosen
+    return choose_format(accept, format_name, _STEP_FORMATS)
 
 
 _ERROR_TEXT = {
@@ -583,7 +554,7 @@ def _name(value: str | None) -> str | None:
 
 
 def _step_url(service: Service, iri: str) -> str | None:
-    """This API's URL path for a step IRI (``/steps/yanli/shuzhu-excerpt/1057``), or None."""
+    """This API's URL path for a step IRI (``/steps/yanli/shuzhu-excerpt/3/2``), or None."""
     prefix = service.base + "step/"
     return "/steps/" + iri[len(prefix) :] if iri.startswith(prefix) else None
 

@@ -3,7 +3,7 @@ another host, so they work offline.
 
 - the viewer, ``static/viewer.html`` with ``viewer.js`` and ``viewer.css``: the toast network, the
   timeline of a rite's steps by phase, and one page per step.  ``GET /`` and ``GET
-  /steps/{rite}/{edition}/{offset}`` answer it to a browser (``Accept`` preferring ``text/html``); the
+  /steps/{rite}/{edition}/{block}/{ordinal}`` answer it to a browser (``Accept`` preferring ``text/html``); the
   page then asks the same API for JSON;
 - ``/docs``: Swagger UI over ``/openapi.json``, from the vendored ``swagger-ui-dist``;
 - the SPARQL query page, ``static/sparql.html`` (YASGUI), answered to a browser's ``GET /sparql``

@@ -1,8 +1,9 @@
 """Steps → RDF: one named graph per edition, the ontology and vocabulary in a graph of their own.
 
 The graph follows ``ontology/yili.ttl``: a :class:`~yili.ingest.steps.Step` becomes a ``yk:Step``
-(and a ``yk:Toast`` when it is one) whose IRI is minted from the rite, the edition and the
-step's first character offset, so that rebuilding the same text gives the same IRIs.  Each step
+(and a ``yk:Toast`` when it is one) whose IRI is minted from the rite, the edition, the classic
+block and the step's ordinal in it (:func:`step_iri`), so that rebuilding the same text gives the
+same IRIs and an edit in one block renames nothing outside it.  Each step
 keeps its source span twice: as plain integers (``yk:charStart``/``yk:charEnd``, easy to query)
 and as a Web Annotation ``oa:SpecificResource`` with a ``oa:TextPositionSelector`` and a
 ``oa:TextQuoteSelector`` (what annotation tools read).
@@ -11,7 +12,6 @@ and as a Web Annotation ``oa:SpecificResource`` with a ``oa:TextPositionSelector
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,7 +28,7 @@ from yili.ingest.toasts import Toast
 from yili.ontology.errors import InputError
 from yili.ontology.namespaces import DEFAULT_BASE, OA, PREFIXES, SPDX, YK, YKV, base_iri, mint
 from yili.ontology.version import software_version
-from yili.ontology.vocabulary import default_files, read_graph
+from yili.ontology.vocabulary import VOLUME, default_files, read_graph
 
 MODES = {"actual": YKV["mode-actual"], "conditional": YKV["mode-conditional"], "negated": YKV["mode-negated"]}
 LAYERS = {"jing": YKV["layer-jing"], "zhu": YKV["layer-zhu"], "shu": YKV["layer-shu"], "other": YKV["layer-other"]}
@@ -88,6 +88,19 @@ def _rebase_graph(graph: Graph, base: str) -> Graph:
     for s, p, o in graph:
         out.add((move(s), move(p), move(o)))
     return out
+
+
+def step_iri(step: Step, base: str | None = None) -> URIRef:
+    """The IRI of a step: ``step/{rite}/{edition}/{block}/{ordinal}``, its rite, its edition and its
+    place in the text's own structure (the classic block it is read from, and its 1-based ordinal
+    among that block's steps), so that an edit in one block renames no step outside it.
+
+    >>> from yili.ingest.pipeline import Extractor
+    >>> from yili.ingest.document import load_default
+    >>> str(step_iri(Extractor().extract(load_default()).steps[0], "https://example.org/"))
+    'https://example.org/step/yanli/shuzhu-excerpt/1/1'
+    """
+    return mint("step", *step.key.split("/"), base=base)
 
 
 def _iri(term: Term | None, base: str) -> URIRef | None:
@@ -187,7 +200,7 @@ class GraphBuilder:
         if doc.title:
             g.add((edition, DCTERMS.title, Literal(doc.title)))
             # the work the edition is of, by its title less the 卷 (儀禮述註卷三 → 儀禮述註)
-            work = self._work_by_title.get(_VOLUME.sub("", doc.title).strip())
+            work = self._work_by_title.get(VOLUME.sub("", doc.title).strip())
             if work is not None:
                 g.add((edition, DCTERMS.isPartOf, _rebase(work, b)))
         self._provenance(g, gid, doc)
@@ -199,8 +212,8 @@ class GraphBuilder:
             g.add((bi, yk.charStart, Literal(block.classic.start)))
             g.add((bi, yk.charEnd, Literal(block.classic.end)))
             g.add((bi, yk.text, Literal(block.classic.text)))
-            for piece in block.commentary:
-                ci = mint("commentary", doc.rite, doc.edition, piece.start, base=b)
+            for k, piece in enumerate(block.commentary, start=1):
+                ci = mint("commentary", doc.rite, doc.edition, block.number, k, base=b)
                 g.add((ci, RDF.type, yk.Commentary))
                 g.add((ci, yk.comments, bi))
                 g.add((ci, yk.inEdition, edition))
@@ -215,7 +228,7 @@ class GraphBuilder:
                 g.add((ci, yk.text, Literal(piece.text)))
         toasts = {t.step.sequence: t for t in extraction.toasts}
         steps = extraction.steps
-        iris = [mint("step", doc.rite, doc.edition, s.char_start, base=b) for s in steps]
+        iris = [step_iri(s, b) for s in steps]
         for k, step in enumerate(steps):
             self._step(g, step, iris[k], rite, edition, doc)
             if k > 0:
@@ -391,9 +404,6 @@ def _labels_of_scheme(vocabulary: Graph, scheme: str) -> dict[str, URIRef]:
                 for label in sorted(vocabulary.objects(concept, prop)):
                     by_name.setdefault(str(label), concept)
     return by_name
-
-
-_VOLUME = re.compile(r"卷[第苐]?[一二三四五六七八九十百]+$")
 
 
 def _rebase(iri: URIRef, base: str) -> URIRef:

@@ -104,7 +104,7 @@ class Document:
     rite : str
         A stable key for the rite (``yanli`` for 燕礼), used in IRIs.
     edition : str
-        A stable key for the edition (``shuzhu-excerpt``), used in IRIs.
+        A stable key for the edition (``shuzhu``, ``shuzhu-excerpt``), used in IRIs.
     title : str
         The title line, if any.
     blocks : tuple[Block, ...]
@@ -114,6 +114,10 @@ class Document:
     sha256 : str
         The SHA-256 of the file's bytes as read (64 lowercase hex digits), recorded in the graph's
         provenance; empty for a text not read from a file (see :attr:`digest`).
+    edition_given : bool
+        True if ``edition`` was given by the caller; otherwise the extractor replaces it with the
+        key of the work the title names (儀禮述註 → ``shuzhu``,
+        :meth:`~yili.ontology.vocabulary.Vocabulary.edition_key`), so that no IRI depends on a file name.
     """
 
     text: str
@@ -124,6 +128,7 @@ class Document:
     blocks: tuple[Block, ...]
     rite_given: bool = False
     sha256: str = ""
+    edition_given: bool = False
 
     @property
     def digest(self) -> str:
@@ -200,7 +205,7 @@ def split_commentary(text: str, start: int) -> list[Piece]:
 
 
 def parse_text(
-    text: str, *, source: str = "<text>", rite: str = "", edition: str = "shuzhu-excerpt", rite_given: bool | None = None
+    text: str, *, source: str = "<text>", rite: str = "", edition: str | None = None, rite_given: bool | None = None
 ) -> Document:
     """Read text in the blank-line block layout of the 述注 excerpt into a :class:`Document`.
 
@@ -210,8 +215,11 @@ def parse_text(
         The decoded input.
     source : str
         A name for messages and provenance.
-    rite, edition : str
-        Stable keys used in IRIs.
+    rite : str
+        A stable key used in IRIs.
+    edition : str, optional
+        A stable key for the edition, used in IRIs; by default the extractor takes the key of the
+        work the title names (``shuzhu``), else ``text``.
     rite_given : bool, optional
         Whether ``rite`` names the rite (a profile key: the text is read as that rite unless its title
         names another) or is only a key for IRIs; by default, whether ``rite`` is given.  With no
@@ -228,7 +236,11 @@ def parse_text(
     """
     if rite_given is None:
         rite_given = bool(rite)
-    rite = rite or "text"
+    doc = _parse_text(text, source=source, rite=rite or "text", edition=edition or "text", rite_given=rite_given)
+    return replace(doc, edition_given=edition is not None)
+
+
+def _parse_text(text: str, *, source: str, rite: str, edition: str, rite_given: bool) -> Document:
     if not text.strip():
         raise InputError(f"{source}: the file is empty")
     from yili.ingest import layouts
@@ -340,6 +352,10 @@ def _parse_zhushu(
 
 EMBEDDED_NAME = "yili_shuzhu_yanli_excerpt.txt"
 
+EMBEDDED_EDITION = "shuzhu-excerpt"
+"""The edition key of the embedded excerpt (an excerpt of the 述注 has its own key: its blocks are
+not numbered as the whole chapter's), also when the same text is read from a file."""
+
 MAX_INPUT_BYTES = 16 * 2**20
 """The largest input file read, in bytes (16 MiB): a chapter with its 注疏 is under 1 MiB, the whole
 three-edition corpus 2.5 MiB; a larger file is refused with a clear error rather than read for minutes."""
@@ -364,7 +380,10 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
     ----------
     path : str or Path
     rite, edition : str, optional
-        Stable keys for IRIs; by default derived from the file name.
+        Stable keys for IRIs.  By default the extractor takes the rite's key from the title or the
+        cast (``yanli``) and the edition's from the work the title names (``shuzhu``); the embedded
+        excerpt's text is edition ``shuzhu-excerpt``; only a text whose title names no known rite or
+        work falls back on its file name.
 
     Raises
     ------
@@ -398,6 +417,8 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
     if "\x00" in text:
         raise InputError(f"{p}: binary file (contains NUL characters), not a text")
     stem = p.stem
+    if edition is None and text == embedded_text():
+        edition = EMBEDDED_EDITION  # the embedded excerpt, wherever it is read from, has the same IRIs
     doc = parse_text(
         text,
         source=str(p),
@@ -405,7 +426,7 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
         edition=edition or _edition_key(stem),
         rite_given=rite is not None,
     )
-    return replace(doc, sha256=hashlib.sha256(raw).hexdigest())
+    return replace(doc, sha256=hashlib.sha256(raw).hexdigest(), edition_given=edition is not None)
 
 
 def _rite_key(stem: str) -> str:
@@ -414,8 +435,9 @@ def _rite_key(stem: str) -> str:
 
 
 def _edition_key(stem: str) -> str:
-    if "excerpt" in stem:
-        return "shuzhu-excerpt"
+    """A key for an edition whose title names no work of the vocabulary (``ykv:works``): its file
+    name, as an IRI path segment.  The extractor replaces it with the work's key when the title
+    names one (:meth:`~yili.ontology.vocabulary.Vocabulary.edition_key`)."""
     return re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower() or "edition"
 
 
@@ -423,5 +445,5 @@ def load_default() -> Document:
     """Return the embedded 燕礼 excerpt as a :class:`Document` (edition ``shuzhu-excerpt``; it has no
     title, and the extractor recognises the 燕禮 from its cast)."""
     raw = embedded_bytes()
-    doc = parse_text(raw.decode("utf-8-sig"), source=EMBEDDED_NAME, edition="shuzhu-excerpt")
-    return replace(doc, sha256=hashlib.sha256(raw).hexdigest())
+    doc = parse_text(raw.decode("utf-8-sig"), source=EMBEDDED_NAME, edition=EMBEDDED_EDITION)
+    return replace(doc, sha256=hashlib.sha256(raw).hexdigest(), edition_given=True)

@@ -168,7 +168,8 @@ class Extractor:
         -------
         Extraction
             With ``profile`` the rite profile used; the document's rite key is the profile's when
-            the caller did not give one.
+            the caller did not give one, and its edition key the ``skos:notation`` of the work its
+            title names (``shuzhu``, ``zhushu``, ``zhengzhu``) when the caller did not give one.
 
         Raises
         ------
@@ -178,6 +179,9 @@ class Extractor:
         profile = identify(document, self.vocabulary, rite)
         if profile.key and not document.rite_given:
             document = replace(document, rite=profile.key)
+        if not document.edition_given and (work := self.vocabulary.edition_key(document.title)) is not None:
+            # the edition key is the work's (儀禮述註 → shuzhu), not the file's name
+            document = replace(document, edition=work, edition_given=True)
         readings = {label: self.vocabulary.concepts[key] for label, key in sorted(profile.readings.items()) if key in self.vocabulary.concepts}
         resolver = StepResolver(self.vocabulary, document, profile)
         cast = frozenset(profile.cast)

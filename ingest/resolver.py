@@ -9,6 +9,7 @@ things in hand in :mod:`yili.ingest.cups`.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import takewhile
 
 from yili.ingest import grammar as g
 from yili.ingest.agents import AgentRules
@@ -423,8 +424,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         repeats = self._repeats(clause, action_term, agent)
 
         seq = len(self.steps) + 1
+        # the step's place in the text's own structure: its classic block and its ordinal in it
+        ordinal = 1 + sum(1 for _ in takewhile(lambda s: s.block == clause.block, reversed(self.steps)))
         step = Step(
-            key=f"{self.document.rite}/{self.document.edition}/{clause.start}",
+            key=f"{self.document.rite}/{self.document.edition}/{clause.block}/{ordinal}",
             sequence=seq,
             block=clause.block,
             char_start=clause.start,

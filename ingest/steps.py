@@ -42,7 +42,8 @@ class Step:
     Attributes
     ----------
     key : str
-        Stable key ``{rite}/{edition}/{char_start}``; the step's IRI is minted from it.
+        Stable key ``{rite}/{edition}/{block}/{ordinal}`` (``yanli/shuzhu-excerpt/3/2``: the second
+        step read from classic block 3); the step's IRI is minted from it.
     sequence : int
         1-based order in the edition.
     block : int

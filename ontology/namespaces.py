@@ -1,7 +1,7 @@
 """Namespaces of the graph, declared once, and the one function that mints IRIs.
 
-Every IRI the project writes is made here (``mint``) from stable keys: the rite, the edition, a
-character offset, a term id.  Rebuilding the same text therefore gives the same IRIs, and a scholar
+Every IRI the project writes is made here (``mint``) from stable keys: the rite, the edition (the
+work's notation: ``shuzhu``), a place in the text's own structure (classic block, ordinal), a term id.  Rebuilding the same text therefore gives the same IRIs, and a scholar
 can cite a step by its IRI.
 
 The base IRI defaults to :data:`DEFAULT_BASE` and can be changed with the environment variable
@@ -113,8 +113,8 @@ def mint(kind: str, *keys: object, base: str | None = None) -> URIRef:
         The resource type as a path segment: ``"rite"``, ``"text"`` (an edition of a rite),
         ``"block"``, ``"step"``, ``"commentary"``, ``"phase"``, ``"graph"`` (a named graph).
     *keys : object
-        Stable keys, in order, e.g. ``("yanli", "shuzhu-excerpt", 1057)`` for the step that starts
-        at code point 1057 of the 述注 excerpt of the 燕礼.  Each is percent-encoded as a segment.
+        Stable keys, in order, e.g. ``("yanli", "shuzhu-excerpt", 3, 2)`` for the second step of
+        classic block 3 of the 述注 excerpt of the 燕礼.  Each is percent-encoded as a segment.
     base : str, optional
         The base IRI; defaults to :func:`base_iri`.
 
@@ -124,8 +124,8 @@ def mint(kind: str, *keys: object, base: str | None = None) -> URIRef:
 
     Examples
     --------
-    >>> str(mint("step", "yanli", "shuzhu-excerpt", 1057, base="https://example.org/"))
-    'https://example.org/step/yanli/shuzhu-excerpt/1057'
+    >>> str(mint("step", "yanli", "shuzhu-excerpt", 3, 2, base="https://example.org/"))
+    'https://example.org/step/yanli/shuzhu-excerpt/3/2'
     """
     root = base if base is not None else base_iri()
     parts = [quote(str(k), safe="-_.~") for k in keys]

@@ -8,6 +8,7 @@ a second list of terms in Python.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
@@ -89,12 +90,30 @@ class Vocabulary:
         The files read.
     rites : dict[str, RiteProfile]
         The rite profiles (``ontology/rites.ttl``), by key, in chapter order.
+    works : dict[str, str]
+        Every label of a work of ``ykv:works`` (儀禮述註, 儀禮注疏, 儀禮) → the work's
+        ``skos:notation`` (``shuzhu``, ``zhushu``, ``zhengzhu``): the edition key of a text whose
+        title names that work (:meth:`edition_key`).
     """
 
     concepts: dict[str, Concept]
     by_label: dict[str, tuple[Concept, ...]]
     sources: tuple[str, ...]
     rites: dict[str, RiteProfile] = field(default_factory=dict)
+    works: dict[str, str] = field(default_factory=dict)
+
+    def edition_key(self, title: str | None) -> str | None:
+        """The edition key for a text of this title: the ``skos:notation`` of the work the title
+        names, less its 卷 (儀禮述註卷三 → ``shuzhu``; 儀禮注疏 → ``zhushu``), else None.
+
+        >>> load_vocabulary().edition_key("儀禮述註卷三")
+        'shuzhu'
+        >>> load_vocabulary().edition_key("禮記正義") is None
+        True
+        """
+        if not title:
+            return None
+        return self.works.get(VOLUME.sub("", title.strip()).strip())
 
     def of_kind(self, kind: str) -> Iterator[Concept]:
         """Yield the concepts of one kind (``role``, ``action``, ...)."""
@@ -263,4 +282,16 @@ def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabu
     for c in concepts.values():
         for label in c.labels:
             by_label.setdefault(label, []).append(c)
-    return Vocabulary(concepts, {k: tuple(v) for k, v in sorted(by_label.items())}, sources, rites_from_graph(graph))
+    works: dict[str, str] = {}
+    for work in sorted(set(graph.subjects(SKOS.inScheme, YKV["works"]))):
+        notation = min((str(n) for n in graph.objects(work, SKOS.notation)), default=None)
+        if notation is None:
+            continue
+        for prop in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel):
+            for label in sorted(str(x) for x in graph.objects(work, prop)):
+                works.setdefault(label, notation)
+    return Vocabulary(concepts, {k: tuple(v) for k, v in sorted(by_label.items())}, sources, rites_from_graph(graph), works)
+
+
+VOLUME = re.compile(r"卷[第苐]?[一二三四五六七八九十百]+$")
+"""A 卷 number ending a title (儀禮述註卷三)."""

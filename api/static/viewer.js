@@ -1,11 +1,11 @@
 /* yili-kg viewer: the toast network of a rite, the timeline of its steps by phase, and one page per step.
  *
- * Plain JavaScript over this server's JSON API (GET /rites, /toasts and /steps page by page, /phases, /steps/{rite}/{edition}/{offset})
+ * Plain JavaScript over this server's JSON API (GET /rites, /toasts and /steps page by page, /phases, /steps/{rite}/{edition}/{block}/{ordinal})
  * and, for the English glosses, one SPARQL query.  Cytoscape.js (vendored under /static/vendor) draws the network.
  * Nothing is loaded from another host.
  *
  * Addresses: "/" (or "/#network?rite=yanli") the network, "/#timeline?rite=yanli&agent=主人&action=&vessel=" the
- * timeline, "/steps/{rite}/{edition}/{offset}" a step (the server answers a browser there with this page).
+ * timeline, "/steps/{rite}/{edition}/{block}/{ordinal}" a step (the server answers a browser there with this page).
  * window.cy is the Cytoscape instance once the network has been drawn.
  */
 "use strict";

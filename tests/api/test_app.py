@@ -9,6 +9,7 @@ import time
 
 import pytest
 from rdflib import Graph, URIRef
+from yili.api.resources import KINDS
 
 WHO_TOASTS_WHOM = """
 PREFIX yk: <https://w3id.org/yili-kg/ontology#>
@@ -34,7 +35,7 @@ def test_toasts_in_ritual_order(client):
         "char_end": 1063,
         "sequence": 70,
     }
-    assert first["step"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057"
+    assert first["step"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/1"
     seqs = [t["sequence"] for t in r.json()["items"]]
     assert seqs == sorted(seqs) and len(seqs) == r.json()["total"] == 26
 
@@ -74,27 +75,27 @@ def test_bad_paging_is_a_400_with_a_message(client, params):
 
 
 def test_one_step_links_its_neighbours_and_commentary(client):
-    r = client.get("/steps/yanli/shuzhu-excerpt/1057")
+    r = client.get("/steps/yanli/shuzhu-excerpt/24/1")
     s = r.json()
     assert (s["agent"], s["action"], s["recipient"], s["phase"]) == ("主人", "献", "賔", "主人献賔")
     assert s["toast"] == {"giver": "主人", "receiver": "賔", "type": "献"}
-    assert s["next"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1063"
+    assert s["next"] == "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/2"
     assert s["commentary"][0]["text"] == "注曰賔既拜前受觚退复位"
     assert s["links"] == {
-        "previous": "/steps/yanli/shuzhu-excerpt/1030",
-        "next": "/steps/yanli/shuzhu-excerpt/1063",
+        "previous": "/steps/yanli/shuzhu-excerpt/23/3",
+        "next": "/steps/yanli/shuzhu-excerpt/24/2",
         "repeats": None,
-        "self": "/steps/yanli/shuzhu-excerpt/1057",
+        "self": "/steps/yanli/shuzhu-excerpt/24/1",
     }
     assert client.get(s["links"]["next"]).json()["text"] == "賔西阶上拜"
-    assert client.get("/steps/yanli/shuzhu-excerpt/1").status_code == 404
+    assert client.get("/steps/yanli/shuzhu-excerpt/1/99").status_code == 404
 
 
 def test_one_step_as_json_ld_gives_the_same_triples(client):
-    r = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": "application/ld+json"})
+    r = client.get("/steps/yanli/shuzhu-excerpt/24/1", headers={"Accept": "application/ld+json"})
     assert r.headers["content-type"].startswith("application/ld+json")
     g = Graph().parse(data=r.text, format="json-ld")
-    step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057")
+    step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/1")
     giver = g.value(step, URIRef("https://w3id.org/yili-kg/ontology#giver"))
     assert giver == URIRef("https://w3id.org/yili-kg/vocab/role-zhuren")
     assert g.value(step, URIRef("https://w3id.org/yili-kg/ontology#charStart")).toPython() == 1057
@@ -187,10 +188,10 @@ def test_paging_past_the_end_and_relative_links(client):
 
 
 def test_one_step_as_turtle(client):
-    r = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": "text/turtle"})
+    r = client.get("/steps/yanli/shuzhu-excerpt/24/1", headers={"Accept": "text/turtle"})
     assert r.headers["content-type"].startswith("text/turtle")
     g = Graph().parse(data=r.text, format="turtle")
-    step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057")
+    step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/1")
     assert str(g.value(step, URIRef("https://w3id.org/yili-kg/ontology#text"))) == "主人筵前献賔"
     position = URIRef(str(step) + "#position")
     assert g.value(position, URIRef("http://www.w3.org/ns/oa#start")).toPython() == 1057
@@ -199,7 +200,7 @@ def test_one_step_as_turtle(client):
 def test_openapi_docs_describe_every_resource(client):
     assert client.get("/docs").status_code == 200 and "swagger" in client.get("/docs").text.lower()
     paths = client.get("/openapi.json").json()["paths"]
-    assert {"/toasts", "/steps", "/steps/{rite}/{edition}/{offset}", "/phases", "/terms/{name}", "/sparql"} <= set(paths)
+    assert {"/toasts", "/steps", "/steps/{rite}/{edition}/{block}/{ordinal}", "/phases", "/terms/{name}", "/sparql"} <= set(paths)
     assert "Who toasts whom" in paths["/toasts"]["get"]["summary"]
 
 
@@ -223,7 +224,7 @@ def test_a_step_is_negotiated_with_vary_accept(client, accept, format, media, re
     """主人筵前献賔 (offset 1057) in every representation, each saying Vary: Accept; the RDF ones
     hold its text and its giver."""
     params = {"format": format} if format else {}
-    r = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": accept} if accept else {}, params=params)
+    r = client.get("/steps/yanli/shuzhu-excerpt/24/1", headers={"Accept": accept} if accept else {}, params=params)
     assert r.status_code == 200
     assert r.headers["content-type"].split(";")[0] == media
     assert r.headers["vary"] == "Accept"
@@ -233,7 +234,7 @@ def test_a_step_is_negotiated_with_vary_accept(client, accept, format, media, re
         assert '<script src="/static/viewer.js"' in r.text
     else:
         g = Graph().parse(data=r.text, format=reader)
-        step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057")
+        step = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/1")
         assert str(g.value(step, URIRef("https://w3id.org/yili-kg/ontology#text"))) == "主人筵前献賔"
         if reader != "json-ld":
             assert g.value(step, URIRef("https://w3id.org/yili-kg/ontology#giver")) == URIRef(
@@ -244,12 +245,12 @@ def test_a_step_is_negotiated_with_vary_accept(client, accept, format, media, re
 def test_a_step_iri_path_is_a_303_to_its_description(client):
     """/step/… (the IRI's own path, when --base-iri is this server) answers 303 See Other to
     /steps/…, keeping the query; an Accept nothing satisfies is a 406 there."""
-    r = client.get("/step/yanli/shuzhu-excerpt/1057?format=turtle", follow_redirects=False)
+    r = client.get("/step/yanli/shuzhu-excerpt/24/1?format=turtle", follow_redirects=False)
     assert r.status_code == 303
-    assert r.headers["location"] == "/steps/yanli/shuzhu-excerpt/1057?format=turtle"
-    followed = client.get("/step/yanli/shuzhu-excerpt/1057", headers={"Accept": "text/turtle"})
+    assert r.headers["location"] == "/steps/yanli/shuzhu-excerpt/24/1?format=turtle"
+    followed = client.get("/step/yanli/shuzhu-excerpt/24/1", headers={"Accept": "text/turtle"})
     assert followed.headers["content-type"].startswith("text/turtle") and "主人筵前献賔" in followed.text
-    refused = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": "image/png"})
+    refused = client.get("/steps/yanli/shuzhu-excerpt/24/1", headers={"Accept": "image/png"})
     assert refused.status_code == 406 and refused.json()["error"] == "not_acceptable"
 
 
@@ -262,12 +263,15 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/": ["200", "400"],
         "/toasts": ["200", "400", "404"],
         "/steps": ["200", "400", "404"],
-        "/steps/{rite}/{edition}/{offset}": ["200", "400", "404", "406"],
-        "/step/{rite}/{edition}/{offset}": ["303", "400"],
+        "/steps/{rite}/{edition}/{block}/{ordinal}": ["200", "400", "404", "406"],
+        "/step/{rite}/{edition}/{block}/{ordinal}": ["303", "400"],
         "/phases": ["200", "400", "404"],
         "/rites": ["200", "400"],
         "/terms/{name}": ["200", "400", "404"],
         "/export/{format}": ["200", "400", "404", "503"],
+        **{f"/{kind}/{{key}}": ["200", "400", "404", "406"] for kind in KINDS},
+        "/ontology": ["200", "400", "404", "406"],
+        "/context.jsonld": ["200", "400", "406"],
     }
     body = paths["/toasts"]["get"]["responses"]["404"]["content"]["application/json"]["schema"]
     assert body["required"] == ["error", "message"]
@@ -275,15 +279,16 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/toasts?receiver=nobody": 404,
         "/toasts?bogus=1": 400,
         "/steps?limit=-1": 400,
-        "/steps/yanli/shuzhu-excerpt/notanumber": 400,
-        "/steps/yanli/shuzhu-excerpt/1": 404,
+        "/steps/yanli/shuzhu-excerpt/24/notanumber": 400,
+        "/steps/yanli/shuzhu-excerpt/0/1": 400,
+        "/steps/yanli/shuzhu-excerpt/1/99": 404,
         "/terms/nobody": 404,
         "/rites?bogus=1": 400,
         "/?bogus=1": 400,
         "/terms/賓?bogus=1": 400,
-        "/steps/yanli/shuzhu-excerpt/1057?bogus=1": 400,
-        "/steps/yanli/shuzhu-excerpt/1057?format=jsonld": 200,
-        "/steps/yanli/shuzhu-excerpt/1057?format=pdf": 406,
+        "/steps/yanli/shuzhu-excerpt/24/1?bogus=1": 400,
+        "/steps/yanli/shuzhu-excerpt/24/1?format=jsonld": 200,
+        "/steps/yanli/shuzhu-excerpt/24/1?format=pdf": 406,
     }
     got = {url: client.get(url).status_code for url in answers}
     assert got == answers
@@ -314,7 +319,7 @@ def test_rites_lists_each_rite_with_its_editions_and_counts(two_rites):
     assert tesheng["label"] == {"en": "The Food Offering with a Single Victim", "zh-Hans": "特牲馈食礼", "zh-Hant": "特牲饋食禮"}
     assert tesheng["editions"] == [
         {
-            "edition": "https://w3id.org/yili-kg/text/teshengkuishili/kr1d0040_015",
+            "edition": "https://w3id.org/yili-kg/text/teshengkuishili/shuzhu",
             "source": "KR1d0040_015.txt",
             "steps": len(sacrifice.steps),
             "toasts": len(sacrifice.toasts),
@@ -358,11 +363,11 @@ def test_a_graph_built_under_another_base_is_served_and_its_iris_dereference(ext
     client = TestClient(create_app(service_from_extractions([extraction], base=base)))
     first = client.get("/toasts").json()["items"][0]
     assert (first["giver"], first["receiver"], first["type"], first["text"]) == ("主人", "賔", "献", "主人筵前献賔")
-    assert first["step"] == "http://testserver/step/yanli/shuzhu-excerpt/1057"
+    assert first["step"] == "http://testserver/step/yanli/shuzhu-excerpt/24/1"
     assert client.get("/steps", params={"limit": 1}).json()["total"] == 613
     r = client.get(first["step"], headers={"Accept": "application/n-triples"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/n-triples")
-    assert '<http://testserver/step/yanli/shuzhu-excerpt/1057> <http://testserver/ontology#text> "主人筵前献賔"' in r.text
+    assert '<http://testserver/step/yanli/shuzhu-excerpt/24/1> <http://testserver/ontology#text> "主人筵前献賔"' in r.text
 
 
 def test_toasts_are_paginated_with_a_total_and_links(client):

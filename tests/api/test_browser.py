@@ -188,7 +188,7 @@ def test_clicking_the_hosts_xian_to_the_guest_opens_its_step(tab: Tab, server: s
     assert point["count"] == 1
     page.mouse.click(point["x"], point["y"])
     tab.wait_rendered("step")
-    assert urlsplit(page.url).path == point["url"] == "/steps/yanli/shuzhu-excerpt/1057"
+    assert urlsplit(page.url).path == point["url"] == "/steps/yanli/shuzhu-excerpt/24/1"
     step = api.get(point["url"]).json()
     assert page.text_content("h2.step-text") == step["text"] == "主人筵前献賔"
     assert page.text_content(".classic mark") == "主人筵前献賔"
@@ -209,7 +209,7 @@ def test_clicking_the_hosts_xian_to_the_guest_opens_its_step(tab: Tab, server: s
     assert "null" not in page.text_content("#step") and "undefined" not in page.text_content("#step")
     page.go_back()
     tab.wait_rendered("step")
-    assert urlsplit(page.url).path == "/steps/yanli/shuzhu-excerpt/1057"
+    assert urlsplit(page.url).path == "/steps/yanli/shuzhu-excerpt/24/1"
     page.go_back()
     tab.wait_rendered("network")
     tab.assert_clean()
@@ -217,7 +217,7 @@ def test_clicking_the_hosts_xian_to_the_guest_opens_its_step(tab: Tab, server: s
 
 def test_a_step_url_loaded_directly_shows_that_step(tab: Tab, server: str, api: httpx.Client) -> None:
     page = tab.page
-    url = "/steps/yanli/shuzhu-excerpt/1598"
+    url = "/steps/yanli/shuzhu-excerpt/38/5"
     response = page.goto(server + url)
     assert response is not None and response.headers["content-type"].startswith("text/html")
     tab.wait_rendered("step")
@@ -233,7 +233,7 @@ def test_a_step_url_loaded_directly_shows_that_step(tab: Tab, server: str, api: 
     page.reload()
     tab.wait_rendered("step")
     assert page.text_content("h2.step-text") == "东北面献于公"
-    page.goto(server + "/steps/yanli/shuzhu-excerpt/1057")
+    page.goto(server + "/steps/yanli/shuzhu-excerpt/24/1")
     tab.wait_rendered("step")
     page.set_viewport_size({"width": 1280, "height": 1200})
     shoot(tab, "step")
@@ -312,7 +312,7 @@ def test_docs_render_the_operations_offline(tab: Tab, server: str) -> None:
     page.goto(server + "/docs")
     page.wait_for_selector(".opblock-summary-path[data-path='/toasts']")
     paths = page.eval_on_selector_all(".opblock-summary-path", "ps => ps.map(p => p.dataset.path)")
-    assert {"/toasts", "/steps", "/steps/{rite}/{edition}/{offset}", "/sparql"} <= set(paths)
+    assert {"/toasts", "/steps", "/steps/{rite}/{edition}/{block}/{ordinal}", "/sparql"} <= set(paths)
     assert all(urlsplit(url).path.startswith(("/static/vendor/swagger-ui/", "/docs", "/openapi.json")) for url in tab.requests)
     tab.assert_clean()
 

@@ -207,7 +207,7 @@ def test_bases_with_a_fragment_or_query_are_refused(base):
 def test_base_iri_reaches_the_json_lines_too(capsys):
     assert main(["steps", "--base-iri", "https://example.org/kg"]) == 0
     first = json.loads(capsys.readouterr().out.splitlines()[0])
-    assert first["id"] == "https://example.org/kg/step/yanli/shuzhu-excerpt/6"
+    assert first["id"] == "https://example.org/kg/step/yanli/shuzhu-excerpt/1/1"
 
 
 def test_eval_refuses_a_broken_or_foreign_gold(tmp_path):
@@ -290,7 +290,7 @@ def test_a_folder_builds_every_chapter_and_leaves_front_matter_out(tmp_path):
     lines = proc.stdout.splitlines()
     assert "2 edition(s)" in lines[0]
     assert lines[1].split() == ["rite", "edition", "blocks", "steps", "toasts", "seconds"]
-    assert [ln.split()[:3] for ln in lines[2:]] == [["shiguanli", "士冠禮", "kr1d0028_001"], ["teshengkuishili", "特牲饋食禮", "kr1d0028_015"]]
+    assert [ln.split()[:3] for ln in lines[2:]] == [["shiguanli", "士冠禮", "zhushu"], ["teshengkuishili", "特牲饋食禮", "zhushu"]]
 
 
 def test_the_same_input_gives_the_same_graph_whatever_the_seed_and_the_jobs(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from yili.api.resources import KINDS
 
 
 def test_rest_routes_answer_as_their_schema_says(service):
@@ -13,17 +14,20 @@ def test_rest_routes_answer_as_their_schema_says(service):
 
     schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(service)).exclude(path="/sparql")
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert sorted(op.label for op in operations) == [
+    assert sorted(op.label for op in operations) == sorted([
         "GET /",
+        "GET /context.jsonld",
         "GET /export/{format}",
+        "GET /ontology",
         "GET /phases",
         "GET /rites",
-        "GET /step/{rite}/{edition}/{offset}",
+        "GET /step/{rite}/{edition}/{block}/{ordinal}",
         "GET /steps",
-        "GET /steps/{rite}/{edition}/{offset}",
+        "GET /steps/{rite}/{edition}/{block}/{ordinal}",
         "GET /terms/{name}",
         "GET /toasts",
-    ]
+        *(f"GET /{kind}/{{key}}" for kind in KINDS),
+    ])
     for operation in operations:
 
         @given(case=operation.as_strategy())

@@ -45,16 +45,16 @@ def test_the_index_is_the_viewer_for_a_browser_and_json_otherwise(client, accept
 
 
 def test_a_step_for_a_browser_is_the_viewer_and_an_unknown_step_is_still_a_json_404(client):
-    r = client.get("/steps/yanli/shuzhu-excerpt/1057", headers={"Accept": BROWSER})
+    r = client.get("/steps/yanli/shuzhu-excerpt/24/1", headers={"Accept": BROWSER})
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert r.headers["vary"] == "Accept"
-    missing = client.get("/steps/yanli/shuzhu-excerpt/1", headers={"Accept": BROWSER})
+    missing = client.get("/steps/yanli/shuzhu-excerpt/1/99", headers={"Accept": BROWSER})
     assert missing.status_code == 404 and missing.json()["error"] == "not_found"
 
 
 def test_a_step_carries_the_text_of_its_block(client):
     """The step page shows the step in its block: the block's classic text, and its span there."""
-    s = client.get("/steps/yanli/shuzhu-excerpt/1057").json()
+    s = client.get("/steps/yanli/shuzhu-excerpt/24/1").json()
     assert s["block_text"] == "主人筵前献賔賔西阶上拜筵前受爵反位主人賔右拜送爵"
     start = s["char_start"] - s["block_char_start"]
     assert s["block_text"][start : start + len(s["text"])] == "主人筵前献賔"
@@ -106,7 +106,7 @@ def test_the_pages_are_not_operations_of_the_api(client):
     assert not {"/docs", "/redoc", "/static"} & set(paths)
     # / and a step document their HTML answer
     assert set(paths["/"]["get"]["responses"]["200"]["content"]) == {"application/json", "text/html"}
-    assert "text/html" in paths["/steps/{rite}/{edition}/{offset}"]["get"]["responses"]["200"]["content"]
+    assert "text/html" in paths["/steps/{rite}/{edition}/{block}/{ordinal}"]["get"]["responses"]["200"]["content"]
 
 
 def test_sparql_without_a_query_is_the_query_page_for_a_browser(client):

@@ -19,7 +19,7 @@ from yili.ontology.errors import InputError, NotFoundError, UnknownTermError
 
 from tests.conftest import shared_path, system_tool
 
-STEP_70 = "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057"  # 主人筵前献賔
+STEP_70 = "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/1"  # 主人筵前献賔
 ZHUREN = "https://w3id.org/yili-kg/vocab/role-zhuren"
 BIN = "https://w3id.org/yili-kg/vocab/role-bin"
 
@@ -159,7 +159,7 @@ def test_d3_node_link_json_is_read_back(service, chain):
     assert len(data["nodes"]) == 613 and len(data["links"]) == 612
     back = nx.node_link_graph(data, edges="links")
     assert back.nodes[STEP_70]["text"] == "主人筵前献賔"
-    assert back.has_edge(STEP_70, "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1063")
+    assert back.has_edge(STEP_70, "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/2")
 
 
 def test_csv_has_a_bom_and_one_row_per_toast_or_step(service):

@@ -330,7 +330,7 @@ def test_context_loads_in_rdflib_and_oxigraph(context: dict) -> None:
         assert list(pyoxigraph.parse(f.read(), format=pyoxigraph.RdfFormat.JSON_LD)) == []
     doc = {
         **context,
-        "id": "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1057",
+        "id": "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/1",
         "type": ["Step", "Toast"],
         "sequence": 42,
         "agent": ["ykv:role-zhuren"],
@@ -342,7 +342,7 @@ def test_context_loads_in_rdflib_and_oxigraph(context: dict) -> None:
         "charStart": 1057,
         "charEnd": 1063,
         "text": "主人筵前献賔",
-        "next": "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1063",
+        "next": "https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/2",
         "source": {
             "type": "SpecificResource",
             "hasSource": "https://w3id.org/yili-kg/text/yanli/shuzhu-excerpt",
