@@ -11,7 +11,7 @@ same path on this server describes the resource (W3C, *Cool URIs for the Semanti
   ``vocab`` (a concept, a scheme, a person, a work, a rite profile): the resource's concise bounded
   description (Oxigraph's ``DESCRIBE``: its triples and those of the blank nodes it leads to).
 - ``/ontology``: the ontology and the vocabulary, whole (``yk:`` terms are ``ontology#Term``, whose
-  fragment a client resolves in this document).
+  fragment a client resolves in this document); ``/ontology/alignments`` answers 303 to it.
 - ``/context.jsonld``: the JSON-LD context of the step JSON-LD and exports.
 - A step's IRI path ``/step/…`` answers 303 See Other to ``/steps/…`` (:mod:`yili.api.app`).
 
@@ -309,6 +309,23 @@ def make_resource_router(store: Any, base: str) -> APIRouter:
             )
 
         return answer(request, f"{base}ontology", triples, lambda: "yili-kg ontology and vocabulary")
+
+    @router.get(
+        "/ontology/alignments",
+        summary="The alignments' IRI: 303 See Other to /ontology",
+        status_code=303,
+        response_class=Response,
+        responses={303: {"description": "See Other: /ontology, which holds the alignments"}, 400: _RESPONSES[400]},
+    )
+    def alignments(request: Request) -> Response:
+        """``{base}ontology/alignments`` (``ontology/alignments.ttl``: the ontology's alignments to
+        PROV-O, P-Plan, Web Annotation, CIDOC-CRM and Dublin Core) is served with the ontology: a 303
+        to ``/ontology`` (the same query string)."""
+        extra = sorted(set(request.query_params) - {"format"})
+        if extra:
+            raise RequestError(f"unknown parameter {extra[0]!r}: only format= is accepted here")
+        target = "/ontology" + (f"?{request.url.query}" if request.url.query else "")
+        return Response(status_code=303, headers={"Location": target, "Vary": "Accept"})
 
     @router.get(
         "/context.jsonld",

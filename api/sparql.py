@@ -94,10 +94,11 @@ them.  Long chains without brackets (thousands of triple patterns or path steps)
 that stack, ``max_query_length`` and the time budget.
 
 ``SERVICE`` (federated query) is refused before Oxigraph sees the query, because Oxigraph would
-otherwise call the remote endpoint over HTTP.  The check is lexical and deliberately conservative: any
-``service`` that is not inside a variable name or the local part of a prefixed name is refused, even
-inside a string, an IRI or a comment; write such a word with an escape (``"\\u0073ervice"``,
-``<http://example.org/\\u0073ervice>``) to get past it.
+otherwise call the remote endpoint over HTTP.  The check is made on the parsed query (rdflib's SPARQL
+parser, :func:`_has_service`): the word in a string, an IRI, a comment, a variable or a prefixed name
+is not a clause.  A query that parser cannot read is judged conservatively: any ``service`` outside
+a variable name or a prefixed name's local part is refused; write such a word with an escape
+(``"\\u0073ervice"``) to get past it.
 """
 
 from __future__ import annotations
@@ -600,11 +601,11 @@ async def _read_operation(request: Request, limits: SparqlLimits) -> _Operation:
         raise RequestTooLargeError(
             f"The query holds {brackets:,} brackets; the limit is {limits.max_brackets:,} (SparqlLimits.max_brackets)."
         )
-    if _mentions_service(query):
+    if await asyncio.to_thread(_has_service, query):
         raise QueryError(
             "SERVICE (federated query) is not allowed: this endpoint never calls other services. "
-            "If the word 'service' is only inside a string, an IRI or a comment, write it with an "
-            "escape such as \\u0073ervice."
+            "If the word 'service' is only inside a string, an IRI or a comment of a query our parser "
+            "could not read, write it with an escape such as \\u0073ervice."
         )
     formats = _values(fields, "format")
     return _Operation(
@@ -691,6 +692,64 @@ def _count_brackets(query: str) -> int:
 
 _WORD = re.compile(r"\w+")
 _SERVICE = re.compile("service", re.IGNORECASE)
+_SERVICE_KEYWORD = re.compile(r"(?<![\w?$:])SERVICE(?![\w:])", re.IGNORECASE)
+_PARSE_LIMIT = 20_000
+"""The longest query (characters) read with rdflib's parser for SERVICE; a longer one that mentions
+the word is judged by the conservative :func:`_mentions_service`."""
+_PARSER_LOCK = threading.Lock()  # pyparsing's packrat cache is not thread-safe
+
+
+def _has_service(query: str) -> bool:
+    """Whether the query holds a ``SERVICE`` clause (W3C, *SPARQL 1.1 Federated Query*), decided on
+    the parsed query: the word in a string, a comment, an IRI, a variable or a prefixed name is not
+    a clause.
+
+    A query without the letters ``service`` (any case) has none.  Otherwise it is parsed with
+    rdflib's SPARQL 1.1 grammar and refused if the parse holds a ``ServiceGraphPattern``; and, since
+    two parsers could read one text two ways, also if ``SERVICE`` stands as a keyword once
+    comments, IRIs and strings are blanked.  A query rdflib cannot parse, or one longer than
+    :data:`_PARSE_LIMIT`, falls back on :func:`_mentions_service`, which refuses the word anywhere
+    but in a variable or a prefixed name's local part.
+
+    >>> _has_service("SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
+    True
+    >>> _has_service('PREFIX sv: <http://example.org/service#> SELECT * { ?s sv:p "self-service" } # a service')
+    False
+    >>> _has_service("SELECT * { ?s ?p ex:a\\\\# . SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
+    True
+    """
+    if not _SERVICE.search(query):
+        return False
+    if len(query) > _PARSE_LIMIT:
+        return _mentions_service(query)
+    from rdflib.plugins.sparql.parser import parseQuery
+
+    try:
+        with _PARSER_LOCK:
+            tree = parseQuery(query)
+    except Exception:  # noqa: BLE001 - any failure of the other parser: judge conservatively
+        return _mentions_service(query)
+    if _tree_has(tree, "ServiceGraphPattern"):
+        return True
+
+    def blank(match: re.Match[str]) -> str:
+        return " " if match.lastgroup == "comment" else "<>" if match.lastgroup == "iri" else '""'
+
+    return _SERVICE_KEYWORD.search(_OPAQUE.sub(blank, query)) is not None
+
+
+def _tree_has(node: object, name: str) -> bool:
+    """Whether a pyparsing parse tree (rdflib's ``CompValue`` nodes, lists, dicts) holds a node named ``name``."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if getattr(item, "name", None) == name:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)) or type(item).__name__ == "ParseResults":
+            stack.extend(list(item))
+    return False
 
 
 def _mentions_service(query: str) -> bool:

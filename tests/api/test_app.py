@@ -272,6 +272,7 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         **{f"/{kind}/{{key}}": ["200", "400", "404", "406"] for kind in KINDS},
         "/ontology": ["200", "400", "404", "406"],
         "/context.jsonld": ["200", "400", "406"],
+        "/ontology/alignments": ["303", "400"],
     }
     body = paths["/toasts"]["get"]["responses"]["404"]["content"]["application/json"]["schema"]
     assert body["required"] == ["error", "message"]

@@ -19,6 +19,7 @@ def test_rest_routes_answer_as_their_schema_says(service):
         "GET /context.jsonld",
         "GET /export/{format}",
         "GET /ontology",
+        "GET /ontology/alignments",
         "GET /phases",
         "GET /rites",
         "GET /step/{rite}/{edition}/{block}/{ordinal}",

@@ -466,6 +466,9 @@ def test_odd_input_never_gives_a_500(client: TestClient, query: str) -> None:
         "?s ?p 1SERVICE <{url}> {{ }}",  # Oxigraph reads a keyword straight after a number
         "?s ?p <{url}> .SERVICE <{url}> {{ }}",
         "BIND(<{url}> AS ?u) SERVICE ?u {{ ?s ?p ?o }}",
+        # a local name ending in an escaped # (ex:a\\#) is not the start of a comment
+        "?s ?p ex:a\\# . SERVICE <{url}> {{ ?s ?p ?o }}",
+        "?s ?p \"a string\" . # a comment\n SERVICE <{url}> {{ ?s ?p ?o }}",
     ],
 )
 def test_service_is_refused_before_any_connection(client: TestClient, clause: str) -> None:
@@ -474,11 +477,29 @@ def test_service_is_refused_before_any_connection(client: TestClient, clause: st
         listener.listen()
         listener.settimeout(0.05)
         url = f"http://127.0.0.1:{listener.getsockname()[1]}/sparql"
-        query = "SELECT * WHERE { " + clause.format(url=url) + " }"
+        query = PREFIXES + "SELECT * WHERE { " + clause.format(url=url) + " }"
         message = error(client.get("/sparql", params={"query": query}), 400, "query")
         assert "SERVICE" in message
         with pytest.raises(TimeoutError):
             listener.accept()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        'SELECT * WHERE { ?s ?p "self-service" }',
+        "SELECT * WHERE { ?s ?p 99 } # SERVICE <http://example.org/sparql> { }",
+        "PREFIX sv: <http://example.org/service#> SELECT * WHERE { ?s sv:p ?o }",
+        "SELECT * WHERE { ?s <http://example.org/SERVICE> ?o }",
+        'SELECT * WHERE { ?s ?p ?o FILTER(CONTAINS(STR(?o), """SERVICE <x> { }""")) }',
+        "PREFIX service: <http://example.org/> SELECT * WHERE { ?s service:p ?o }",
+    ],
+)
+def test_the_word_service_in_a_string_comment_or_iri_is_not_a_clause(client: TestClient, query: str) -> None:
+    """Decided on the parsed query: the words are data, not a federated query."""
+    answer = client.get("/sparql", params={"query": query})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["results"]["bindings"] == []
 
 
 def test_the_word_service_in_a_variable_or_local_name_is_fine(client: TestClient) -> None:
