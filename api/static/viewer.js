@@ -139,7 +139,7 @@ async function fillGlosses(root) {
 /* ---------------------------------------------------------------------------------------------- routing */
 
 function route() {
-  const m = location.pathname.match(/^\/steps\/([^/]+)\/([^/]+)\/(\d+)\/?$/);
+  const m = location.pathname.match(/^\/steps\/([^/]+)\/([^/]+)\/(\d+)\/(\d+)\/?$/);
   if (m) return { view: "step", rite: decodeURIComponent(m[1]), path: location.pathname, params: new URLSearchParams() };
   const [view, q] = location.hash.slice(1).split("?");
   const params = new URLSearchParams(q || "");
