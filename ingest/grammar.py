@@ -4,11 +4,16 @@ These are not ritual vocabulary (that lives in ``ontology/vocabulary.ttl``) but 
 clauses are built with: adverbs that do not start a new actor, negators, the conditional 若…则, the
 prepositions that introduce a place or a person, the object pronoun 之, and the direction words
 that turn a place into a position (西阶 + 上 = 西阶上).  Each entry cites the text it is read from.
+
+Every word set holds its words in all their spellings (:func:`~yili.ontology.vocabulary.spelled`,
+from the variant characters of ``ontology/variants.tsv``): 如初 is also 如𥘉, 於 also 于, 凡 also 凢.
 """
 
 from __future__ import annotations
 
-ADVERBS: frozenset[str] = frozenset(
+from yili.ontology.vocabulary import spelled, spelled_keys
+
+ADVERBS: frozenset[str] = spelled(
     {
         "皆",  # all (of a group): 卿大夫皆降, 媵爵者皆坐
         "遂",  # thereupon, by the same actor: 遂卒爵, 遂拜
@@ -41,71 +46,71 @@ ADVERBS: frozenset[str] = frozenset(
 )
 """Adverbs: they sit between a subject and its verb and never start a clause of their own."""
 
-SUMMARY_ADVERBS: frozenset[str] = frozenset({"辩", "徧", "遍", "辯"})
+SUMMARY_ADVERBS: frozenset[str] = spelled({"辩", "徧", "遍", "辯"})
 """辩/徧 = 遍 "to each in turn": a clause that repeats a toast for the rest of a rank (辩献卿)."""
 
-NEGATORS: frozenset[str] = frozenset({"不", "无", "無", "弗", "毋", "未", "莫"})
+NEGATORS: frozenset[str] = spelled({"不", "无", "無", "弗", "毋", "未", "莫"})
 """不拜, 不啐酒, 无加席: the act is left out, and that is what the rite prescribes."""
 
-CONDITIONAL: frozenset[str] = frozenset({"若", "如若", "唯", "惟"})
+CONDITIONAL: frozenset[str] = spelled({"若", "如若", "唯", "惟"})
 """若…则 "if … then"; 若賔若长 "either … or"; 唯公所酬 "whomever the ruler chooses"."""
 
-THEN: frozenset[str] = frozenset({"则", "則"})
+THEN: frozenset[str] = spelled({"则", "則"})
 """则 closes the condition of 若…则 (若君命皆致则序进)."""
 
-LOCATIVE_PREPOSITIONS: frozenset[str] = frozenset({"于", "於", "乎"})
+LOCATIVE_PREPOSITIONS: frozenset[str] = spelled({"于", "於", "乎"})
 """于 introduces where an act happens (奠觚于篚) or to whom it goes (献于公)."""
 
-SOURCE_PREPOSITIONS: frozenset[str] = frozenset({"自", "由", "从"})
+SOURCE_PREPOSITIONS: frozenset[str] = spelled({"自", "由", "从"})
 """自 / 由 introduce the way taken: 升自西阶, 由楹内."""
 
-INSTRUMENT: frozenset[str] = frozenset({"以"})
+INSTRUMENT: frozenset[str] = spelled({"以"})
 """以 "with, so as to": 以虚爵降, 以酬賔; it opens the next act."""
 
-LINKER: frozenset[str] = frozenset({"而"})
+LINKER: frozenset[str] = spelled({"而"})
 """而 joins two verb phrases: 就其位而荐之 (one act, located at 其位)."""
 
-GO_TO: frozenset[str] = frozenset({"就"})
+GO_TO: frozenset[str] = spelled({"就"})
 """就 X 而 V: going to X to do V is one act V at place X (主人就旅食之尊而献之)."""
 
-CONJUNCTIONS: frozenset[str] = frozenset({"与", "與", "及"})
+CONJUNCTIONS: frozenset[str] = spelled({"与", "與", "及"})
 """与 / 及 join persons into a joint agent (賔及卿大夫皆坐); 及 before a place is "reaching" (賔入及庭)."""
 
-WITH: frozenset[str] = frozenset({"與", "与"})
+WITH: frozenset[str] = spelled({"與", "与"})
 """與 joins a person to the persons before it: 獻工與笙 (to the musicians and the pipers)."""
 
-REACHING: frozenset[str] = frozenset({"及"})
+REACHING: frozenset[str] = spelled({"及"})
 """及 + place = arriving at the place: 賔入及庭 (location 庭), 及阶揖."""
 
-ARRIVING: frozenset[str] = frozenset({"至於", "至于"})
+ARRIVING: frozenset[str] = spelled({"至於", "至于"})
 """至於 + place before another act is "on reaching it", where that act is done: 至於廟門揖 (士冠: at
 the temple gate they salute), 至於階三讓; the place is the act's location."""
 
-PRONOUN_OBJECT: frozenset[str] = frozenset({"之"})
+PRONOUN_OBJECT: frozenset[str] = spelled({"之"})
 """之 after a verb is the object: the last person named (公降一等揖之) or the cup in hand (实之)."""
 
-GENITIVE: frozenset[str] = frozenset({"之"})
+GENITIVE: frozenset[str] = spelled({"之"})
 """之 between two nouns is the genitive: 东楹之东, 主人之左, 旅食之尊."""
 
-SPEECH: frozenset[str] = frozenset({"曰"})
+SPEECH: frozenset[str] = spelled({"曰"})
 """曰 opens quoted words, which stay inside the speech act's span (对曰诺敢不安)."""
 
-RELATIVE: frozenset[str] = frozenset({"所"})
+RELATIVE: frozenset[str] = spelled({"所"})
 """所 + verb is a relative clause, not an act: 取大夫所媵觯 (the cup the great officers presented)."""
 
-COMPARISON: frozenset[str] = frozenset({"如"})
+COMPARISON: frozenset[str] = spelled({"如"})
 """如 X (如初, 如賔礼, 如献卿之礼): the act repeats an earlier one; the words after 如 are no acts."""
 
-COMPARISON_ENDS: frozenset[str] = frozenset({"初", "礼", "禮", "仪", "儀", "服"})
+COMPARISON_ENDS: frozenset[str] = spelled({"初", "礼", "禮", "仪", "儀", "服"})
 """The words that close a 如-phrase: 如初, 如賔礼, 如主人服 (dressed as the host: 士冠 有司如主人服)."""
 
-NOMINAL_HEADS: frozenset[str] = frozenset({"日", "時", "时", "事"})
+NOMINAL_HEADS: frozenset[str] = spelled({"日", "時", "时", "事"})
 """Nouns that make act + 之 + noun a noun phrase: 冠之日 (the day of the capping), 祭之日."""
 
 MUTUAL_ACTS: frozenset[str] = frozenset({"action-rang"})
 """Acts done by both parties to each other: 三讓 (host and guest defer to each other, 士冠 至於階三讓)."""
 
-COUNTED_SALUTES: frozenset[str] = frozenset({"三", "壹", "一", "毎", "每"})
+COUNTED_SALUTES: frozenset[str] = spelled({"三", "壹", "一", "毎", "每"})
 """A numbered salute (三揖, 壹揖, 每曲揖) is the mutual salute of host and guest (疏 主人在南賔在北俱東向是一曲故揖)."""
 
 MOVES_AFTER_SALUTE: frozenset[str] = frozenset(
@@ -126,7 +131,7 @@ THING_AS_SUBJECT: frozenset[str] = frozenset({"action-cong", "action-ru"})
 """從 and 入 take the thing carried as their subject: 燔從 (the roast follows, brought by its server),
 肝從, 俎入 (特牲): the noun before them opens their clause."""
 
-PLACEHOLDERS: frozenset[str] = frozenset({"某"})
+PLACEHOLDERS: frozenset[str] = spelled({"某"})
 """某 "so-and-so": a name left blank in the words spoken (公曰命某為賔 注曰某大夫也), never a role of the rite."""
 
 DONE_TO_THE_PERSON: frozenset[str] = frozenset(
@@ -139,22 +144,22 @@ APPENDIX_MARK = "記"
 """A classic paragraph opening with 記 begins the chapter's 記 (記冠義, 記鄉朝服而謀賔介): the appendix of
 notes and general rules, read apart from the narrative."""
 
-WORDS_OF: frozenset[str] = frozenset({"辭", "辞"})
+WORDS_OF: frozenset[str] = spelled({"辭", "辞"})
 """Act + 辭 + 曰 is "the words of the act" (醴辭曰), the act a noun."""
 
-WINE_WORDS: frozenset[str] = frozenset({"酒"})
+WINE_WORDS: frozenset[str] = spelled({"酒"})
 """酒 after a toast word makes it a noun phrase: 兩壺獻酒 (the wine for the presentations)."""
 
 BOWS_FOR_A_GIFT: frozenset[str] = frozenset({"action-bai", "action-zaibai", "action-zaibaiqishou"})
 """拜賜: the bow for a gift or favour received; 賜 after it is the gift, not a toast."""
 
-DONE_MARK: frozenset[str] = frozenset({"畢"})
+DONE_MARK: frozenset[str] = spelled({"畢"})
 """Act + 畢: "the act is over" (獻畢, 士虞 註 卒哭之祭既三獻也), a restatement, no new toast."""
 
-NUMBERED_PRESENTATIONS: frozenset[str] = frozenset({"亞", "三", "再"})
+NUMBERED_PRESENTATIONS: frozenset[str] = spelled({"亞", "三", "再"})
 """亞獻, 三獻: the second and third presentations of a round, made to whom the first was (the 尸)."""
 
-AFTER_DONE: frozenset[str] = frozenset({"既", "旣"})
+AFTER_DONE: frozenset[str] = spelled({"既", "旣"})
 """既 + act: "when the act is done", a temporal clause that restates an act already told (既獻, 既旅):
 no new toast."""
 
@@ -164,25 +169,25 @@ POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-l
 POSITION_VERBS: frozenset[str] = frozenset({"action-zai-at"})
 """Verbs of being placed, whose direction word after them is where: 主人在右 (特牲), 卦者在左 (士冠)."""
 
-OPPOSITE: frozenset[str] = frozenset({"直"})
+OPPOSITE: frozenset[str] = spelled({"直"})
 """直 + place: right opposite it (士冠 立於阼階下直東序; 賔降直西序東面)."""
 
-HANDS: frozenset[str] = frozenset({"手"})
+HANDS: frozenset[str] = spelled({"手"})
 """Person + 右/左 + 手 is the subject acting with that hand, not a position: 賔右手執項 (士冠)."""
 
-IN_TURN: frozenset[str] = frozenset({"旅"})
+IN_TURN: frozenset[str] = spelled({"旅"})
 """旅 right before another act is "in turn, all of them" (旅占: 註 旅衆也), not the pledge 旅酬."""
 
-DEMONSTRATIVE_PLACE: frozenset[str] = frozenset({"其"})
+DEMONSTRATIVE_PLACE: frozenset[str] = spelled({"其"})
 """其 + direction is a position by the thing or person just named: 兄弟在其南 (士冠), 其西."""
 
-FINALS: frozenset[str] = frozenset({"也", "矣", "焉", "者"})
+FINALS: frozenset[str] = spelled({"也", "矣", "焉", "者"})
 """Sentence-final particles (若膳觯也则…)."""
 
-DIRECTIONS: frozenset[str] = frozenset("东西南北東上下前后後左右内內外中间間端末侧側")
+DIRECTIONS: frozenset[str] = spelled("东西南北東上下前后後左右内內外中间間端末侧側")
 """Direction words that follow a place and make a position of it: 西阶上, 洗南, 筵前, 荐右, 序内."""
 
-SIDE_OF_PERSON: frozenset[str] = frozenset({"右", "左"})
+SIDE_OF_PERSON: frozenset[str] = spelled({"右", "左"})
 """A person followed by 右/左 is a position: 賔右 (on the guest's right), 賔左."""
 
 MOTION_VERBS: frozenset[str] = frozenset({"action-sheng", "action-jiang", "action-ru", "action-chu", "action-jin", "action-shi-go"})
@@ -204,24 +209,24 @@ NOMINAL_ACT_OBJECTS: dict[str, frozenset[str]] = {
 }
 """受 takes a toast or a command as a thing received: 受旅, 受酬, 受命 (one act 受, object 旅/酬/命)."""
 
-NOMINALISER: frozenset[str] = frozenset({"者"})
+NOMINALISER: frozenset[str] = spelled({"者"})
 """act + 者 is the person who does it, not an act: 士既献者 (the officers already toasted), 立于洗南者."""
 
-CHOICE: frozenset[str] = frozenset({"唯", "惟"})
+CHOICE: frozenset[str] = spelled({"唯", "惟"})
 """唯 X 所 V: "whomever X chooses to V" (唯公所酬, 唯公所赐): V is an act, its recipient open."""
 
-RELATIVE_PERSONS: frozenset[str] = frozenset({"长", "長", "其他"})
+RELATIVE_PERSONS: frozenset[str] = spelled({"长", "長", "其他"})
 """Words for persons of the group last named: 长 (the eldest of them), 其他 (the others):
 士坐祭立饮不拜既爵其他不拜 (其他 = the other officers)."""
 
-COMPLETIVE: frozenset[str] = frozenset({"卒"})
+COMPLETIVE: frozenset[str] = spelled({"卒"})
 """卒 + act = the act is completed (卒洗, 卒盥, 卒歌): the same act, by whoever began it."""
 
-IDIOMS: dict[str, str] = {
+IDIOMS: dict[str, str] = spelled_keys({
     "若是": "tail",  # 若是者三: 'thus', not 'if' (有司徹)
     "既爵": "tail",  # 不拜既爵: 'having drained the cup', not a cup name
     "一等": "tail",  # 公降一等: one step
-}
+})
 """Fixed expressions read as one word that is neither a term nor an act."""
 
 
@@ -233,22 +238,22 @@ def is_number(ch: str) -> bool:
 VERBAL_OBJECTS: frozenset[str] = frozenset({"action-jiang", "action-xi", "action-bai", "action-zaibai", "action-che"})
 """The acts that 辞 takes as its object: 辞降, 辞洗, 辞拜."""
 
-PERSON_WORD: frozenset[str] = frozenset({"人"})
+PERSON_WORD: frozenset[str] = spelled({"人"})
 """Numeral + 人 refers to persons of the group last named: 一人拜受爵 (the leader of the 工)."""
 
-NOT_SUBJECT_BEFORE: dict[str, str] = {
+NOT_SUBJECT_BEFORE: dict[str, str] = spelled_keys({
     "若": "alternative",  # 若賔若长: either the guest or the eldest (not who acts)
     "唯": "chooser",  # 唯公所酬: the ruler chooses whom (he is the one who acts, already named)
     "惟": "chooser",
     "有": "existential",  # 若有诸公: if there are lords (they are present, not acting here)
     "先": "before",  # 先卿献之: before the ministers, toast them
-}
+})
 """Words after which a person is not the subject of the clause."""
 
-PERSONAL_PLACES: frozenset[str] = frozenset({"席", "筵", "位", "階", "阶"})
+PERSONAL_PLACES: frozenset[str] = spelled({"席", "筵", "位", "階", "阶"})
 """Place nouns that a person before them owns: 賔席之前 (before the guest's mat)."""
 
-SENDING_OFF: frozenset[str] = frozenset({"送"})
+SENDING_OFF: frozenset[str] = spelled({"送"})
 """A bow followed by 送 is the bow of sending off the cup: 再拜稽首送觯 = 拜送."""
 
 SPLIT_WHEN_NEGATED: dict[str, tuple[str, str]] = {"action-baishou": ("action-bai", "action-shou")}

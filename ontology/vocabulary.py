@@ -8,9 +8,11 @@ a second list of terms in Python.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 from importlib import resources
 from pathlib import Path
 
@@ -33,6 +35,76 @@ SCHEMES: dict[str, str] = {
 
 ONTOLOGY_FILES: tuple[str, ...] = ("yili.ttl", "vocabulary.ttl", "rites.ttl")
 """The Turtle files of the package read for the vocabulary, in order."""
+
+VARIANTS_FILE = "variants.tsv"
+"""The variant characters (異體字) of the editions, one character per line in all its forms."""
+
+MAX_SPELLINGS = 64
+"""The most spellings :func:`spellings` gives one word (a label of many variant characters)."""
+
+
+@functools.cache
+def variant_forms() -> dict[str, str]:
+    """Each character of ``ontology/variants.tsv`` → all its forms, the usual one first (於 → 於于).
+
+    Raises
+    ------
+    VocabularyError
+        The file is missing, not UTF-8, or a line is not ``forms<TAB>where`` with two or more
+        forms, or a character stands on two lines (the message names the file and the line).
+    """
+    path = resources.files("yili.ontology") / VARIANTS_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VocabularyError(f"{VARIANTS_FILE}: cannot read the variant characters: {exc}") from None
+    forms: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 2 or len(cells[0]) < 2 or any(ch.isspace() or ch.isascii() for ch in cells[0]):
+            raise VocabularyError(f"{VARIANTS_FILE}, line {number}: expected the forms of one character, a tab, and where they are seen")
+        for ch in cells[0]:
+            if ch in forms:
+                raise VocabularyError(f"{VARIANTS_FILE}, line {number}: {ch} is already on the line of {forms[ch]}")
+            forms[ch] = cells[0]
+    return forms
+
+
+def spellings(word: str) -> tuple[str, ...]:
+    """Every way the editions write ``word``, the word itself first, then in the order of the
+    variant file's forms (at most :data:`MAX_SPELLINGS`).
+
+    >>> spellings("答拜")
+    ('答拜', '荅拜')
+    >>> spellings("如初")
+    ('如初', '如𥘉')
+    >>> spellings("拜")
+    ('拜',)
+    """
+    forms = variant_forms()
+    out = [""]
+    for ch in word:
+        choices = forms.get(ch, ch)
+        out = [prefix + c for prefix in out for c in choices][:MAX_SPELLINGS]
+    rest = [w for w in out if w != word]
+    return (word, *rest)
+
+
+def spelled(words: Iterable[str]) -> frozenset[str]:
+    """The words in all their spellings (:func:`spellings`): a word set of the grammar that also
+    finds 如𥘉, 于, 凢 where the text writes them so."""
+    return frozenset(s for w in words for s in spellings(w))
+
+
+def spelled_keys(table: dict[str, object]) -> dict[str, Any]:
+    """A table keyed by words, with each key in all its spellings (the value of the key as written)."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        for s in spellings(key):
+            out.setdefault(s, value)
+    return out
 
 
 @dataclass(frozen=True)
@@ -282,6 +354,16 @@ def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabu
     for c in concepts.values():
         for label in c.labels:
             by_label.setdefault(label, []).append(c)
+    # every other spelling of a label (荅拜 for 答拜, 賛者 for 贊者) names the same concepts, unless it
+    # is a label of its own
+    spelled_as: dict[str, list[Concept]] = {}
+    for label in sorted(by_label):
+        for s in spellings(label)[1:]:
+            if s not in by_label:
+                for c in by_label[label]:
+                    if c not in spelled_as.setdefault(s, []):
+                        spelled_as[s].append(c)
+    by_label.update(spelled_as)
     works: dict[str, str] = {}
     for work in sorted(set(graph.subjects(SKOS.inScheme, YKV["works"]))):
         notation = min((str(n) for n in graph.objects(work, SKOS.notation)), default=None)
