@@ -189,7 +189,9 @@ class GraphQueries:
         -------
         list[dict]
             ``{"rite": IRI, "label": {"zh-Hant", "zh-Hans", "en"}, "editions": [{"edition": IRI,
-            "source": file name, "steps": int, "toasts": int}]}``, in the order of the rite IRIs.
+            "source": file name, "steps": int, "toasts": int}]}``, in the order of the chapters of the
+            儀禮 (``yk:chapter`` of the rite's profile in ``ontology/rites.ttl``; a rite with no profile
+            last), each rite's editions in the order of their IRIs.
             Counted once (:meth:`_remembered`).
         """
         return self._remembered(("rites",), self._rites)  # type: ignore[no-any-return]
@@ -198,11 +200,13 @@ class GraphQueries:
         rows = self.backend.select(
             self._prefix_block
             + """
-SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT ?toast) AS ?toasts) WHERE {
+SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT ?toast) AS ?toasts)
+       (SAMPLE(?chapter) AS ?n) WHERE {
   ?edition a yk:Edition ; yk:editionOf ?rite .
+  OPTIONAL { ?rite rdfs:seeAlso/yk:chapter ?chapter }
   OPTIONAL { ?edition dcterms:source ?source }
   OPTIONAL { ?step a yk:Step ; yk:inEdition ?edition . OPTIONAL { ?step a yk:Toast . BIND(?step AS ?toast) } }
-} GROUP BY ?rite ?edition ?source ORDER BY ?rite ?edition"""
+} GROUP BY ?rite ?edition ?source ORDER BY (COALESCE(?n, 99)) ?rite ?edition"""
         )
         labels = self.backend.select(
             self._prefix_block + "SELECT ?rite ?label (LANG(?label) AS ?lang) WHERE { ?rite a yk:Rite ; rdfs:label ?label } ORDER BY ?rite ?lang"
@@ -416,7 +420,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             The step fields plus ``previous``, ``next`` (IRIs or None), ``block_iri``, ``block_text``
             (the classic text of its block), ``block_char_start`` and ``block_char_end`` (the block's
             span, so that ``char_start - block_char_start`` places the step in ``block_text`` when it
-            holds no print layout; None if the graph lacks them), ``phase`` (label), ``toast``
+            holds no print layout; None if the graph lacks them), ``phase`` (label), ``rite`` (IRI), ``toast``
             (giver/receiver/type or None) and ``commentary`` (list of
             ``{layer, commentator, text, char_start, char_end}``).
 
@@ -431,10 +435,11 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition ?page ?prev ?next ?blockIri ?blockText ?blockStart ?blockEnd ?phase ?giver ?receiver
-       ?type ?repeats WHERE {{
+       ?type ?repeats ?rite WHERE {{
   BIND({s} AS ?step)
   {STEP_FIELDS}
   ?step yk:inBlock ?blockIri .
+  OPTIONAL {{ ?step yk:partOfRite ?rite }}
   OPTIONAL {{ ?blockIri yk:text ?blockText ; yk:charStart ?blockStart ; yk:charEnd ?blockEnd }}
   OPTIONAL {{ ?step yk:previous ?prev }}
   OPTIONAL {{ ?step yk:next ?next }}
@@ -457,6 +462,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
                 "block_char_start": r.get("blockStart"),
                 "block_char_end": r.get("blockEnd"),
                 "phase": r.get("phase"),
+                "rite": r.get("rite"),
                 "repeats": r.get("repeats"),
                 "toast": {"giver": r.get("giver"), "receiver": r.get("receiver"), "type": r["type"]} if r.get("type") else None,
             }
