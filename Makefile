@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test install build bench clean
+.PHONY: serve test install build bench editions clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +38,7 @@ bench: $(VENV)/.bench-installed
 
 clean:
 	rm -rf $(VENV) build .pytest_cache
+
+# how closely the three Kanripo editions agree, chapter by chapter (classic text, steps, toasts)
+editions: $(VENV)/.installed
+	$(BIN)/python benchmarks/editions.py

@@ -20,12 +20,16 @@ from dataclasses import dataclass
 from yili.ontology.errors import InputError
 
 ENTITY = "〓"
-"""The reading of a character outside Unicode (``&KR0764;``): the geta mark, kept as one opaque character."""
+"""The reading of a character outside Unicode (``&KR0764;``, ``[孑*(焉-正+?)]``): the geta mark, kept as one
+opaque character."""
 
 BOILERPLATE = ("欽定四庫全書", "钦定四库全书")
 """Column-0 lines that are the collection's title, not classic text."""
 
-_MANDOKU_MARKUP = re.compile(r"&[A-Za-z0-9]+;|<pb:[^>]*>|¶")
+_MANDOKU_MARKUP = re.compile(r"&[A-Za-z0-9]+;|\[[^\]\n¶]{0,40}?[*+\-][^\]\n¶]{0,40}\]|<pb:[^>]*>|¶")
+"""Mandoku markup: an entity (``&KR0764;``) and a composed character (``[孑*(焉-正+?)]``, a character
+outside Unicode described by its parts, with ``*``, ``+``, ``-``), each read as one character; page
+markers and line ends, read as nothing."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ def _chars(text: str, start: int, end: int) -> tuple[list[str], list[tuple[int, 
             if text[k] not in "\r\n":
                 chars.append(text[k])
                 spans.append((k, k + 1))
-        if m.group().startswith("&"):
+        if m.group().startswith(("&", "[")):
             chars.append(ENTITY)
             spans.append((m.start(), m.end()))
         pos = m.end()

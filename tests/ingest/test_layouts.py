@@ -146,30 +146,25 @@ def test_a_note_that_runs_on_into_the_next_classic_is_split_at_its_last_ye():
     assert not any("賔及衆賓即位" in p.reading_text for b in doc.blocks for p in b.commentary)
 
 
-def test_the_three_editions_read_the_same_classic(extractor):
+def test_the_three_editions_read_the_same_classic():
     """The classic read from the 注疏 (KR1d0028) and the 鄭注 (KR1d0026) aligns with the 述註's
     (KR1d0040) about as closely as the editions agree (variants such as 賔/賓, 𤣥/玄, small
     omissions): no note is read as classic and little classic is lost."""
-    import difflib
-    import re
-
     from yili.ingest.document import read_file
+    from yili.ingest.editions import classic_text, share_matched
 
     from tests.conftest import shared_path
 
     def classic(edition: str, chapter: str) -> str:
-        doc = read_file(shared_path("corpus", "kanripo", edition, f"{edition}_{chapter}.txt"))
-        return re.sub(r"[○\u3000 ]", "", "".join(b.classic.reading_text for b in doc.blocks))
+        return classic_text(read_file(shared_path("corpus", "kanripo", edition, f"{edition}_{chapter}.txt")))
 
     for chapter in ("001", "011", "015"):
         shuzhu = classic("KR1d0040", chapter)
         for edition, floor in (("KR1d0026", 0.89), ("KR1d0028", 0.90)):
             other = classic(edition, chapter)
-            sm = difflib.SequenceMatcher(None, shuzhu, other, autojunk=False)
-            matched = sum(m.size for m in sm.get_matching_blocks())
             # of the 述註's classic, how much is read; of what is read as classic, how much is the 述註's
-            assert matched / len(shuzhu) >= floor, (chapter, edition, matched / len(shuzhu))
-            assert matched / len(other) >= 0.93, (chapter, edition, matched / len(other))
+            assert share_matched(shuzhu, other) >= floor, (chapter, edition)
+            assert share_matched(other, shuzhu) >= 0.93, (chapter, edition)
 
 
 def test_each_step_knows_the_page_of_the_edition_it_begins_on(extractor):
@@ -202,38 +197,40 @@ def test_the_same_passage_gives_the_same_steps_in_every_edition(extractor):
     their text with the variant characters folded (荅 = 答, 于 = 於, 賛 = 贊), nearly every step of
     the 述註 has one in the other edition with the same text, agent, act and recipients, and the toasts
     come in the same order with the same giver, receiver and type.  The text stays as each edition
-    writes it (荅拜 in the 鄭注; a reading that did not know 荅 cut 賓荅 | 拜).  What differs is the editions' own text (a note that runs on into the
-    next classic section with no mark between them in the 注疏: 注酬主人訖主人西階上酬介)."""
-    import difflib
-
+    writes it (荅拜 in the 鄭注; a reading that did not know 荅 cut 賓荅 | 拜).  What differs is the
+    editions' own text (a note that runs on into the next classic section with no mark between them
+    in the 注疏: 注酬主人訖主人西階上酬介)."""
     from yili.ingest.document import read_file
-    from yili.ontology.vocabulary import variant_forms
+    from yili.ingest.editions import agreement
 
     from tests.conftest import shared_path
-
-    forms = variant_forms()
-
-    def fold(text: str) -> str:
-        return "".join(forms.get(ch, ch)[0] for ch in text)
 
     def read(edition: str):
         return extractor.extract(read_file(shared_path("corpus", "kanripo", edition, f"{edition}_004.txt")))
 
-    def agreement(a: list, b: list) -> float:
-        return sum(m.size for m in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks()) / len(a)
-
-    def steps(e) -> list:
-        return [(fold(s.text), tuple(p.key for p in s.agent), s.action.key, tuple(p.key for p in s.recipient)) for s in e.steps]
-
-    def toasts(e) -> list:
-        return [(tuple(p.key for p in t.giver), t.type.key, tuple(p.key for p in t.receiver)) for t in e.toasts]
-
     shuzhu = read("KR1d0040")
     for edition, step_floor, toast_floor in (("KR1d0028", 0.96, 0.94), ("KR1d0026", 0.98, 1.0)):
-        other = read(edition)
-        assert agreement(steps(shuzhu), steps(other)) >= step_floor, edition
-        assert agreement(toasts(shuzhu), toasts(other)) >= toast_floor, edition
+        agreed = agreement(shuzhu, read(edition))
+        assert (agreed.steps >= step_floor, agreed.toasts >= toast_floor) == (True, True), (edition, agreed)
     # 荅拜 is read as the act 答拜 (acts are shown by their concept's label), the text stays as written
     zheng = read("KR1d0026")
     first = next(s for s in zheng.steps if s.action.key == "action-dabai")
     assert (first.action.label, first.text[-2:], "荅拜" in first.source) == ("答拜", "荅拜", True)
+
+
+def test_a_composed_character_is_one_character_and_opens_no_parenthesis():
+    """Kanripo writes a character outside Unicode by its parts, ``[孑*(焉-正+?)]`` (喪服, KR1d0028_011):
+    one opaque character 〓 whose span is the whole description; its ``(`` does not open a 疏, so the
+    note it stands in stays a note (it was read as classic text, 內則 and all)."""
+    text = (
+        "#+TITLE: 儀禮注疏\n"
+        "○傳曰君子子者貴人之子也注云内則曰異為[孑*(焉-正+?)]子室於宮中¶\n"
+        "擇於諸母與可者疏(釋曰云云)○主人升¶\n"
+    )
+    doc = parse_text(text, source="<zhushu>")
+    assert [b.classic.reading_text for b in doc.blocks] == ["○傳曰君子子者貴人之子也", "○主人升"]
+    note = doc.blocks[0].commentary[0]
+    assert note.reading_text == "注云内則曰異為〓子室於宮中擇於諸母與可者"
+    k = note.reading_text.index("〓")
+    start, end = note.reading_spans[k]
+    assert doc.text[start:end] == "[孑*(焉-正+?)]"

@@ -1,0 +1,46 @@
+"""How closely the three Kanripo editions agree, chapter by chapter (``make editions``).
+
+For each chapter of ``../shared/corpus/kanripo/`` read from the 述註 (KR1d0040) and from the 注疏
+(KR1d0028) or the 鄭注 (KR1d0026): of the 述註's classic characters, the share the other's classic
+aligns with; of the other's, the share that aligns with the 述註's (below 1 where a note is read as
+classic); the share of the 述註's steps and toasts found alike in the other
+(:func:`yili.ingest.editions.agreement`).  Usage: ``python benchmarks/editions.py [KANRIPO_DIR]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from yili.ingest.document import read_file
+from yili.ingest.editions import agreement
+from yili.ingest.pipeline import Extractor
+
+EDITIONS = {"KR1d0028": "注疏", "KR1d0026": "鄭注"}
+
+
+def main(root: Path) -> int:
+    """Print one line per chapter and edition; exit 2 with one line if the folder is missing."""
+    reference = root / "KR1d0040"
+    if not reference.is_dir():
+        print(f"editions: {reference}: no such folder (the 述註 of the shared corpus)", file=sys.stderr)
+        return 2
+    extractor = Extractor()
+    print(f"{'chapter':<22} {'edition':<8} {'classic':>8} {'as classic':>10} {'steps':>7} {'toasts':>7}")
+    for path in sorted(reference.glob("KR1d0040_*.txt")):
+        number = path.stem.rsplit("_", 1)[1]
+        if number in ("000", "018"):  # front and back matter
+            continue
+        shuzhu = extractor.extract(read_file(path))
+        for edition, name in EDITIONS.items():
+            other_path = root / edition / f"{edition}_{number}.txt"
+            if not other_path.is_file():
+                continue
+            a = agreement(shuzhu, extractor.extract(read_file(other_path)))
+            title = f"{number} {shuzhu.profile.hant or shuzhu.document.rite}"
+            print(f"{title:<20} {name:<8} {a.classic:>8.3f} {a.read_as_classic:>10.3f} {a.steps:>7.3f} {a.toasts:>7.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/corpus/kanripo")))
