@@ -384,6 +384,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     base = _base(args.base_iri)
     if args.graph and args.store:
         raise InputError("give --graph FILE or --store DIR, not both")
+    if (args.graph or args.store) and (args.inputs or args.vocab or args.rite):
+        # a built graph is served as it was built: text, vocabulary and rite were read by `build`
+        given = "INPUT" if args.inputs else "--vocab" if args.vocab else "--rite"
+        raise InputError(
+            f"{given} is read when the graph is built; with {'--graph' if args.graph else '--store'} the built graph is "
+            "served as it is: give the texts to `yili-kg build` (or serve them without --graph/--store)"
+        )
     if args.graph and not Path(args.graph).exists():
         raise InputError(f"{args.graph}: no such file")  # the input is named before the port is tried
     if args.store:

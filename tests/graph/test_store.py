@@ -76,3 +76,14 @@ def test_rewriting_a_store_replaces_it_whole(tmp_path):
 def test_serve_names_a_bad_store_in_one_line(tmp_path, capsys):
     assert main(["serve", "--store", str(tmp_path), "--port", "1"]) == 2
     assert capsys.readouterr().err.strip() == f"yili-kg: error: {tmp_path}: not an Oxigraph store folder (yili-kg build --out DIR writes DIR/store)"
+
+
+def test_serve_refuses_texts_with_a_built_graph(tmp_path, capsys):
+    """serve --store DIR FILE used to serve DIR and drop FILE without a word."""
+    assert main(["serve", "--store", str(tmp_path), "text.txt", "--port", "1"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "yili-kg: error: INPUT is read when the graph is built; with --store the built graph is served as it is: "
+        "give the texts to `yili-kg build` (or serve them without --graph/--store)"
+    )
+    assert main(["serve", "--graph", str(tmp_path / "g.trig"), "--vocab", "v.ttl", "--port", "1"]) == 2
+    assert capsys.readouterr().err.strip().startswith("yili-kg: error: --vocab is read when the graph is built; with --graph")
