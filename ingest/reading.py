@@ -50,6 +50,8 @@ class ReadingState:
     written: set[str] = field(default_factory=set)
     condition_open: bool = False
     condition_continues: bool = False
+    rite_closed: bool = False
+    variant_open: bool = False
 
 
 class Reader:

@@ -39,6 +39,8 @@ from yili.ingest.tokens import (
     WINE,
     YI,
     YU,
+    YUE,
+    MARK,
     ZHI,
     ZI,
     Token,
@@ -119,6 +121,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if st.condition_open:
                 notes.append("mode: condition continues from the previous block")
             st.condition_continues = False
+            self._variant_section(clause)
         toks = clause.tokens
         either = [k for k, t in enumerate(toks) if t.text == "若" and k + 1 < len(toks) and toks[k + 1].kind == ROLE]
         # 若賔若长 is "either … or", not "if" (two 若, each before a person)
@@ -146,7 +149,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     self._make_conditional(len(self.steps) - 1)
         negated = any(t.kind == NEG for t in prefix) or any(t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb])
         # 唯公所酬 (whomever the ruler chooses) is a choice within what happens, not a condition
-        conditional = st.condition_open or (has_if and not has_then)
+        conditional = st.condition_open or (has_if and not has_then) or st.variant_open
+        if st.variant_open and not (st.condition_open or has_if):
+            notes.append("mode: in a variant of the rite (若… after the rite has closed)")
 
         # agent --------------------------------------------------------------------------------
         n_if = sum(1 for t in clause.tokens if t.text == "若")
@@ -456,6 +461,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             notes=tuple(notes),
         )
         self.steps.append(step)
+        self._note_closing(step)
 
         # update the reading state ---------------------------------------------------------------
         self._mention(agent)
@@ -498,6 +504,34 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.pairs.append((agent[0].key, recipient[0].key))
         st.by_action.setdefault(step.action.key, []).append(step)
         return step
+
+    def _variant_section(self, clause: Clause) -> None:
+        """Open or close the variants of a rite at the head of a paragraph.
+
+        Once the rite has closed (the chief guest has gone out and been seen off: 士冠 賔出主人送于外門外再拜),
+        a paragraph that opens with 若 begins a variant of the rite (the 變禮: 若不醴則醮用酒, 若孤子,
+        若庶子), and every paragraph after it is of that variant, whether or not it repeats the 若
+        (士冠 81 尊于房户之間…, 84 冠者拜受…), until the next 若 opens another variant, or a paragraph
+        of words (戒賔曰…, the 辭) or the 記 ends them.  Before the rite has closed, a 若 keeps to its
+        clause and the block its consequent runs into (燕禮 若有诸公).
+        """
+        st = self.state
+        if st.variant_open and any(t.kind == YUE for t in clause.tokens):
+            st.variant_open = False  # the words of the rite (戒賔曰…): not a variant's steps
+        opens = next((t for t in clause.prefix if t.kind not in (MARK,)), None)
+        if st.rite_closed and opens is not None and opens.kind == COND and opens.text not in g.CHOICE:
+            st.variant_open = True
+
+    def _note_closing(self, step: Step) -> None:
+        """The rite has closed when the host sees the chief guest off (送 with the chief guest as
+        recipient) after the guest has gone out (士冠 賔出主人送于外門外, 鄉飲酒 賓出…主人送于門外)."""
+        guest = self.profile.chief_guest
+        if self.part == "ji" or guest is None or step.action.key != "action-song":
+            return
+        if any(p.key == guest for p in step.recipient) or any(
+            s.action.key == "action-chu" and any(p.key == guest for p in s.agent) for s in self.steps[-4:]
+        ):
+            self.state.rite_closed = True
 
     def _make_conditional(self, index: int) -> None:
 

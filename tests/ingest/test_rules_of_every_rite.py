@@ -94,3 +94,34 @@ def test_place_phrases_chain_into_one_location(extractor):
 def test_a_junior_saluted_by_a_senior_moves(extractor):
     r = read(extractor, "賔揖冠者冠者即筵坐\n\n冠者興賔揖之適房", "shiguanli")
     assert fields(r, "text", "agent")[-1] == ("適房", "冠者")
+
+
+def test_after_the_rite_closes_a_paragraph_opening_with_ruo_begins_a_variant(extractor):
+    """士冠禮 80–99: once the guest has gone and been seen off, 若不醴則醮用酒 begins a variant, and the
+    paragraphs after it are of it (冠者拜受, 主人紒而迎賔, with who acts written) until the words of
+    the rite (戒賔曰)."""
+    r = read(
+        extractor,
+        "賔出主人送于門外再拜\n\n若不醴則醮用酒\n\n冠者拜受賔答拜\n\n若孤子則父兄戒宿\n\n主人紒而迎賔\n\n戒賔曰某有子某",
+        "shiguanli",
+    )
+    assert fields(r, "text", "mode") == [
+        ("賔出", "actual"),
+        ("主人送于門外", "actual"),
+        ("再拜", "actual"),
+        ("若不醴", "conditional"),
+        ("則醮用酒", "conditional"),
+        ("冠者拜受", "conditional"),
+        ("賔答拜", "conditional"),
+        ("若孤子則父兄戒", "conditional"),
+        ("宿", "conditional"),
+        ("主人紒而迎賔", "conditional"),
+        ("戒賔曰某有子某", "actual"),
+    ]
+
+
+def test_before_the_rite_closes_a_ruo_keeps_to_its_own_steps(extractor):
+    """A 若 in the middle of the rite is a condition on its own consequent: the next paragraph that
+    names who acts is the rite again (燕禮 若有诸公 …; 特牲 若不吉)."""
+    r = read(extractor, "若不吉則筮遠日\n\n主人再拜\n\n賔答拜", "shiguanli")
+    assert [m for (m,) in fields(r, "mode")] == ["conditional", "actual", "actual"]
