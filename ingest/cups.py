@@ -51,8 +51,11 @@ _CUP_OBJECT_ACTS = frozenset(
 _DRINK_CUP_ACTS = frozenset({"action-zujue", "action-cui", "action-yin", "action-zhuo", "action-shi-fill", "action-xi"})
 """Acts that can only be done to the cup (卒爵, 啐, 飲, 酌, 實, 洗), whatever else is in hand."""
 
-_THING_ACTS = frozenset({"action-jue", "action-ji", "action-ji-taste", "action-jia", "action-dian"})
-"""Acts on the thing in hand (取肺 … 絶 祭 哜之 加于俎: the lung)."""
+_THING_ACTS = frozenset(
+    {"action-jue", "action-ji", "action-ji-taste", "action-jia", "action-dian", "action-zhen", "action-ru-dip"}
+)
+"""Acts on the thing in hand (取肺 … 絶 祭 哜之 加于俎: the lung; 右取肝 㨎于鹽 振 祭: the liver dipped
+in salt and shaken, 特牲)."""
 
 
 class CupRules(Reader):
@@ -112,8 +115,10 @@ class CupRules(Reader):
             and (action.key != "action-jiang" or (prefix and prefix[-1].kind == YI))
         ):
             # (以降: going down with it, the cup in hand); a thing taken up after the cup (取肺, 舉肺脊) is
-            # what the following acts handle until it is put down (特牲 佐食舉肺脊授尸 尸受 振祭)
-            vessel = st.holder.get(who) if who not in st.things or action.key in _DRINK_CUP_ACTS else None
+            # what the following acts handle until it is put down (特牲 佐食舉肺脊授尸 尸受 振祭); a dish
+            # brought after the cup (以燔從) only in its paragraph (燔從如初 writes no hand-off)
+            handling_thing = who in st.things and st.thing_block.get(who, clause.block) == clause.block
+            vessel = st.holder.get(who) if not handling_thing or action.key in _DRINK_CUP_ACTS else None
             if vessel is None:
                 # 坐奠觚于篚 兴 对 卒洗: finishing an interrupted act takes up the same cup again
                 completing = bool(clause.flags.get("completive"))

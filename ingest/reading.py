@@ -34,6 +34,8 @@ class ReadingState:
     last_agent_of: dict[str, tuple[Term, ...]] = field(default_factory=dict)
     holder: dict[str, Term] = field(default_factory=dict)
     things: dict[str, Term] = field(default_factory=dict)
+    thing_block: dict[str, int] = field(default_factory=dict)
+    """For a dish brought after the cup (以肝從), the paragraph it was brought in."""
     last_holder: tuple[Term, ...] = ()
     served_by: tuple[Term, ...] = ()
     wine_in: dict[str, Term] = field(default_factory=dict)

@@ -406,9 +406,30 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 held_thing = st.things.get(agent[0].key) if agent else None
                 if held_thing is not None:
                     object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
+            if object_text is None and action.key == "action-cong":
+                # 以 X 從 / X 從: to follow with X, the dish brought after the cup (特牲 賓長以肝從, 肝從, 燔從)
+                thing = next((t for t in reversed(prefix) if t.kind == OBJECT and t.concept is not None), None)
+                if thing is not None:
+                    object_term, object_text = self.term(thing.concept, thing.text), thing.text
+                    st.things[agent[0].key] = object_term  # he brings it: it is in his hand to give,
+                    st.thing_block[agent[0].key] = clause.block  # in this paragraph (燔從如初: no hand-off written)
+            if object_text is None and vessel is None and agent and action.key in _PASSING:
+                # 佐食舉幹 尸受 … 佐食受 加于肵俎: what passes hand to hand is the thing last taken up
+                giver = agent[0].key if action.key == "action-shou-hand" else next(
+                    (k for k in reversed(st.things) if k != agent[0].key and st.thing_block.get(k, clause.block) == clause.block),
+                    None,
+                )
+                if giver is not None and giver in st.things:
+                    object_term = st.things[giver]
+                    object_text = object_term.label
+                    if action.key == "action-shou":
+                        st.things.pop(giver)
         # a thing taken up stays in hand for the acts that follow, until it is put down
         if agent and action.key in _TAKING and object_term is not None and object_term.key.startswith("object-"):
+            st.things.pop(agent[0].key, None)  # re-inserted last: the most recent holder comes last
             st.things[agent[0].key] = object_term
+        if agent and action.key in _TAKING:
+            st.thing_block.pop(agent[0].key, None)  # taken up, not a dish brought (see below)
         elif agent and (action.key in ("action-jia", "action-dian") or (action.key == "action-zhi" and vessel is not None)):
             st.things.pop(agent[0].key, None)
 
@@ -575,6 +596,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
 _TAKING = frozenset({"action-qu", "action-ju", "action-shou"})
 """Acts that take a thing into the hand: 取肺, 舉肺脊, 受肺."""
+
+_PASSING = frozenset({"action-shou", "action-shou-hand"})
+"""Acts that pass a thing from hand to hand: 受 (from the one who last took a thing up) and 授 (the
+thing in one's own hand)."""
 
 _SERVING = frozenset({"action-shou-hand", "action-jian", "action-she", "action-zan-assist"})
 """An attendant's service to a person: 授 (赞授), 荐, 设, 賛 (特牲 宗人賛: the 主人 goes on with the libation)."""

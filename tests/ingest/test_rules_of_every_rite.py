@@ -125,3 +125,18 @@ def test_before_the_rite_closes_a_ruo_keeps_to_its_own_steps(extractor):
     names who acts is the rite again (燕禮 若有诸公 …; 特牲 若不吉)."""
     r = read(extractor, "若不吉則筮遠日\n\n主人再拜\n\n賔答拜", "shiguanli")
     assert [m for (m,) in fields(r, "mode")] == ["conditional", "actual", "actual"]
+
+
+def test_a_thing_passes_hand_to_hand_and_a_dish_follows_the_cup(extractor):
+    """特牲: what one person takes up (舉幹) the next receives (尸受) and handles (振, 祭, 嚌之) until it is
+    put down; 以肝從 / 以燔從 is following the cup with the liver or the roast, which the 尸 receives."""
+    def objects(text):
+        return fields(read(extractor, text, "teshengkuishili"), "text", "object")
+
+    assert objects("佐食舉幹尸受振祭嚌之佐食受加于肵俎") == [
+        ("佐食舉幹", "幹"), ("尸受", "幹"), ("振", "幹"), ("祭", "幹"), ("嚌之", "幹"), ("佐食受", "幹"), ("加于肵俎", "幹"),
+    ]
+    assert objects("賓長以肝從尸左執角右取肝㨎于鹽振祭") == [
+        ("賓長以肝從", "肝"), ("尸左執角", "角"), ("右取肝", "肝"), ("㨎于鹽", "肝"), ("振", "肝"), ("祭", "肝"),
+    ]
+    assert objects("兄弟長以燔從尸受振") == [("兄弟長以燔從", "燔"), ("尸受", "燔"), ("振", "燔")]
