@@ -596,7 +596,7 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
             j = _noun_phrase_end(tokens, j + 1, len(tokens))
             continue
         j += 1
-    return j < len(tokens) and tokens[j].kind == ACTION
+    return j < len(tokens) and (tokens[j].kind == ACTION or _said(tokens, j))
 
 
 def _own_subject(tokens: list[Token], i: int) -> bool:
@@ -752,6 +752,26 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
     return h2
 
 
+def _said(tokens: list[Token], i: int) -> bool:
+    """True if the 曰 at ``i`` is the speaker's act: a person stands right before it (adverbs
+    between) and no verb, so the words are the act (士冠 辭: 賔對曰… 主人曰某猶願吾子之終教之).  When
+    the words open with an act, that act is what is said and done (燕禮 公曰命某为賔: the ruler commands)."""
+    if tokens[i].kind != YUE or tokens[i].concept is None:
+        return False
+    if i + 1 < len(tokens) and tokens[i + 1].kind == ACTION:
+        return False
+    k = i - 1
+    while k >= 0 and tokens[k].kind == ADV:
+        k -= 1
+    if k < 0 or tokens[k].kind != ROLE:
+        return False
+    # in a dialogue (words already opened in the paragraph: …敢辭主人曰) he speaks next; after an act
+    # with no words yet, the person and his 曰 belong to that act: its object (戒賔曰…: the host warns
+    # the guest, saying) or the words it reports (司正命卿大夫君曰…: the ruler's words, in the command)
+    earlier = tokens[:k]
+    return any(t.kind == YUE for t in earlier) or not any(t.kind == ACTION for t in earlier)
+
+
 def _speaks(tokens: list[Token], j: int) -> bool:
     """True if the person or act at ``j`` introduces speech: 曰 follows (adverbs and the reply 對 between)."""
     k = j + 1
@@ -796,16 +816,16 @@ def _quote_spans(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict
             j += 1
         inside = [h for h in heads if i < h < j]
         before = [h for h in heads if h < i]
-        speaker_has_act = bool(before) and not any(
-            tokens[q].kind == ROLE and _starts_subject(tokens, q) for q in range(before[-1] + 1, i)
+        own = i in heads  # 主人曰: the 曰 is the act (see _said)
+        speaker_has_act = own or (
+            bool(before) and not any(tokens[q].kind == ROLE and _starts_subject(tokens, q) for q in range(before[-1] + 1, i))
         )
         if not speaker_has_act and inside:
             inside = inside[1:]
         quoted.update(inside)
         spans.append((i + 1, j))
-        for h in heads:
-            if h < i and speaker_has_act and h == before[-1]:
-                flags.setdefault(h, {})["quote"] = "".join(x.text for x in tokens[i + 1 : j])
+        if speaker_has_act:
+            flags.setdefault(i if own else before[-1], {})["quote"] = "".join(x.text for x in tokens[i + 1 : j])
     out = [h for h in heads if h not in quoted]
     return out, flags, spans
 
@@ -832,7 +852,7 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
     The excerpt's ``主人北面盥坐取觚洗賔少进辞洗`` gives 主人北面盥 | 坐 | 取觚 | 洗 | 賔少进 | 辞洗.
     """
     tokens, pre_flags = normalise(tokens, vocabulary)
-    heads = [i for i, t in enumerate(tokens) if t.kind == ACTION]
+    heads = [i for i, t in enumerate(tokens) if t.kind == ACTION or _said(tokens, i)]
     heads, quote_flags = _quote_heads(tokens, heads)
     # causative motion: 射人升賔 (a motion verb with a person right after it, who is not a subject)
     clauses: list[Clause] = []

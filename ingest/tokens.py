@@ -235,6 +235,11 @@ class Tokenizer:
             return Token(word, pos, end, MARK)
         if word in g.IDIOMS:
             return Token(word, pos, end, TAIL)
+        if word in g.SPEECH:
+            # 曰 opens words; it is the act itself only when no verb stands before it (主人曰…, see
+            # clauses.segment), so it keeps its grammar kind and carries the act's concept
+            said = next((c for c in self.vocabulary.by_label.get(word, ()) if c.kind == ACTION), None)
+            return Token(word, pos, end, YUE, said, (said,) if said is not None else ())
         concepts = self.vocabulary.by_label.get(word, ())
         if concepts:
             # Several kinds may share a form (洗 the act and the basin); the act is the default

@@ -140,3 +140,18 @@ def test_a_thing_passes_hand_to_hand_and_a_dish_follows_the_cup(extractor):
         ("賓長以肝從", "肝"), ("尸左執角", "角"), ("右取肝", "肝"), ("㨎于鹽", "肝"), ("振", "肝"), ("祭", "肝"),
     ]
     assert objects("兄弟長以燔從尸受振") == [("兄弟長以燔從", "燔"), ("尸受", "燔"), ("振", "燔")]
+
+
+def test_a_speaker_with_no_verb_says_his_words(extractor):
+    """士冠禮 辭: 主人曰… inside the 賔's reply is the host's own act of speaking (曰), to the 賔, and the
+    replies after it go back to him; words that open with an act are that act (公曰命某為賔: 命)."""
+    r = read(extractor, "主人戒賔\n\n賔對曰某不敏敢辭主人曰某猶願吾子之終教之賔對曰某敢不從", "shiguanli")
+    assert fields(r, "text", "agent", "recipient") == [
+        ("主人戒賔", "主人", "賔"),
+        ("賔對曰某不敏敢辭", "賔", "主人"),
+        ("主人曰某猶願吾子之終教之", "主人", "賔"),
+        ("賔對曰某敢不從", "賔", "主人"),
+    ]
+    assert [s.action.key for s in r.steps] == ["action-jie", "action-dui", "action-yue", "action-dui"]
+    said = read(extractor, "公曰命某為賔", "yanli")
+    assert [(s.text, s.action.key) for s in said.steps] == [("公曰命某為賔", "action-ming")]
