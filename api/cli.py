@@ -125,7 +125,9 @@ def _extractions(extractor, docs, rite: str | None, vocab: Sequence[str], jobs: 
 def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = None, jobs: int | None = 1):  # type: ignore[no-untyped-def]
     """Extract every input, read as ``rite`` if given (else each as the rite its title or cast
     names), in ``jobs`` processes (None: all cores); a text in which no ritual act is recognised is
-    an error, and so are two inputs that would mint the same IRIs (the same rite and edition keys)."""
+    an error, and so are two inputs that would mint the same IRIs (the same rite and edition keys).
+    The extractions come in the order of the chapters, then of the edition keys, whatever the order
+    of the inputs."""
     from yili.ingest.pipeline import Extractor
 
     extractor = Extractor(extra_vocabulary=vocab)
@@ -147,6 +149,9 @@ def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = Non
             raise InputError(f"{d.source}: {why} (IRIs are minted from it); give each edition once, with distinct file names")
         seen[key] = d.source
         extractions.append(e)
+    # one order whatever the order of the inputs: the chapters of the 儀禮 (a text of no known rite
+    # last), then the edition key
+    extractions.sort(key=lambda e: (e.profile.chapter or 99, e.document.rite, e.document.edition))
     return extractor, extractions
 
 
