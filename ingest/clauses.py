@@ -652,6 +652,18 @@ def _noun_phrase_end(tokens: list[Token], i: int, stop: int) -> int:
     return max(j, i + 1)
 
 
+def _thing_subject(tokens: list[Token], h1: int, h2: int) -> int:
+    """Where the things that are the subject of 在 begin, or ``h2``: in a setting out, a thing right
+    before 在 is what is placed, not the object of the act before (士冠 設洗直于東榮 | 水在洗東)."""
+    verb = tokens[h2]
+    if verb.concept is None or verb.concept.key not in g.POSITION_VERBS:
+        return h2
+    k = h2
+    while k - 1 > h1 and tokens[k - 1].kind in (OBJECT, VESSEL, WINE, NUM, OTHER):
+        k -= 1
+    return k
+
+
 def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
     """Index where the suffix of the act at ``h1`` ends and the prefix of the act at ``h2`` begins.
 
@@ -860,7 +872,7 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
         return clauses
     bounds = [0]
     for h1, h2 in zip(heads, heads[1:], strict=False):
-        bounds.append(_split_after(tokens, h1, h2))
+        bounds.append(min(_split_after(tokens, h1, h2), _thing_subject(tokens, h1, h2)))
     bounds.append(len(tokens))
     for n, h in enumerate(heads):
         a, b = bounds[n], bounds[n + 1]

@@ -20,6 +20,7 @@ from yili.ingest.reading import ReadingState, _looks_traditional
 from yili.ingest.recipients import RecipientRules
 from yili.ingest.steps import ACTUAL, CONDITIONAL, NEGATED, Step, Term
 from yili.ingest.tokens import (
+    ADV,
     SUO,
     COND,
     DIR,
@@ -110,6 +111,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         verb = clause.verb
         action = verb.concept
         assert action is not None
+        if action.key in g.POSITION_VERBS and "action-she" in self.vocabulary.concepts:
+            before = [t for t in clause.prefix if t.kind not in (MARK, ADV)]
+            if before and not any(t.kind == ROLE for t in before) and any(t.kind in (OBJECT, VESSEL, WINE, OTHER) for t in before):
+                # a thing "is at" a place in a setting out: it is set there (士冠 水在洗東, 𤣥酒在西; 特牲)
+                action = self.vocabulary.concepts["action-she"]
         notes: list[str] = []
         prefix, suffix = clause.prefix, clause.suffix
 
@@ -262,8 +268,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 object_tokens.append(t)
             elif t.kind == PLACE and location_tok is None:
                 location_tok = t
-            elif t.kind == DIR and i == 0 and location_tok is None and action.key in g.POSITION_VERBS:
-                location_tok = t  # 卦者在左: on the left
+            elif t.kind == DIR and i == 0 and location_tok is None and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
+                location_tok = t  # 卦者在左: on the left; 蒲筵二在南 (set out to the south)
             i += 1
         if topic and not objects_persons and not pp_persons and self.person_is_recipient(action):
             objects_persons = list(self._role_terms(topic))  # 其笙則獻…: the 笙 are the ones presented

@@ -155,3 +155,15 @@ def test_a_speaker_with_no_verb_says_his_words(extractor):
     assert [s.action.key for s in r.steps] == ["action-jie", "action-dui", "action-yue", "action-dui"]
     said = read(extractor, "公曰命某為賔", "yanli")
     assert [(s.text, s.action.key) for s in said.steps] == [("公曰命某為賔", "action-ming")]
+
+
+def test_a_thing_at_a_place_in_a_setting_out_is_set_there(extractor):
+    """士冠 設洗直于東榮 水在洗東: the water "is at" the east of the basin because it is set there (設,
+    by whoever sets out); a person who 在 somewhere only stands there."""
+    r = read(extractor, "設洗直于東榮水在洗東\n\n主人在阼階下", "shiguanli")
+    assert [(s.text, s.action.key, s.location) for s in r.steps] == [
+        ("設洗直于東榮", "action-she", "東榮"),
+        ("水在洗東", "action-she", "洗東"),
+        ("主人在阼階下", "action-zai-at", "阼階下"),
+    ]
+    assert r.steps[1].agent == r.steps[0].agent
