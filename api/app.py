@@ -27,7 +27,7 @@ from yili.api.sparql import make_sparql_router
 from yili.api.viewer import html_page, install_pages
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
-from yili.ontology.errors import NotAcceptableError, NotFoundError, RequestError, RequestTooLargeError, YiliError
+from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, YiliError
 from yili.ontology.namespaces import base_iri, mint
 from yili.ontology.vocabulary import Vocabulary
 

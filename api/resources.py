@@ -331,7 +331,11 @@ def make_resource_router(store: Any, base: str) -> APIRouter:
         "/context.jsonld",
         summary="The JSON-LD context",
         response_class=Response,
-        responses={200: {"description": "The context", "content": {"application/ld+json": {}}}, **{k: v for k, v in _RESPONSES.items() if k in (400, 406)}},
+        responses={
+            200: {"description": "The context", "content": {"application/ld+json": {}}},
+            400: _RESPONSES[400],
+            406: _RESPONSES[406],
+        },
     )
     def context(request: Request) -> Response:
         """The JSON-LD 1.1 context (``{base}context.jsonld``) that maps the short keys of the step

@@ -17,20 +17,9 @@ from dataclasses import dataclass
 
 from yili.ingest.document import Document
 from yili.ingest.pipeline import Extraction
-from yili.ontology.vocabulary import variant_forms
+from yili.ontology.variants import fold
 
 _LAYOUT = re.compile(r"[○\u3000 ]")
-
-
-def fold(text: str) -> str:
-    """``text`` with every variant character written in its usual form (賔 → 賓, 荅 → 答); the same
-    length, code point for code point.
-
-    >>> fold("主人荅拜于西階上")
-    '主人答拜於西階上'
-    """
-    forms = variant_forms()
-    return "".join(forms.get(ch, ch)[0] for ch in text)
 
 
 def share_matched(a: Sequence[object], b: Sequence[object]) -> float:
@@ -87,7 +76,9 @@ def agreement(reference: Extraction, other: Extraction) -> Agreement:
         return [(fold(s.text), tuple(p.key for p in s.agent), s.action.key, tuple(p.key for p in s.recipient)) for s in e.steps]
 
     def toasts(e: Extraction) -> list[tuple[object, ...]]:
-        return [(tuple(p.key for p in t.giver), t.type.key if t.type else None, tuple(p.key for p in t.receiver)) for t in e.toasts]
+        return [
+            (tuple(p.key for p in t.giver), t.type.key if t.type else None, tuple(p.key for p in t.receiver)) for t in e.toasts
+        ]
 
     return Agreement(
         classic=matched / len(a) if a else 1.0,

@@ -11,7 +11,7 @@ from the variant characters of ``ontology/variants.tsv``): 如初 is also 如�
 
 from __future__ import annotations
 
-from yili.ontology.vocabulary import spelled, spelled_keys
+from yili.ontology.variants import spelled, spelled_keys
 
 ADVERBS: frozenset[str] = spelled(
     {

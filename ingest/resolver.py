@@ -141,7 +141,6 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # 其笙則獻諸西階上: a person right before 則 is the topic ("as for the 笙…"), not a condition
             topic = [prefix[then_at - 1]]
             has_then = False
-        choice = any(t.text in g.CHOICE for t in clause.tokens)
         if has_if and not st.condition_open:
             st.before_condition = st.subject
         elif has_then and not has_if and self.steps and self.steps[-1].block == clause.block and len(self.steps) >= 2:
@@ -264,6 +263,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 for p in self._role_terms([t]):
                     if all(p.key != q.key for q in objects_persons):
                         objects_persons.append(p)
+            elif t.kind == ZHI and i > 0 and suffix[i - 1].text in g.COMPARISON:
+                pass  # 亦如之: "likewise", no object (特牲 酳下餕亦如之: to the 下餕 written before it)
             elif t.kind == ZHI or t.kind in (OBJECT, OTHER, VESSEL, WINE):
                 object_tokens.append(t)
             elif t.kind == PLACE and location_tok is None:

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 
 from yili.ingest import grammar as g
 from yili.ingest.document import Piece
+from yili.ontology.variants import fold
 from yili.ontology.vocabulary import Concept, Vocabulary
 
 jieba.setLogLevel(logging.WARNING)
@@ -183,8 +184,12 @@ class Tokenizer:
         readings = readings or {}
         tokens: list[Token] = []
         i = 0
-        for word in self.words(text):
-            j = i + len(word)
+        # cut the text with its variant characters in their usual form (the same length, code point
+        # for code point: jieba reads no character outside the Basic Multilingual Plane as a word
+        # character, so 上𧃊 is cut as 上餕), and read each word as written
+        for cut in self.words(fold(text)):
+            j = i + len(cut)
+            word = text[i:j]
             if word in readings:
                 c = readings[word]
                 tokens.append(Token(word, spans[i][0], spans[j - 1][1], c.kind, c, (c,)))

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, SKOS
-
 from yili.ontology.namespaces import YK, YKV
+from yili.ontology.variants import spellings
 
 
 @dataclass(frozen=True)
@@ -110,8 +110,14 @@ class RiteProfile:
 
     @property
     def readings(self) -> dict[str, str]:
-        """Written forms read as another concept in this rite: ``{"致者": "role-yingjuezhe"}``."""
-        return {f.label: f.concept for f in self.facts if f.kind == "ReadingFact" and f.label and f.concept}
+        """Written forms read as another concept in this rite, in every spelling of the editions
+        (:func:`~yili.ontology.variants.spellings`): ``{"致者": "role-yingjuezhe"}``, ``{"上餕": …, "上𧃊": …}``."""
+        out: dict[str, str] = {}
+        for f in self.facts:
+            if f.kind == "ReadingFact" and f.label and f.concept:
+                for form in spellings(f.label):
+                    out.setdefault(form, f.concept)
+        return out
 
 
 NEUTRAL = RiteProfile(key="")

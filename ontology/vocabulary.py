@@ -8,11 +8,9 @@ a second list of terms in Python.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 from importlib import resources
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from rdflib.namespace import SKOS
 from yili.ontology.errors import UnknownTermError, VocabularyError
 from yili.ontology.namespaces import YK, YKV
 from yili.ontology.rites import RiteProfile, rites_from_graph
+from yili.ontology.variants import spellings
 
 SCHEMES: dict[str, str] = {
     "roles": "role",
@@ -35,77 +34,6 @@ SCHEMES: dict[str, str] = {
 
 ONTOLOGY_FILES: tuple[str, ...] = ("yili.ttl", "vocabulary.ttl", "rites.ttl")
 """The Turtle files of the package read for the vocabulary, in order."""
-
-VARIANTS_FILE = "variants.tsv"
-"""The variant characters (異體字) of the editions, one character per line in all its forms."""
-
-MAX_SPELLINGS = 64
-"""The most spellings :func:`spellings` gives one word (a label of many variant characters)."""
-
-
-@functools.cache
-def variant_forms() -> dict[str, str]:
-    """Each character of ``ontology/variants.tsv`` → all its forms, the usual one first (於 → 於于).
-
-    Raises
-    ------
-    VocabularyError
-        The file is missing, not UTF-8, or a line is not ``forms<TAB>where`` with two or more
-        forms, or a character stands on two lines (the message names the file and the line).
-    """
-    path = resources.files("yili.ontology") / VARIANTS_FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VocabularyError(f"{VARIANTS_FILE}: cannot read the variant characters: {exc}") from None
-    forms: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = line.split("\t")
-        if len(cells) != 2 or len(cells[0]) < 2 or any(ch.isspace() or ch.isascii() for ch in cells[0]):
-            raise VocabularyError(f"{VARIANTS_FILE}, line {number}: expected the forms of one character, a tab, and where they are seen")
-        for ch in cells[0]:
-            if ch in forms:
-                raise VocabularyError(f"{VARIANTS_FILE}, line {number}: {ch} is already on the line of {forms[ch]}")
-            forms[ch] = cells[0]
-    return forms
-
-
-def spellings(word: str) -> tuple[str, ...]:
-    """Every way the editions write ``word``, the word itself first, then in the order of the
-    variant file's forms (at most :data:`MAX_SPELLINGS`).
-
-    >>> spellings("答拜")
-    ('答拜', '荅拜')
-    >>> spellings("如初")
-    ('如初', '如𥘉')
-    >>> spellings("拜")
-    ('拜',)
-    """
-    forms = variant_forms()
-    out = [""]
-    for ch in word:
-        choices = forms.get(ch, ch)
-        out = [prefix + c for prefix in out for c in choices][:MAX_SPELLINGS]
-    rest = [w for w in out if w != word]
-    return (word, *rest)
-
-
-def spelled(words: Iterable[str]) -> frozenset[str]:
-    """The words in all their spellings (:func:`spellings`): a word set of the grammar that also
-    finds 如𥘉, 于, 凢 where the text writes them so."""
-    return frozenset(s for w in words for s in spellings(w))
-
-
-def spelled_keys(table: dict[str, object]) -> dict[str, Any]:
-    """A table keyed by words, with each key in all its spellings (the value of the key as written)."""
-    out: dict[str, Any] = {}
-    for key, value in table.items():
-        for s in spellings(key):
-            out.setdefault(s, value)
-    return out
-
 
 @dataclass(frozen=True)
 class Concept:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 
-import networkx as nx
 import pyoxigraph
 import pytest
 from rdflib import Graph, Literal, URIRef

@@ -167,3 +167,16 @@ def test_a_thing_at_a_place_in_a_setting_out_is_set_there(extractor):
         ("主人在阼階下", "action-zai-at", "阼階下"),
     ]
     assert r.steps[1].agent == r.steps[0].agent
+
+
+def test_the_two_who_eat_the_leftovers_are_toasted_each_in_turn(extractor):
+    """特牲 主人…酳上𧃊 … 酳下𧃊亦如之: 𧃊 is 餕 (註 古文𧃊皆作餕), a character outside the Basic
+    Multilingual Plane that the word cutter must still read as part of 上𧃊; the rite reads 上餕 as
+    the heir and 下餕 as the eldest kinsman (rites.ttl), and 亦如之 ("likewise") takes no object, so
+    the second toast goes to the 下餕 written before it."""
+    r = read(extractor, "主人升酌酳上𧃊上𧃊拜受爵主人答拜酳下𧃊亦如之", "teshengkuishili")
+    assert [(t.giver[0].key, t.type.key, t.receiver[0].key) for t in r.toasts] == [
+        ("role-zhuren", "action-xian", "role-sizi"),
+        ("role-zhuren", "action-xian", "role-zhangxiongdi"),
+    ]
+    assert [s.text for s in r.steps][2:4] == ["酳上𧃊", "上𧃊拜受爵"]
