@@ -158,13 +158,15 @@ def test_the_three_editions_read_the_same_classic():
     def classic(edition: str, chapter: str) -> str:
         return classic_text(read_file(shared_path("corpus", "kanripo", edition, f"{edition}_{chapter}.txt")))
 
-    for chapter in ("001", "011", "015"):
+    # every chapter the three editions share; floors just under `make editions` (the 注疏's own limit: a
+    # note that runs on into the next classic section with no mark between them loses that classic)
+    for chapter in ("001", "003", "004", "005", "008", "009", "010", "011", "012", "013", "014", "015", "017"):
         shuzhu = classic("KR1d0040", chapter)
-        for edition, floor in (("KR1d0026", 0.89), ("KR1d0028", 0.90)):
+        for edition, floor in (("KR1d0026", 0.89), ("KR1d0028", 0.83)):
             other = classic(edition, chapter)
             # of the 述註's classic, how much is read; of what is read as classic, how much is the 述註's
             assert share_matched(shuzhu, other) >= floor, (chapter, edition)
-            assert share_matched(other, shuzhu) >= 0.93, (chapter, edition)
+            assert share_matched(other, shuzhu) >= 0.95, (chapter, edition)
 
 
 def test_each_step_knows_the_page_of_the_edition_it_begins_on(extractor):
