@@ -7,6 +7,8 @@ poured (酌膳, 实散) goes with the cup.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
 from yili.ingest.reading import Reader
@@ -50,6 +52,10 @@ _CUP_OBJECT_ACTS = frozenset(
 
 _DRINK_CUP_ACTS = frozenset({"action-zujue", "action-cui", "action-yin", "action-zhuo", "action-shi-fill", "action-xi"})
 """Acts that can only be done to the cup (卒爵, 啐, 飲, 酌, 實, 洗), whatever else is in hand."""
+
+BLOCK_LOOKBACK = 200
+"""How many earlier steps of a block the cup rules look back over (a paragraph of the 儀禮 has a few
+dozen; a text of one endless paragraph must not make each step cost as much as all before it)."""
 
 _THING_ACTS = frozenset(
     {"action-jue", "action-ji", "action-ji-taste", "action-jia", "action-dian", "action-zhen", "action-ru-dip"}
@@ -173,7 +179,7 @@ class CupRules(Reader):
     def _block_cup(self, block: int, through_basket: bool = False) -> Term | None:
         """The last cup of an earlier step in the block, unless it was put away in the basket
         (``through_basket`` looks past that, for an act being completed)."""
-        for s in reversed(self.steps):
+        for s in islice(reversed(self.steps), BLOCK_LOOKBACK):
             if s.block != block:
                 break
             if not through_basket and s.action.key == "action-dian" and s.location and s.location.endswith("篚"):
@@ -187,7 +193,7 @@ class CupRules(Reader):
         the block up to this clause, else ``default``'s label (a cup put away in the basket is
         not the one meant, unless the act is being completed: 奠觚于篚 … 卒洗)."""
         completing = bool(clause.flags.get("completive"))
-        for s in reversed(self.steps):
+        for s in islice(reversed(self.steps), BLOCK_LOOKBACK):
             if s.block != clause.block:
                 break
             if not completing and s.action.key == "action-dian" and s.location and s.location.endswith("篚"):

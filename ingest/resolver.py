@@ -9,7 +9,6 @@ things in hand in :mod:`yili.ingest.cups`.
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import takewhile
 
 from yili.ingest import grammar as g
 from yili.ingest.agents import AgentRules
@@ -73,6 +72,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._lookahead: dict[int, str] = {}
         self._next_has_subject: dict[int, bool] = {}
         self._agent_from_pivot = False
+        self._ordinal = 0  # the last step's ordinal in its block
 
     def begin_appendix(self) -> None:
         """The 記 begins: no narrative state carries into it (who acts, who holds which cup, the last
@@ -458,7 +458,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
         seq = len(self.steps) + 1
         # the step's place in the text's own structure: its classic block and its ordinal in it
-        ordinal = 1 + sum(1 for _ in takewhile(lambda s: s.block == clause.block, reversed(self.steps)))
+        last = self.steps[-1] if self.steps else None
+        ordinal = self._ordinal + 1 if last is not None and last.block == clause.block else 1
+        self._ordinal = ordinal
         step = Step(
             key=f"{self.document.rite}/{self.document.edition}/{clause.block}/{ordinal}",
             sequence=seq,
