@@ -28,7 +28,7 @@ from yili.api.viewer import html_page, install_pages
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
 from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, YiliError
-from yili.ontology.namespaces import base_iri, mint
+from yili.ontology.namespaces import mint
 from yili.ontology.vocabulary import Vocabulary
 
 MAX_BODY_BYTES = 1_000_000
@@ -287,9 +287,10 @@ def create_app(service: Service) -> FastAPI:
         classic block, ordinal in the block): fields, ``previous``/``next`` step IRIs, the block, the
         phase, the toast it expresses, and the commentary on its block.
 
-        The representation is negotiated (:func:`_step_format`): JSON (the default), JSON-LD (with
-        ``ontology/context.jsonld``), the step's own triples with its source span in Turtle,
-        N-Triples or RDF/XML, or the viewer's HTML page, which shows the step (what a browser
+        The representation is negotiated (:func:`_step_format`): JSON (the default), or the step's own
+        triples with its source span (``#source``, ``#position``, ``#quote``) in JSON-LD (compacted
+        with ``ontology/context.jsonld``), Turtle, N-Triples or RDF/XML (the same triples in each), or
+        the viewer's HTML page, which shows the step (what a browser
         gets); ``Accept`` chooses, ``?format=`` (json, jsonld, turtle, ntriples, rdfxml, html)
         overrides.  Every answer says ``Vary: Accept``.  404 if there is no such step; 400
         for a parameter other than ``format``; 406 if no offered format is acceptable.
@@ -306,9 +307,6 @@ def create_app(service: Service) -> FastAPI:
             return JSONResponse(data, headers=vary)
         if media == "text/html":
             return html_page("viewer.html", headers=vary)
-        if media == "application/ld+json":
-            body = json.dumps(_as_jsonld(service, data), ensure_ascii=False)
-            return Response(body, media_type="application/ld+json", headers=vary)
         # the step's own triples and its source span
         triples = service.store.query(
             f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ VALUES ?s {{ <{iri}> <{iri}#source> <{iri}#position> "
@@ -325,6 +323,10 @@ def create_app(service: Service) -> FastAPI:
         graph.parse(data=ntriples, format="nt")
         if media == "application/rdf+xml":
             return Response(graph.serialize(format="xml"), media_type="application/rdf+xml", headers=vary)
+        if media == "application/ld+json":
+            # the same triples, compacted with ontology/context.jsonld (rdflib's JSON-LD serializer)
+            body = graph.serialize(format="json-ld", context=_context(), auto_compact=True)
+            return Response(body, media_type="application/ld+json", headers=vary)
         return Response(graph.serialize(format="turtle"), media_type="text/turtle; charset=utf-8", headers=vary)
 
     @app.get(
@@ -557,28 +559,3 @@ def _step_url(service: Service, iri: str) -> str | None:
     """This API's URL path for a step IRI (``/steps/yanli/shuzhu-excerpt/3/2``), or None."""
     prefix = service.base + "step/"
     return "/steps/" + iri[len(prefix) :] if iri.startswith(prefix) else None
-
-
-def _as_jsonld(service: Service, data: dict[str, Any]) -> dict[str, Any]:
-    """A step as JSON-LD over ``context.jsonld`` (IRIs for terms, integers for offsets)."""
-    rows = service.store.query(f"SELECT ?p ?o WHERE {{ <{data['id']}> ?p ?o }}", use_default_graph_as_union=True)
-    out: dict[str, Any] = {"@context": _context(), "id": data["id"], "type": []}
-    short = {v["@id"] if isinstance(v, dict) else v: k for k, v in _context().items() if not k.startswith("@")}
-    yk = str(base_iri()) + "ontology#"
-    for row in rows:  # type: ignore[union-attr]
-        p, o = row["p"].value, row["o"]
-        key = short.get(p.replace(yk, "yk:")) or short.get(p)
-        if p.endswith("22-rdf-syntax-ns#type"):
-            out["type"].append(o.value.replace(yk, ""))
-            continue
-        if key is None:
-            continue
-        value: Any = o.value
-        if isinstance(o, pyoxigraph.Literal) and o.datatype and o.datatype.value.endswith("integer"):
-            value = int(o.value)
-        if key in out:
-            out[key] = out[key] if isinstance(out[key], list) else [out[key]]
-            out[key].append(value)
-        else:
-            out[key] = [value] if key in ("agent", "recipient", "performedBy") else value
-    return out

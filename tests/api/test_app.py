@@ -99,6 +99,14 @@ def test_one_step_as_json_ld_gives_the_same_triples(client):
     giver = g.value(step, URIRef("https://w3id.org/yili-kg/ontology#giver"))
     assert giver == URIRef("https://w3id.org/yili-kg/vocab/role-zhuren")
     assert g.value(step, URIRef("https://w3id.org/yili-kg/ontology#charStart")).toPython() == 1057
+    # the same triples as the other RDF representations, labels and source span included
+    for fmt, reader in (("turtle", "turtle"), ("ntriples", "nt"), ("rdfxml", "xml")):
+        other = Graph().parse(data=client.get("/steps/yanli/shuzhu-excerpt/24/1", params={"format": fmt}).text, format=reader)
+        assert set(other) == set(g), fmt
+    assert len(g) == 45
+    quote = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/1#quote")
+    assert str(g.value(quote, URIRef("http://www.w3.org/ns/oa#exact"))) == "主人筵前献賔"
+    assert json.loads(r.text)["@context"]["charStart"] == {"@id": "yk:charStart", "@type": "xsd:integer"}
 
 
 def test_sparql_who_toasts_whom(client):
