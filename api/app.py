@@ -69,12 +69,38 @@ def error_json(error: YiliError) -> JSONResponse:
     return JSONResponse({"error": error.kind, "message": error.message}, status_code=error.status)
 
 
+class HeadAsGet:
+    """ASGI middleware: a ``HEAD`` request is answered as the ``GET`` of the same URL without its body
+    (RFC 9110 §9.3.2: the same status and headers, ``Content-Length`` included), so that link checkers
+    and linked-data clients can probe every resource; FastAPI routes answer ``GET`` only."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body"):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 def install_handlers(app: FastAPI) -> None:
     """Turn every error into a JSON answer with a 4xx status and a message a person understands."""
 
     @app.exception_handler(YiliError)
     async def _yili(_request: Request, exc: YiliError) -> JSONResponse:
-        return error_json(exc)
+        answer = error_json(exc)
+        if answer.status_code == 406:
+            answer.headers["Vary"] = "Accept"  # what was refused depends on Accept, as what is given does
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -87,8 +113,8 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        headers = dict(exc.headers or {})
-        if exc.status_code == 405 and "allow" not in {k.lower() for k in headers}:
+        headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() != "allow"}
+        if exc.status_code == 405:
             # RFC 9110 §15.5.6: a 405 names the methods the resource has
             methods = sorted(
                 {
@@ -98,6 +124,8 @@ def install_handlers(app: FastAPI) -> None:
                     for m in (getattr(r, "methods", None) or ())
                 }
             )
+            if "GET" in methods:
+                methods = sorted({*methods, "HEAD"})  # HEAD is answered as GET (HeadAsGet)
             if methods:
                 headers["Allow"] = ", ".join(methods)
         return JSONResponse({"error": kind, "message": str(exc.detail)}, status_code=exc.status_code, headers=headers or None)
@@ -105,6 +133,8 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - safety net
         return JSONResponse({"error": "internal", "message": f"unexpected {type(exc).__name__}"}, status_code=500)
+
+    app.add_middleware(HeadAsGet)
 
     @app.middleware("http")
     async def _limit_body(request: Request, call_next):  # type: ignore[no-untyped-def]

@@ -11,7 +11,8 @@ same path on this server describes the resource (W3C, *Cool URIs for the Semanti
   ``vocab`` (a concept, a scheme, a person, a work, a rite profile): the resource's concise bounded
   description (Oxigraph's ``DESCRIBE``: its triples and those of the blank nodes it leads to).
 - ``/ontology``: the ontology and the vocabulary, whole (``yk:`` terms are ``ontology#Term``, whose
-  fragment a client resolves in this document); ``/ontology/alignments`` answers 303 to it.
+  fragment a client resolves in this document); ``/ontology/alignments``: the alignments
+  (``ontology/alignments.ttl``).
 - ``/context.jsonld``: the JSON-LD context of the step JSON-LD and exports.
 - A step's IRI path ``/step/…`` answers 303 See Other to ``/steps/…`` (:mod:`yili.api.app`).
 
@@ -33,6 +34,7 @@ from fastapi.responses import HTMLResponse, Response
 from yili.api.sparql import media_ranges
 from yili.graph.build import prefixes_for, vocabulary_graph_iri
 from yili.ontology.errors import NotAcceptableError, NotFoundError, RequestError
+from yili.ontology.namespaces import DEFAULT_BASE
 
 KINDS: dict[str, str] = {
     "rite": "a rite (one chapter of the 儀禮)",
@@ -217,6 +219,23 @@ def _html(triples: list[pyoxigraph.Triple], *, iri: str, base: str, title: str) 
     )
 
 
+def _alignments(base: str) -> list[pyoxigraph.Triple]:
+    """The triples of the packaged ``ontology/alignments.ttl``, with the IRIs under the default base
+    moved under ``base``."""
+    data = (resources.files("yili.ontology") / "alignments.ttl").read_bytes()
+
+    def moved(node: Any) -> Any:
+        if isinstance(node, pyoxigraph.NamedNode) and node.value.startswith(DEFAULT_BASE):
+            return pyoxigraph.NamedNode(base + node.value[len(DEFAULT_BASE) :])
+        return node
+
+    triples = (
+        pyoxigraph.Triple(moved(t.subject), moved(t.predicate), moved(t.object))
+        for t in pyoxigraph.parse(data, format=pyoxigraph.RdfFormat.TURTLE)
+    )
+    return sorted(triples, key=lambda t: (str(t.subject), str(t.predicate), str(t.object)))
+
+
 def _label(store: pyoxigraph.Store, iri: str) -> str:
     """The resource's label for a page title: skos:prefLabel or rdfs:label (zh-Hant first), else the IRI."""
     rows = store.query(
@@ -311,21 +330,16 @@ def make_resource_router(store: Any, base: str) -> APIRouter:
         return answer(request, f"{base}ontology", triples, lambda: "yili-kg ontology and vocabulary")
 
     @router.get(
-        "/ontology/alignments",
-        summary="The alignments' IRI: 303 See Other to /ontology",
-        status_code=303,
-        response_class=Response,
-        responses={303: {"description": "See Other: /ontology, which holds the alignments"}, 400: _RESPONSES[400]},
+        "/ontology/alignments", summary="The ontology's alignments to other vocabularies", response_class=Response, responses=_RESPONSES
     )
     def alignments(request: Request) -> Response:
-        """``{base}ontology/alignments`` (``ontology/alignments.ttl``: the ontology's alignments to
-        PROV-O, P-Plan, Web Annotation, CIDOC-CRM and Dublin Core) is served with the ontology: a 303
-        to ``/ontology`` (the same query string)."""
-        extra = sorted(set(request.query_params) - {"format"})
-        if extra:
-            raise RequestError(f"unknown parameter {extra[0]!r}: only format= is accepted here")
-        target = "/ontology" + (f"?{request.url.query}" if request.url.query else "")
-        return Response(status_code=303, headers={"Location": target, "Vary": "Accept"})
+        """``{base}ontology/alignments``: the packaged ``ontology/alignments.ttl`` (the ontology's
+        alignments to PROV-O, P-Plan, Web Annotation, CIDOC-CRM and Dublin Core, kept out of the
+        graph so that a reasoner loads them only when asked), as JSON-LD, Turtle, N-Triples, RDF/XML
+        or HTML (``Accept``; ``format=`` overrides); ``Vary: Accept``."""
+        return answer(
+            request, f"{base}ontology/alignments", lambda: _alignments(base), lambda: "yili-kg ontology alignments"
+        )
 
     @router.get(
         "/context.jsonld",

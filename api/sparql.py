@@ -266,7 +266,7 @@ class SparqlLimits:
 
 def _error_response(error: YiliError) -> JSONResponse:
     """The JSON answer ``{"error": kind, "message": text}`` for one of the project's errors."""
-    headers = {"Allow": "GET, POST"} if isinstance(error, MethodNotAllowedError) else None
+    headers = {"Allow": "GET, HEAD, POST"} if isinstance(error, MethodNotAllowedError) else None
     if isinstance(error, EndpointBusyError):
         headers = {"Retry-After": str(error.retry_after_s)}
     return JSONResponse({"error": error.kind, "message": error.message}, error.status, headers=headers)
@@ -520,7 +520,7 @@ def make_sparql_router(
     @router.api_route("/sparql", methods=["PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"], include_in_schema=False)
     async def sparql_other_method(request: Request) -> Response:
         """Refuse any method but GET and POST with a JSON 405 (SPARQL 1.1 Protocol 2.1)."""
-        return _error_response(MethodNotAllowedError(f"The SPARQL endpoint takes GET and POST, not {request.method}."))
+        return _error_response(MethodNotAllowedError(f"The SPARQL endpoint takes GET, HEAD and POST, not {request.method}."))
 
     return router
 

@@ -394,7 +394,7 @@ def test_an_update_sent_as_a_query_is_refused_as_read_only(client: TestClient, s
 def test_other_methods_are_not_allowed(client: TestClient, method: str) -> None:
     response = client.request(method, "/sparql", params={"query": "ASK {}"})
     assert method in error(response, 405, "method_not_allowed")
-    assert response.headers["allow"] == "GET, POST"
+    assert response.headers["allow"] == "GET, HEAD, POST"
 
 
 @pytest.mark.parametrize(
