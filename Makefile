@@ -14,6 +14,10 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --upgrade pip >/dev/null
 
 $(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install -e .
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.installed
 	$(BIN)/python -m pip install -e '.[test]'
 	touch $@
 
@@ -25,10 +29,10 @@ serve: install
 build: install
 	$(BIN)/yili-kg build --out build
 
-test: install
+test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest
 
-$(VENV)/.bench-installed: $(VENV)/.installed
+$(VENV)/.bench-installed: $(VENV)/.test-installed
 	$(BIN)/python -m pip install -e '.[test,bench]'
 	touch $@
 

@@ -51,8 +51,8 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
         key = (doc.rite, doc.edition)
         if key in seen:
             same = Path(seen[key]).resolve() == Path(p).resolve()
-            why = "is given twice" if same else f"and {seen[key]} give the same edition key {doc.rite}/{doc.edition}"
-            raise InputError(f"{p}: {why} (IRIs are minted from it); give each edition once, with distinct file names")
+            why = "is given twice" if same else f"and {seen[key]} are the same edition of the same rite ({doc.rite}/{doc.edition})"
+            raise InputError(f"{p}: {why}, and would mint the same IRIs; give each edition of a rite once")
         seen[key] = p
         docs.append(doc)
     return docs
@@ -145,8 +145,8 @@ def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = Non
         key = (e.document.rite, e.document.edition)
         if key in seen:
             same = Path(seen[key]).resolve() == Path(d.source).resolve()
-            why = "is given twice" if same else f"and {seen[key]} give the same edition key {key[0]}/{key[1]}"
-            raise InputError(f"{d.source}: {why} (IRIs are minted from it); give each edition once, with distinct file names")
+            why = "is given twice" if same else f"and {seen[key]} are the same edition of the same rite ({key[0]}/{key[1]})"
+            raise InputError(f"{d.source}: {why}, and would mint the same IRIs; give each edition of a rite once")
         seen[key] = d.source
         extractions.append(e)
     # one order whatever the order of the inputs: the chapters of the 儀禮 (a text of no known rite

@@ -881,7 +881,7 @@ def _negotiate(
             chosen = names.get(key) or (_lookup(from_media_type, key) if "/" in key else None)
             if chosen is not None and chosen in offered:
                 return chosen
-        raise NotAcceptableError(f"format={format_name!r} is not available for {what}; use one of: {', '.join(names)}.")
+        raise NotAcceptableError(f"format={format_name[:40]!r} is not available for {what}; use one of: {', '.join(names)}.")
     ranges = media_ranges(accept)
     if not ranges:
         return offered[0]
@@ -910,7 +910,7 @@ def _negotiate(
             best, chosen_format = rank, offer
     if chosen_format is None:
         offers = ", ".join(offer.media_type.split(";")[0] for offer in offered)
-        raise NotAcceptableError(f"Accept: {accept!r} allows no format offered for {what} ({offers}).")
+        raise NotAcceptableError(f"Accept: {accept[:100]!r} allows no format offered for {what} ({offers}).")
     return chosen_format
 
 

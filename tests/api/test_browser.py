@@ -8,9 +8,12 @@ screenshots the README shows (api/static/screenshots/, at 1280×800).
 
 from __future__ import annotations
 
+import os
 import socket
+import tempfile
 import threading
 import time
+from pathlib import Path
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,8 +138,11 @@ def tab(browser: Any, server: str) -> Iterator[Tab]:
 
 
 def shoot(tab: Tab, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.page.screenshot(path=str(SHOTS / f"{name}.png"))
+    """Take the screenshot ``name``: into api/static/screenshots (the README's) when
+    ``YILI_UPDATE_SCREENSHOTS=1``, else into a temporary folder, so that a test run leaves the tree clean."""
+    folder = SHOTS if os.environ.get("YILI_UPDATE_SCREENSHOTS") == "1" else Path(tempfile.gettempdir()) / "yili-kg-screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    tab.page.screenshot(path=str(folder / f"{name}.png"))
 
 
 def roles(label: str | None) -> list[str]:

@@ -157,7 +157,10 @@ def test_two_inputs_that_would_share_iris_are_refused(tmp_path):
     for d in (a, b):
         (d / "ch.txt").write_text("题\n\n主人升", encoding="utf-8")
     proc = run("build", str(a / "ch.txt"), str(b / "ch.txt"), "--out", str(tmp_path / "o"))
-    assert proc.returncode == 2 and "give the same edition key ch/ch" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.strip() == (
+        f"yili-kg: error: {b / 'ch.txt'}: and {a / 'ch.txt'} are the same edition of the same rite (ch/ch), "
+        "and would mint the same IRIs; give each edition of a rite once"
+    )
     proc = run("steps", str(a / "ch.txt"), str(a / "ch.txt"))
     assert proc.returncode == 2 and "is given twice" in proc.stderr
 
