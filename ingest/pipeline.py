@@ -121,17 +121,25 @@ def identifications(
     return out, local
 
 
-def _title_as_heading(tokens: list[Token], profile: RiteProfile) -> list[Token]:
+def _title_as_heading(tokens: list[Token], profile: RiteProfile, opening: bool = False) -> list[Token]:
     """The rite's name that opens its first paragraph before a ○ is the chapter's heading, no act
-    and no person: 士冠禮○筮於廟門 (the 士 of 士冠禮 is no officer), 特牲饋食之禮○不諏日."""
-    marks = [k for k, t in enumerate(tokens) if t.kind == MARK]
-    if not marks:
-        return tokens
-    head = "".join(t.text for t in tokens[: marks[0]])
+    and no person: 士冠禮○筮於廟門 (the 士 of 士冠禮 is no officer), 特牲饋食之禮○不諏日.  So is the
+    name that opens the text (``opening``: no step read yet), standing alone or run on into the first
+    sentence: 有司徹 (its own line; not 有司 + 徹), 士冠禮筮于廟門 (the 鄭注)."""
     names = {*profile.title_forms, *(f[:-1] + "之" + f[-1] for f in profile.title_forms if len(f) > 1)}
-    if head not in names:
+    marks = [k for k, t in enumerate(tokens) if t.kind == MARK]
+    if marks and "".join(t.text for t in tokens[: marks[0]]) in names:
+        return [with_kind(t, TAIL, None) for t in tokens[: marks[0]]] + tokens[marks[0] :]
+    if not opening:
         return tokens
-    return [with_kind(t, TAIL, None) for t in tokens[: marks[0]]] + tokens[marks[0] :]
+    text, end = "", 0
+    for k, t in enumerate(tokens):
+        if t.kind == MARK:
+            break
+        text += t.text
+        if text in names:
+            end = k + 1  # the longest name: 有司徹, not 有司
+    return [with_kind(x, TAIL, None) for x in tokens[:end]] + tokens[end:]
 
 
 class Extractor:
@@ -193,7 +201,7 @@ class Extractor:
             held, local = identifications(block, profile, self.vocabulary)
             identified.update(held)
             tokens = self.tokenizer.tokenize_piece(block.classic, {**readings, **identified, **local}, cast)
-            tokens = _title_as_heading(tokens, profile)
+            tokens = _title_as_heading(tokens, profile, opening=not resolver.steps)
             clauses = segment(tokens, block.number, self.vocabulary)
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):

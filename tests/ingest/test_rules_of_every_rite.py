@@ -180,3 +180,12 @@ def test_the_two_who_eat_the_leftovers_are_toasted_each_in_turn(extractor):
         ("role-zhuren", "action-xian", "role-zhangxiongdi"),
     ]
     assert [s.text for s in r.steps][2:4] == ["酳上𧃊", "上𧃊拜受爵"]
+
+
+def test_the_name_that_opens_the_chapter_is_its_heading(extractor):
+    """有司徹 on its own line opens the chapter: a heading, not 有司 + 徹 (the officers clear away);
+    the 鄭注 runs 士冠禮 on into the first sentence, 士冠禮筮于廟門: the 筮 is the host's."""
+    r = read(extractor, "有司徹\n\n司宫攝酒", "yousiche")
+    assert [(s.text, s.agent_label, s.action.key) for s in r.steps] == [("司宫攝酒", "司宫", "action-she-adjust")]
+    r = read(extractor, "士冠禮筮于廟門", "shiguanli")
+    assert fields(r, "text", "agent", "action") == [("士冠禮筮于廟門", "主人", "筮")]
