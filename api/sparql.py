@@ -601,7 +601,8 @@ async def _read_operation(request: Request, limits: SparqlLimits) -> _Operation:
         raise RequestTooLargeError(
             f"The query holds {brackets:,} brackets; the limit is {limits.max_brackets:,} (SparqlLimits.max_brackets)."
         )
-    if await asyncio.to_thread(_has_service, query):
+    # the word is rare: only a query that has it is parsed, off the event loop
+    if _SERVICE.search(query) and await asyncio.to_thread(_has_service, query):
         raise QueryError(
             "SERVICE (federated query) is not allowed: this endpoint never calls other services. "
             "If the word 'service' is only inside a string, an IRI or a comment of a query our parser "
