@@ -49,7 +49,8 @@ class AgentRules(Reader):
         2. the rite's usual giver of an act to its usual receiver (士冠: the 賔 gives the 醮);
         3. the subject from before a condition, past 則 (公有命則不易不洗);
         4. the role named for the act (執冪 → 執冪者), who drinks what he began (卒爵), who thanks
-           for the washing (拜洗), who salutes and goes up first (揖升);
+           for the washing (拜洗), who salutes and goes up first (揖升); who brought a dish after the
+           cup before brings it again (肝從);
         5. a 酢 is the return of the one toasted, unless the giver changed the cup to pour it himself;
         6. the host toasts the chief guest; the presenter of a round gives its 獻 (never the
            presiding person); the same kind of toast by the same giver (in a rite with one 獻主
@@ -77,6 +78,14 @@ class AgentRules(Reader):
         named = self._role_named_for(clause)
         if named is not None:
             return (named,), "default agent: the role named for this act"
+        if action.key == "action-cong":
+            # 肝從, 燔從如初: the dish follows the cup, brought by whoever brought it before (特牲 賓長以肝從 …
+            # 肝從; 兄弟長以燔從 … 燔從如初)
+            dish = next((t for t in reversed(clause.prefix) if t.kind == OBJECT and t.concept is not None), None)
+            if dish is not None:
+                for s in reversed(st.by_action.get("action-cong", ())):
+                    if s.object_term is not None and s.object_term.key == dish.concept.key and s.agent:
+                        return s.agent, "brings the dish he brought before"
         if action.key in _DRINKING and st.subject:
             # 卒爵 completes the drinking begun (主人坐祭遂饮 賔辞 卒爵: the host drains the cup)
             for s in reversed(self.steps):

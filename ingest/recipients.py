@@ -8,6 +8,7 @@ from yili.ingest.reading import Reader
 from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     COND,
+    OBJECT,
     YU,
     ROLE,
     ZHI,
@@ -76,6 +77,10 @@ class RecipientRules(Reader):
         most senior present), ``served`` (荐, 设: the one who has just been toasted),
         ``next-in-rank`` (旅酬: resolved later from who receives it).
         """
+        if action.key == "action-cong" and self.state.last_toast is not None and self.state.last_toast[1]:
+            if any(t.kind == OBJECT for t in clause.prefix):
+                # 以肝從: the dish follows the cup to the one who drinks it (特牲 賓長以肝從: to the 尸)
+                return self.state.last_toast[1], False, "the dish follows the cup to the one who drinks"
         zhi_first = bool(object_tokens) and object_tokens[0].kind == ZHI
         as_recipient = self.person_is_recipient(action)
         if as_recipient or action.flag("personObject") or action.flag("recipientRule") != "none":

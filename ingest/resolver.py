@@ -214,7 +214,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 kept = tuple(a for a in agent if not a.key or self.profile.in_cast(a.key) or a.key in st.written)
                 agent, why = (kept, why) if kept else self._opening_agent()
             self._agent_from_pivot = why.startswith("named by the pivot")
-            default_agent = why.startswith("default agent")
+            # an act by an assistant the text does not name (a default agent, a dish brought again) does
+            # not make him the subject of the acts that follow
+            default_agent = why.startswith(("default agent", "brings the dish"))
             mutual = why.startswith("a mutual act")
             agent_alternative = why.endswith("(either)")
             notes.append(f"agent: {why}")

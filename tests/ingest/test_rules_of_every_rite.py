@@ -189,3 +189,13 @@ def test_the_name_that_opens_the_chapter_is_its_heading(extractor):
     assert [(s.text, s.agent_label, s.action.key) for s in r.steps] == [("司宫攝酒", "司宫", "action-she-adjust")]
     r = read(extractor, "士冠禮筮于廟門", "shiguanli")
     assert fields(r, "text", "agent", "action") == [("士冠禮筮于廟門", "主人", "筮")]
+
+
+def test_a_dish_follows_the_cup_to_the_one_who_drinks_brought_by_who_brought_it_before(extractor):
+    """特牲: 賓長以肝從 takes the liver to the 尸 just toasted; a later bare 肝從 is the same 賓長's, to the
+    one toasted then (the 祝), and the acts after it are still the drinker's (卒角)."""
+    r = read(extractor, "主人洗角升酌酳尸尸拜受主人拜送賓長以肝從\n\n主人酌獻祝祝拜受角肝從卒角", "teshengkuishili")
+    rows = {s.text: (s.agent_label, s.recipient_label, s.object) for s in r.steps}
+    assert rows["賓長以肝從"] == ("賓長", "尸", "肝")
+    assert rows["肝從"] == ("賓長", "祝", "肝")
+    assert rows["卒角"][0] == "祝"
