@@ -10,6 +10,7 @@ classic); the share of the 述註's steps and toasts found alike in the other
 from __future__ import annotations
 
 import sys
+import unicodedata
 from pathlib import Path
 
 from yili.ingest.document import read_file
@@ -19,6 +20,12 @@ from yili.ingest.pipeline import Extractor
 EDITIONS = {"KR1d0028": "注疏", "KR1d0026": "鄭注"}
 
 
+def _pad(cell: str, width: int) -> str:
+    """``cell`` padded to ``width`` terminal columns (a Chinese character takes two)."""
+    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in cell)
+    return cell + " " * max(0, width - used)
+
+
 def main(root: Path) -> int:
     """Print one line per chapter and edition; exit 2 with one line if the folder is missing."""
     reference = root / "KR1d0040"
@@ -26,7 +33,7 @@ def main(root: Path) -> int:
         print(f"editions: {reference}: no such folder (the 述註 of the shared corpus)", file=sys.stderr)
         return 2
     extractor = Extractor()
-    print(f"{'chapter':<22} {'edition':<8} {'classic':>8} {'as classic':>10} {'steps':>7} {'toasts':>7}")
+    print(f"{'chapter':<22} {'edition':<8}{'classic':>8} {'as classic':>10} {'steps':>7} {'toasts':>7}")
     for path in sorted(reference.glob("KR1d0040_*.txt")):
         number = path.stem.rsplit("_", 1)[1]
         if number in ("000", "018"):  # front and back matter
@@ -38,7 +45,7 @@ def main(root: Path) -> int:
                 continue
             a = agreement(shuzhu, extractor.extract(read_file(other_path)))
             title = f"{number} {shuzhu.profile.hant or shuzhu.document.rite}"
-            print(f"{title:<20} {name:<8} {a.classic:>8.3f} {a.read_as_classic:>10.3f} {a.steps:>7.3f} {a.toasts:>7.3f}")
+            print(f"{_pad(title, 22)} {_pad(name, 8)} {a.classic:>8.3f} {a.read_as_classic:>10.3f} {a.steps:>7.3f} {a.toasts:>7.3f}")
     return 0
 
 
