@@ -45,7 +45,8 @@ def main(root: Path) -> int:
                 continue
             a = agreement(shuzhu, extractor.extract(read_file(other_path)))
             title = f"{number} {shuzhu.profile.hant or shuzhu.document.rite}"
-            print(f"{_pad(title, 22)} {_pad(name, 8)} {a.classic:>8.3f} {a.read_as_classic:>10.3f} {a.steps:>7.3f} {a.toasts:>7.3f}")
+            shares = f"{a.classic:>8.3f} {a.read_as_classic:>10.3f} {a.steps:>7.3f} {a.toasts:>7.3f}"
+            print(f"{_pad(title, 22)} {_pad(name, 8)}{shares}")
     return 0
 
 
