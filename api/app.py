@@ -364,12 +364,13 @@ def create_app(service: Service) -> FastAPI:
         summary="A step's IRI path: 303 See Other to where the step is described",
         status_code=303,
         response_class=Response,
-        responses={303: {"description": "See Other: /steps/{rite}/{edition}/{block}/{ordinal}, with the same query"}, **_errors(400)},
+        responses={303: {"description": "See Other: /steps/{rite}/{edition}/{block}/{ordinal}, with the same query"}, **_errors(400, 404)},
     )
     def step_iri(rite: str, edition: str, block: str, ordinal: str, request: Request) -> Response:
         """The path of a step's IRI (``step/yanli/shuzhu-excerpt/3/2``), for a graph served under its
         base IRI: a 303 to ``/steps/…`` (the same query string), which negotiates the representation
-        (W3C, *Cool URIs for the Semantic Web*, 303 URIs)."""
+        (W3C, *Cool URIs for the Semantic Web*, 303 URIs); 404 when the graph has no such step."""
+        q.step(str(mint("step", rite, edition, block, ordinal, base=service.base)))  # 404 for no such step
         parts = "/".join(quote(x, safe="") for x in (rite, edition, block, ordinal))
         target = f"/steps/{parts}"
         if request.url.query:
