@@ -434,11 +434,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     if action.key == "action-shou":
                         st.things.pop(giver)
         # a thing taken up stays in hand for the acts that follow, until it is put down
-        if agent and action.key in _TAKING and object_term is not None and object_term.key.startswith("object-"):
-            st.things.pop(agent[0].key, None)  # re-inserted last: the most recent holder comes last
-            st.things[agent[0].key] = object_term
         if agent and action.key in _TAKING:
-            st.thing_block.pop(agent[0].key, None)  # taken up, not a dish brought (see below)
+            st.thing_block.pop(agent[0].key, None)  # taken up, not a dish brought after the cup (從, above)
+            if object_term is not None and object_term.key.startswith("object-"):
+                st.things.pop(agent[0].key, None)  # re-inserted last: the most recent holder comes last
+                st.things[agent[0].key] = object_term
         elif agent and (action.key in ("action-jia", "action-dian") or (action.key == "action-zhi" and vessel is not None)):
             st.things.pop(agent[0].key, None)
 
