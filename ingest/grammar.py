@@ -159,6 +159,10 @@ DONE_MARK: frozenset[str] = spelled({"畢"})
 NUMBERED_PRESENTATIONS: frozenset[str] = spelled({"亞", "三", "再"})
 """亞獻, 三獻: the second and third presentations of a round, made to whom the first was (the 尸)."""
 
+NEW_DAY: frozenset[str] = spelled({"明日", "厥明", "翼日", "翌日"})
+"""Words that open the next day's paragraph: 公食 明日賔朝服以拜賜于朝, 士冠 厥明夕為期 (the rite goes on,
+whatever variant was being told before)."""
+
 AFTER_DONE: frozenset[str] = spelled({"既", "旣"})
 """既 + act: "when the act is done", a temporal clause that restates an act already told (既獻, 既旅):
 no new toast."""

@@ -25,6 +25,7 @@ from yili.ingest.steps import Step
 from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, received_toast, toast_of
 from yili.ingest.tokens import MARK, TAIL, Token, Tokenizer, with_kind
 from yili.ontology.rites import NEUTRAL, RiteProfile
+from yili.ontology.variants import spellings
 from yili.ontology.vocabulary import Concept, Vocabulary, load_vocabulary
 
 
@@ -142,6 +143,25 @@ def _title_as_heading(tokens: list[Token], profile: RiteProfile, opening: bool =
     return [with_kind(x, TAIL, None) for x in tokens[:end]] + tokens[end:]
 
 
+def _closing_block(document: Document, profile: RiteProfile, vocabulary: Vocabulary) -> int | None:
+    """The last paragraph of the narrative (before the 記) in which the chief guest is seen off (送 and
+    his name: 士冠 賔出主人送于外門外再拜), or None: the rite's close, after which a paragraph that
+    opens with 若 is a variant of the rite.  An earlier send-off closes a stage only (士昏 納采 … 賔出
+    主人送于門外)."""
+    guest = vocabulary.concepts.get(profile.chief_guest or "")
+    if guest is None:
+        return None
+    names = sorted({s for label in guest.labels if not label.isascii() for s in spellings(label)}, key=len, reverse=True)
+    last = None
+    for block in document.blocks:
+        text = block.classic.reading_text
+        if text.lstrip("○　 ").startswith(g.APPENDIX_MARK):
+            break
+        if "送" in text and any(name in text for name in names):
+            last = block.number
+    return last
+
+
 class Extractor:
     """Compile the vocabulary once, then extract steps from documents.
 
@@ -192,6 +212,7 @@ class Extractor:
             document = replace(document, edition=work, edition_given=True)
         readings = {label: self.vocabulary.concepts[key] for label, key in sorted(profile.readings.items()) if key in self.vocabulary.concepts}
         resolver = StepResolver(self.vocabulary, document, profile)
+        resolver.closing_block = _closing_block(document, profile, self.vocabulary)
         cast = frozenset(profile.cast)
         toasts: list[Toast] = []
         identified: dict[str, Concept] = {}

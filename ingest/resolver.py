@@ -73,6 +73,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._next_has_subject: dict[int, bool] = {}
         self._agent_from_pivot = False
         self._ordinal = 0  # the last step's ordinal in its block
+        self.closing_block: int | None = None  # the paragraph that closes the rite (see _note_closing)
 
     def begin_appendix(self) -> None:
         """The 記 begins: no narrative state carries into it (who acts, who holds which cup, the last
@@ -544,21 +545,26 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         a paragraph that opens with 若 begins a variant of the rite (the 變禮: 若不醴則醮用酒, 若孤子,
         若庶子), and every paragraph after it is of that variant, whether or not it repeats the 若
         (士冠 81 尊于房户之間…, 84 冠者拜受…), until the next 若 opens another variant, or a paragraph
-        of words (戒賔曰…, the 辭) or the 記 ends them.  Before the rite has closed, a 若 keeps to its
+        of words (戒賔曰…, the 辭), the next day (公食 明日賔朝服以拜賜) or the 記 ends them.  Before the rite has closed, a 若 keeps to its
         clause and the block its consequent runs into (燕禮 若有诸公).
         """
         st = self.state
         if st.variant_open and any(t.kind == YUE for t in clause.tokens):
             st.variant_open = False  # the words of the rite (戒賔曰…): not a variant's steps
+        opening = "".join(t.text for t in clause.tokens[:3]).lstrip("○")
+        if st.variant_open and any(opening.startswith(w) for w in g.NEW_DAY):
+            st.variant_open = False  # the next day (明日…): the rite goes on
         opens = next((t for t in clause.prefix if t.kind not in (MARK,)), None)
         if st.rite_closed and opens is not None and opens.kind == COND and opens.text not in g.CHOICE:
             st.variant_open = True
 
     def _note_closing(self, step: Step) -> None:
         """The rite has closed when the host sees the chief guest off (送 with the chief guest as
-        recipient) after the guest has gone out (士冠 賔出主人送于外門外, 鄉飲酒 賓出…主人送于門外)."""
+        recipient, or after the guest has gone out: 士冠 賔出主人送于外門外, 鄉飲酒 賓出…主人送于門外) in
+        the last paragraph of the narrative that does so (``closing_block``, found by the extractor
+        before reading: an earlier send-off closes a stage, not the rite)."""
         guest = self.profile.chief_guest
-        if self.part == "ji" or guest is None or step.action.key != "action-song":
+        if self.part == "ji" or guest is None or step.action.key != "action-song" or step.block != self.closing_block:
             return
         if any(p.key == guest for p in step.recipient) or any(
             s.action.key == "action-chu" and any(p.key == guest for p in s.agent) for s in self.steps[-4:]

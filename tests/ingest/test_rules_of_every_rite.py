@@ -199,3 +199,17 @@ def test_a_dish_follows_the_cup_to_the_one_who_drinks_brought_by_who_brought_it_
     assert rows["賓長以肝從"] == ("賓長", "尸", "肝")
     assert rows["肝從"] == ("賓長", "祝", "肝")
     assert rows["卒角"][0] == "祝"
+
+
+def test_only_the_last_send_off_closes_the_rite_and_the_next_day_ends_a_variant(extractor):
+    """A send-off that closes one stage (士昏 納采 … 賔出主人送) is not the rite's close: a 若 after it
+    keeps to its own paragraph; after the last one, 若孤子 begins a variant (冠者見于母 is of it) until
+    the next day (明日…), when the rite goes on."""
+    r = read(
+        extractor,
+        "賔出主人送于門外再拜\n\n若不醴則醮用酒\n\n主人升\n\n賔出主人送于外門外再拜\n\n若孤子則父兄戒\n\n冠者見于母\n\n明日主人朝服見賔",
+        "shiguanli",
+    )
+    modes = {s.text: s.mode for s in r.steps}
+    assert (modes["則醮用酒"], modes["主人升"]) == ("conditional", "actual")
+    assert (modes["若孤子則父兄戒"], modes["冠者見于母"], modes["明日主人朝服見賔"]) == ("conditional", "conditional", "actual")
