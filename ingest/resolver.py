@@ -114,7 +114,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         assert action is not None
         if action.key in g.POSITION_VERBS and "action-she" in self.vocabulary.concepts:
             before = [t for t in clause.prefix if t.kind not in (MARK, ADV)]
-            if before and not any(t.kind == ROLE for t in before) and any(t.kind in (OBJECT, VESSEL, WINE, OTHER) for t in before):
+            things = any(t.kind in (OBJECT, VESSEL, WINE, OTHER) for t in before)
+            if things and not any(t.kind == ROLE for t in before):
                 # a thing "is at" a place in a setting out: it is set there (士冠 水在洗東, 𤣥酒在西; 特牲)
                 action = self.vocabulary.concepts["action-she"]
         notes: list[str] = []
@@ -272,7 +273,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 object_tokens.append(t)
             elif t.kind == PLACE and location_tok is None:
                 location_tok = t
-            elif t.kind == DIR and i == 0 and location_tok is None and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
+            elif t.kind == DIR and i == 0 and location_tok is None and verb.concept is not None and verb.concept.key in POSITION:
                 location_tok = t  # 卦者在左: on the left; 蒲筵二在南 (set out to the south)
             i += 1
         if topic and not objects_persons and not pp_persons and self.person_is_recipient(action):
@@ -545,8 +546,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         a paragraph that opens with 若 begins a variant of the rite (the 變禮: 若不醴則醮用酒, 若孤子,
         若庶子), and every paragraph after it is of that variant, whether or not it repeats the 若
         (士冠 81 尊于房户之間…, 84 冠者拜受…), until the next 若 opens another variant, or a paragraph
-        of words (戒賔曰…, the 辭), the next day (公食 明日賔朝服以拜賜) or the 記 ends them.  Before the rite has closed, a 若 keeps to its
-        clause and the block its consequent runs into (燕禮 若有诸公).
+        of words (戒賔曰…, the 辭), the next day (公食 明日賔朝服以拜賜) or the 記 ends them.  Before the
+        rite has closed, a 若 keeps to its clause and the block its consequent runs into (燕禮 若有诸公).
         """
         st = self.state
         if st.variant_open and any(t.kind == YUE for t in clause.tokens):
@@ -610,6 +611,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
+
+POSITION = g.POSITION_VERBS
+"""Verbs of being at a place (在): a bare direction after one is where (卦者在左)."""
 
 _TAKING = frozenset({"action-qu", "action-ju", "action-shou"})
 """Acts that take a thing into the hand: 取肺, 舉肺脊, 受肺."""
