@@ -86,6 +86,12 @@ class AgentRules(Reader):
                 for s in reversed(st.by_action.get("action-cong", ())):
                     if s.object_term is not None and s.object_term.key == dish.concept.key and s.agent:
                         return s.agent, "brings the dish he brought before"
+        if action.key in g.DONE_TO_THE_PERSON and st.subject and self.steps and self.steps[-1].block == clause.block:
+            # 冠者即筵坐 | 櫛設笄: the one seated is served; the act is by who did it before (贊者坐櫛)
+            last = self.steps[-1]
+            before = st.last_agent_of.get(action.key)
+            if last.action.key in g.TAKING_A_SEAT and last.agent[:1] == st.subject[:1] and before and before[0].key != st.subject[0].key:
+                return before, "does to the one seated what he did before"
         if action.key in _DRINKING and st.subject:
             # 卒爵 completes the drinking begun (主人坐祭遂饮 賔辞 卒爵: the host drains the cup)
             for s in reversed(self.steps):
@@ -119,7 +125,12 @@ class AgentRules(Reader):
             changed = any(
                 s.block == clause.block and s.action.key in ("action-geng", "action-yi-change") for s in self.steps[-6:]
             )
-            if not (changed and st.subject):
+            # the giver named in this paragraph who takes the cup back and pours the 酢 pours it for
+            # himself (特牲 主婦答拜受爵酌醋: 疏 主人酢主婦, poured by the 主婦)
+            giver_goes_on = bool(st.subject) and st.last_xian[0][:1] == st.subject[:1] and any(
+                s.block == clause.block and s.agent_explicit and s.agent[:1] == st.subject[:1] for s in self.steps[-6:]
+            )
+            if not ((changed or giver_goes_on) and st.subject):
                 return st.last_xian[1], "returns the 獻 he received"
         guest = self.profile.chief_guest
         if (

@@ -201,6 +201,15 @@ def completive(r: _Rereading, i: int) -> int | None:
     賔盥卒 | 壹揖: 註 卒已也), while an act interrupted by a reply or a posture is resumed (燕禮 …洗
     賔…辞洗 …兴对 | 卒洗)."""
     t, nxt = r.tokens[i], r.next(i)
+    counted = (
+        nxt is not None
+        and (nxt.kind == NUM or nxt.text in g.COUNTED_SALUTES)
+        and i + 2 < len(r.tokens)
+        and r.tokens[i + 2].kind == ACTION
+    )
+    if t.kind == ACTION and t.text in g.COMPLETIVE and counted and _is_act(r.last()):
+        r.out.append(with_kind(t, TAIL))  # 賔盥卒 | 壹揖 | 壹讓: 卒 before a counted act closes the act before
+        return i + 1
     if not (t.kind == ACTION and t.text in g.COMPLETIVE and nxt is not None and nxt.kind == ACTION):
         return None
     prev = r.last()
@@ -758,7 +767,7 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             has_person_object = True
         if t.kind == NUM and i + 1 < h2 and tokens[i + 1].kind == ROLE:
             return i
-        if t.kind == NUM and i + 1 == h2:
+        if (t.kind == NUM or t.text in g.COUNTED_SALUTES) and i + 1 == h2:
             return i  # 洗繶爵 | 三獻: the numeral counts the act after it
         i += 1
     return h2
@@ -792,9 +801,11 @@ def _speaks(tokens: list[Token], j: int) -> bool:
     return k < len(tokens) and tokens[k].kind == YUE
 
 
-def _quote_heads(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict[int, dict[str, object]]]:
+def _quote_heads(
+    tokens: list[Token], heads: list[int], words: str | None = None
+) -> tuple[list[int], dict[int, dict[str, object]]]:
     """See :func:`_quote_spans`; also turns the quoted words into ``tail`` tokens in place."""
-    out, flags, spans = _quote_spans(tokens, heads)
+    out, flags, spans = _quote_spans(tokens, heads, words)
     for a, b in spans:
         for k in range(a, b):
             if k not in out:
@@ -802,29 +813,96 @@ def _quote_heads(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict
     return out, flags
 
 
-def _quote_spans(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict[int, dict[str, object]], list[tuple[int, int]]]:
+def _speech_opening(tokens: list[Token], i: int) -> int:
+    """Where the introduction of the words at the 曰 ``i`` begins: back over the speaker, the act
+    and what it names (始加祝曰, 戒賔曰, 醴辭曰, 賔對曰), to the end of the words before or the block's
+    start."""
+    k = i
+    while k > 0 and i - (k - 1) <= 4:
+        t = tokens[k - 1]
+        named = t.kind in (OBJECT, OTHER) and tokens[k].kind == ACTION and tokens[k].text in g.WORDS_OF
+        counted = t.text in g.NUMBERED_PRESENTATIONS and tokens[k].kind == ACTION  # 再加曰, 三醮曰
+        if not (t.kind in (ROLE, ACTION, NUM, ADV, NEG) or named or counted):
+            break
+        k -= 1
+    return k
+
+
+def goes_on_with_words(tokens: list[Token]) -> bool:
+    """True if a paragraph, read after a paragraph of words, goes on with those words: before any new
+    introduction of words (X曰), it has a word of address (爾, 吾子, 某: :data:`~yili.ingest.grammar.ADDRESS`)
+    and no person who acts (士冠 嘉薦伊脯乃申爾服…三醮曰…, but not 既夕 啓之昕外内不哭)."""
+    toks = [t for t in tokens if t.kind != MARK]
+    end = next((k for k, t in enumerate(toks) if t.kind == YUE), len(toks))
+    end = _speech_opening(toks, end) if end < len(toks) else end
+    before = toks[:end]
+    if any(t.kind == ROLE and _starts_subject(toks, k) for k, t in enumerate(before)):
+        return False
+    text = "".join(t.text for t in before)
+    return any(w in text for w in g.ADDRESS)
+
+
+def opens_with_words(tokens: list[Token]) -> bool:
+    """True if a block opens with the introduction of words, nothing before it but who speaks and
+    the act the words go with: 戒賔曰…, 再加曰…, 醴辭曰…, 賔對曰… (士冠 and 士昏 the 辭)."""
+    toks = [t for t in tokens if t.kind != MARK]
+    i = next((k for k, t in enumerate(toks) if t.kind == YUE), None)
+    return i is not None and i > 0 and _speech_opening(toks, i) == 0
+
+
+def _quote_spans(
+    tokens: list[Token], heads: list[int], words: str | None = None
+) -> tuple[list[int], dict[int, dict[str, object]], list[tuple[int, int]]]:
     """Drop the acts inside quoted speech (after 曰) from the heads.
 
     The quote runs from 曰 to the next person who starts a subject (卿大夫皆对) or the block's end.
     If the speaker's clause has no act of its own (公曰命某为賔), the first act of the quote is the
     clause's act.
+
+    In the words of a rite (``words`` is ``"open"`` or ``"continued"``: the paragraphs of 辭 that follow
+    its narrative, see :func:`opens_with_words`), a quote ends only where the next words are
+    introduced (主人曰…, 宿曰…): the words name persons and acts of their own (介爾景福, 兄弟具在).
+    Only the last act of an introduction heads its clause (始加祝曰: the blessing at the first capping),
+    and its flag ``utterance`` names the act the words go with (醴辭曰: the 醴).  A ``"continued"``
+    block goes on with the words of the block before until the next introduction (士冠 嘉薦伊脯…
+    三醮曰…).
     """
     flags: dict[int, dict[str, object]] = {}
     out: list[int] = []
     quoted: set[int] = set()
     spans: list[tuple[int, int]] = []
+
+    def ends_quote(j: int) -> bool:
+        # another speaker or speech act: 主人曰…, 賔對曰…, 宿曰… (士冠 the 辭)
+        if tokens[j].kind in (ROLE, ACTION) and _speaks(tokens, j):
+            return True
+        # a person who acts ends the words (卜曰吉 … 主婦哭), except in the words of a rite a name
+        # before 爾 "you" (介爾景福: 介 "to increase", not the 介)
+        addressed = words is not None and j + 1 < len(tokens) and tokens[j + 1].text in g.ADDRESS
+        return tokens[j].kind == ROLE and _starts_subject(tokens, j) and not addressed
+
+    yues = [i for i, t in enumerate(tokens) if t.kind == YUE]
+    if words is not None:
+        for i in yues:
+            a = _speech_opening(tokens, i)
+            intro = [h for h in heads if a <= h < i]
+            if intro or i in heads:
+                quoted.update(intro[:-1])  # 始加祝曰: 始加 is when; the 祝 is the act
+                head = i if i in heads else intro[-1]
+                flags.setdefault(head, {})["utterance"] = _uttered_act(tokens, a, i)
+        if words == "continued":
+            j = 0
+            while j < len(tokens) and not ends_quote(j):
+                j += 1
+            said = next((y for y in yues if y >= j), None)
+            opening = min(j, _speech_opening(tokens, said)) if j < len(tokens) and said is not None else j
+            quoted.update(h for h in heads if h < opening)
+            spans.append((0, opening))
     for i, t in enumerate(tokens):
         if t.kind != YUE:
             continue
         j = i + 1
-        while j < len(tokens) and not (
-            j > i + 1
-            and (
-                (tokens[j].kind == ROLE and _starts_subject(tokens, j))
-                # another speaker or speech act: 主人曰…, 賔對曰…, 宿曰… (士冠 the 辭)
-                or (tokens[j].kind in (ROLE, ACTION) and _speaks(tokens, j))
-            )
-        ):
+        while j < len(tokens) and not (j > i + 1 and ends_quote(j)):
             j += 1
         inside = [h for h in heads if i < h < j]
         before = [h for h in heads if h < i]
@@ -842,7 +920,16 @@ def _quote_spans(tokens: list[Token], heads: list[int]) -> tuple[list[int], dict
     return out, flags, spans
 
 
-def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = None) -> list[Clause]:
+def _uttered_act(tokens: list[Token], a: int, i: int) -> str:
+    """The key of the act the words introduced at ``tokens[a:i]`` go with: the last act named other
+    than 辭 "the words" (醴 of 醴辭曰, 加 of 再加曰, 祝 of 始加祝曰 after the time 始加), or
+    ``action-yue`` when only a speaker stands there (主人曰)."""
+    acts = [t.concept.key for t in tokens[a:i] if t.concept is not None and t.concept.key.startswith("action-")]
+    acts = [k for k in acts if k != "action-ci-decline"] or acts
+    return acts[-1] if acts else "action-yue"
+
+
+def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = None, words: str | None = None) -> list[Clause]:
     """Split the tokens of one classic block into clauses, one per act, tiling the block.
 
     Parameters
@@ -851,6 +938,11 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
         The block's tokens (from :meth:`Tokenizer.tokenize`).
     block : int
         The block number, copied onto each clause.
+    vocabulary : Vocabulary, optional
+        For the rereadings that need it (a toast word as a noun).
+    words : {None, "open", "continued"}
+        ``"open"`` for a paragraph of the rite's words (戒賔曰…), ``"continued"`` for one that goes on
+        with the words of the paragraph before (see :func:`_quote_spans`); None for narrative.
 
     Returns
     -------
@@ -865,7 +957,7 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
     """
     tokens, pre_flags = normalise(tokens, vocabulary)
     heads = [i for i, t in enumerate(tokens) if t.kind == ACTION or _said(tokens, i)]
-    heads, quote_flags = _quote_heads(tokens, heads)
+    heads, quote_flags = _quote_heads(tokens, heads, words)
     # causative motion: 射人升賔 (a motion verb with a person right after it, who is not a subject)
     clauses: list[Clause] = []
     if not heads:

@@ -140,6 +140,10 @@ DONE_TO_THE_PERSON: frozenset[str] = frozenset(
 """Acts done to the person being served, who may have been named paragraphs before: 櫛 (comb), 冠
 (cap), 祝 (bless), 正 (straighten the cap-band), 加 (put on): 士冠 乃祝 … 乃冠 (the capped son)."""
 
+TAKING_A_SEAT: frozenset[str] = frozenset({"action-zuo-sit", "action-jiuxi"})
+"""Sitting down, taking the mat (坐, 即筵): the one who does it is the one served next (士冠 冠者即筵坐
+櫛設笄: the capped son is combed)."""
+
 APPENDIX_MARK = "記"
 """A classic paragraph opening with 記 begins the chapter's 記 (記冠義, 記鄉朝服而謀賔介): the appendix of
 notes and general rules, read apart from the narrative."""
@@ -158,6 +162,14 @@ DONE_MARK: frozenset[str] = spelled({"畢"})
 
 NUMBERED_PRESENTATIONS: frozenset[str] = spelled({"亞", "三", "再"})
 """亞獻, 三獻: the second and third presentations of a round, made to whom the first was (the 尸)."""
+
+ADDRESS: frozenset[str] = spelled({"爾", "尔", "汝", "吾子", "某", "我", "吾"})
+"""Words of address (爾 "you", 吾子 "you, sir", 某 "so-and-so", 我/吾 "I"): found in words spoken,
+not in the narrative (女 is the bride of 士昏, 予 "to give", 厥 of 厥明 "the next day": left out).  A paragraph that goes on with such words after a paragraph of
+words goes on with the words (士冠 再加曰吉月令辰乃申爾服 | 敬爾威儀淑慎爾徳…)."""
+
+GENERAL_RULE: frozenset[str] = spelled({"凡"})
+"""凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 
 NEW_DAY: frozenset[str] = spelled({"明日", "厥明", "翼日", "翌日"})
 """Words that open the next day's paragraph: 公食 明日賔朝服以拜賜于朝, 士冠 厥明夕為期 (the rite goes on,

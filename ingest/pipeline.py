@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from yili.ingest import grammar as g
-from yili.ingest.clauses import segment
+from yili.ingest.clauses import goes_on_with_words, opens_with_words, segment
 from yili.ingest.document import LAYER_NOTE, Block, Document
 from yili.ingest.layouts import page_at, page_markers
 from yili.ingest.resolver import StepResolver
@@ -162,6 +162,28 @@ def _closing_block(document: Document, profile: RiteProfile, vocabulary: Vocabul
     return last
 
 
+def _words_of_rite(tokens: list[Token], text: str, resolver: StepResolver, before: str | None) -> str | None:
+    """Whether a paragraph is of the words of the rite (its 辭), given the paragraph before.
+
+    After the narrative has closed (:func:`_closing_block`) or in the 記, a paragraph that opens with
+    the introduction of words (戒賔曰…, 再加曰…, 醴辭曰…: :func:`~yili.ingest.clauses.opens_with_words`)
+    is ``"open"``: it says what is said at an act of the rite.  A paragraph after one of words is
+    ``"continued"`` when it goes on with them (:func:`~yili.ingest.clauses.goes_on_with_words`: 士冠
+    再加曰吉月令辰乃申爾服 | 敬爾威儀…), unless it opens a variant (若), a general rule (凡), the next day
+    or the 記.  Otherwise None: narrative.
+    """
+    closed = resolver.closing_block is not None and resolver.steps and resolver.steps[-1].block >= resolver.closing_block
+    opening = text.lstrip("○\u3000 ")
+    if not (closed or resolver.part == "ji"):
+        return None
+    if opens_with_words(tokens):
+        return "open"
+    breaks = (*g.CONDITIONAL, *g.GENERAL_RULE, *g.NEW_DAY, g.APPENDIX_MARK)
+    if before is not None and not any(opening.startswith(w) for w in breaks) and goes_on_with_words(tokens):
+        return "continued"
+    return None
+
+
 class Extractor:
     """Compile the vocabulary once, then extract steps from documents.
 
@@ -216,6 +238,7 @@ class Extractor:
         cast = frozenset(profile.cast)
         toasts: list[Toast] = []
         identified: dict[str, Concept] = {}
+        words: str | None = None
         for block in document.blocks:
             if resolver.part != "ji" and block.classic.reading_text.lstrip("○\u3000 ").startswith(g.APPENDIX_MARK):
                 resolver.begin_appendix()
@@ -223,7 +246,8 @@ class Extractor:
             identified.update(held)
             tokens = self.tokenizer.tokenize_piece(block.classic, {**readings, **identified, **local}, cast)
             tokens = _title_as_heading(tokens, profile, opening=not resolver.steps)
-            clauses = segment(tokens, block.number, self.vocabulary)
+            words = _words_of_rite(tokens, block.classic.reading_text, resolver, words)
+            clauses = segment(tokens, block.number, self.vocabulary, words)
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):
                 step = resolver.resolve(clause, first_in_block=(n == 0))

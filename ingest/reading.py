@@ -53,6 +53,7 @@ class ReadingState:
     condition_open: bool = False
     condition_continues: bool = False
     rite_closed: bool = False
+    last_speaker: tuple[Term, ...] = ()  # who said the last words (in a dialogue, the reply is to him)
     variant_open: bool = False
 
 

@@ -170,6 +170,13 @@ class RecipientRules(Reader):
             opener = self.profile.opener
             if opener in self.vocabulary.concepts and opener != agent[0].key:
                 return (self.term(self.vocabulary.concepts[str(opener)]),), False, "an officer announces to the one he serves"
+        if action.key == "action-ci-decline" and agent:
+            # 賔降 主人降 賔辭: one declines the act the other has just done
+            for s in reversed(self.steps[-3:]):
+                if s.block != clause.block:
+                    break
+                if s.agent and s.agent[0].key != agent[0].key and self._is_principal(s.agent[0].key):
+                    return s.agent[:1], False, "declines the other's act just done"
         if rule == "other-party":
             p = self.other_party(agent)
             return ((p,) if p else ()), False, "other party of the exchange"
@@ -180,13 +187,10 @@ class RecipientRules(Reader):
             return self.state.last_toast[1], False, "the one just toasted is served"
         if action.key == "action-jia" and not any(t.kind in (YU,) for t in clause.suffix) and all(t.kind == ZHI for t in object_tokens):
             rule = "served"  # 加之: put it on the person (加于俎: onto the stand; 加柶: the spoon into the cup)
-        if action.key == "action-ci-decline" and agent:
-            # 賔降 主人降 賔辭: one declines the act the other has just done
-            for s in reversed(self.steps[-3:]):
-                if s.block != clause.block:
-                    break
-                if s.agent and s.agent[0].key != agent[0].key and self._is_principal(s.agent[0].key):
-                    return s.agent[:1], False, "declines the other's act just done"
+        if rule == "served" and action.key in g.DONE_TO_THE_PERSON:
+            served = self._person_served(agent, clause.block)
+            if served is not None:
+                return served
         if rule == "served":
             # 贊者坐櫛設纚 (士冠): the person being served is the party named last
             keys = {a.key for a in agent}
@@ -197,6 +201,21 @@ class RecipientRules(Reader):
             if self.state.last_toast is not None:
                 return self.state.last_toast[1], False, "the one last toasted is served"
         return (), False, None
+
+    def _person_served(self, agent: tuple[Term, ...], block: int) -> tuple[tuple[Term, ...], bool, str] | None:
+        """Who an act done to a person (櫛, 冠, 祝, 加: :data:`~yili.ingest.grammar.DONE_TO_THE_PERSON`) is
+        done to: the one who has just sat down for it in this paragraph (士冠 冠者即筵坐 櫛), else the
+        one the last such act was done to (乃祝 … 乃冠: the same capped son), never its agent."""
+        keys = {a.key for a in agent}
+        for s in reversed(self.steps[-12:]):
+            if s.block != block:
+                break
+            if s.action.key in g.TAKING_A_SEAT and s.agent and s.agent[0].key not in keys:
+                return s.agent[:1], False, "the one seated to be served"
+        for s in reversed(self.steps[-60:]):
+            if s.action.key in g.DONE_TO_THE_PERSON and s.recipient and s.recipient[0].key not in keys:
+                return s.recipient[:1], False, "the person served before"
+        return None
 
     def _handed_to(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
         """Who last handed (授) something to ``agent`` in this block or the one before, if anyone:

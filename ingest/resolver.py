@@ -120,6 +120,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 action = self.vocabulary.concepts["action-she"]
         notes: list[str] = []
         prefix, suffix = clause.prefix, clause.suffix
+        uttered = clause.flags.get("utterance")
+        said_at = self._narrated(uttered) if isinstance(uttered, str) else None
+        if isinstance(uttered, str) and not (uttered == action.key and action.flag("speech")) and "action-yue" in self.vocabulary.concepts:
+            # 再加曰…, 醴辭曰…: the words said at an act that is no speech are an act of saying (戒賔曰 is 戒)
+            action = self.vocabulary.concepts["action-yue"]
 
         # condition and negation --------------------------------------------------------------
         if first_in_block:
@@ -129,6 +134,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if st.condition_open:
                 notes.append("mode: condition continues from the previous block")
             st.condition_continues = False
+            if uttered is not None:
+                st.condition_open = False  # the words of the rite (戒賔曰…) are no consequent of what went before
             self._variant_section(clause)
         toks = clause.tokens
         either = [k for k, t in enumerate(toks) if t.text == "若" and k + 1 < len(toks) and toks[k + 1].kind == ROLE]
@@ -208,6 +215,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         mutual = False
         agent_alternative = False
         self._agent_from_pivot = False
+        if not agent and said_at is not None:
+            # the words of an act are said by who does it in the narrative (士冠 宿曰…: the host, who 宿賔)
+            agent, why = said_at.agent, f"says the words of the {said_at.action.label} told before (block {said_at.block})"
+            notes.append(f"agent: {why}")
         if not agent:
             agent, why = self._unwritten_agent(clause, action)
             if agent and not all(self.profile.in_cast(a.key) or a.key in st.written for a in agent if a.key):
@@ -359,6 +370,16 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if action.key in ("action-shou", "action-baishou") and apart and not objects_persons and not pp_persons:
             # 長兄弟西階前北面 衆賓長自左受旅: the one named first, standing there, is whom he receives from
             recipient, recipient_alt, recipient_why = self._role_terms(apart[:1]), False, "receives from the one named before him"
+        if uttered is not None and not objects_persons and not pp_persons and (not subject or action.key == "action-yue"):
+            # the words go to whom the act went (再加曰: to the capped son); a speaker named with no act
+            # of his own (主人曰…) speaks to who spoke last
+            replied = st.last_speaker if subject and st.last_speaker[:1] != agent[:1] else ()
+            heard = replied or (said_at.recipient if said_at is not None and not subject else ())
+            if heard:
+                recipient, recipient_alt = heard, False
+                recipient_why = "the words are said to the one who spoke last" if replied else "the words go to whom the act went"
+        if uttered is not None and agent:
+            st.last_speaker = agent
         if recipient_why:
             notes.append(f"recipient: {recipient_why}")
         if len(agent) > 1 and recipient and all(any(p.key == a.key for a in agent) for p in recipient):
@@ -388,6 +409,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             written = [t for t in object_tokens if t.kind in (OBJECT, OTHER, VESSEL, ROLE)]
             if written:
                 object_text = "".join(t.text for t in written)
+                if len(written) > 1 and all(t.kind in (OBJECT, VESSEL) and t.concept is not None for t in written):
+                    # things named one after another are each an object (服𤣥端爵韠: 𤣥端+爵韠; 束帛儷皮)
+                    object_text = "+".join(t.text for t in written)
                 if len(written) == 1 and written[0].concept is not None:
                     object_term = self.term(written[0].concept, written[0].text)
             elif any(t.kind == ZHI for t in object_tokens):
@@ -538,6 +562,32 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.pairs.append((agent[0].key, recipient[0].key))
         st.by_action.setdefault(step.action.key, []).append(step)
         return step
+
+    def _narrated(self, act: str) -> Step | None:
+        """The step of the narrative that the words of ``act`` go with: of the steps of that act told
+        as done (not in a condition or variant; failing those, all of them), the one whose agent the
+        text wrote last, else the most usual pair of agent and recipient, the later on a tie (士冠 宿曰…
+        → 乃宿賔 by the host; 再加曰… → the 賔 who puts the cap on the capped son).  None if the act
+        was not told."""
+        told = [s for s in self._steps_of(act) if s.agent]
+        done = [s for s in told if s.mode == ACTUAL] or told
+        written = [s for s in done if s.agent_explicit]
+        if written:
+            return written[-1]
+        count: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+        for s in done:
+            pair = (tuple(t.key for t in s.agent), tuple(t.key for t in s.recipient))
+            count[pair] = count.get(pair, 0) + 1
+        best = None
+        for s in done:  # in text order: the later of equals wins
+            pair = (tuple(t.key for t in s.agent), tuple(t.key for t in s.recipient))
+            if best is None or count[pair] >= count[(tuple(t.key for t in best.agent), tuple(t.key for t in best.recipient))]:
+                best = s
+        return best
+
+    def _steps_of(self, act: str) -> list[Step]:
+        """The steps so far of ``act`` (a concept key), in text order, not counting words said."""
+        return [s for s in self.steps if s.action.key == act and not any(n.startswith("agent: says the words") for n in s.notes)]
 
     def _variant_section(self, clause: Clause) -> None:
         """Open or close the variants of a rite at the head of a paragraph.

@@ -57,7 +57,7 @@ class Concept:
         The English gloss (``skos:definition``).
     flags : dict
         The ``yk:`` annotation properties that rules read (``rank``, ``attendant``, ``cupAction``,
-        ``posture``, ``responsive``, ``recipientRule``, ``doesNotPour``, ``defaultAgent``).
+        ``posture``, ``responsive``, ``speech``, ``recipientRule``, ``doesNotPour``, ``defaultAgent``).
     """
 
     iri: str

@@ -157,6 +157,34 @@ def test_a_speaker_with_no_verb_says_his_words(extractor):
     assert [(s.text, s.action.key) for s in said.steps] == [("公曰命某為賔", "action-ming")]
 
 
+def test_the_words_of_the_rite_are_said_by_who_does_the_act_and_run_on_to_the_next_words(extractor):
+    """士冠禮 辭: after the narrative has closed, a paragraph of words (宿曰…, 再加曰…, 醴辭曰…) is said
+    by whoever does that act in the narrative, to whom it went; words said at an act that is no
+    speech are 曰 (戒 and 宿 are acts of speaking); persons and acts inside the words are no steps
+    (介爾景福), and a paragraph that goes on addressing someone (敬爾威儀) goes on with the words."""
+    text = (
+        "主人戒賔\n\n乃宿賔\n\n冠者即筵坐賔乃祝乃冠\n\n賔加之\n\n賔字之\n\n賔出主人送于外門外再拜\n\n"
+        "宿曰某將加布于某之首賔對曰某敢不夙興\n\n始加祝曰令月吉日介爾景福\n\n再加曰吉月令辰乃申爾服\n\n"
+        "敬爾威儀淑慎爾徳\n\n字辭曰禮儀旣備\n\n記冠義"
+    )
+    r = read(extractor, text, "shiguanli")
+    words = [(s.text, s.agent[0].label, extractor_label(s.action.key), "+".join(p.label for p in s.recipient) or None) for s in r.steps[11:16]]
+    assert words == [
+        ("宿曰某將加布于某之首", "主人", "宿", "賔"),
+        ("賔對曰某敢不夙興", "賔", "對", "主人"),
+        ("始加祝曰令月吉日介爾景福", "賔", "祝", "冠者"),
+        ("再加曰吉月令辰乃申爾服", "賔", "曰", "冠者"),
+        ("字辭曰禮儀旣備", "賔", "曰", "冠者"),
+    ]
+    assert all(s.mode == "actual" for s in r.steps[11:16]) and r.steps[16].text == "記冠義"
+    # the same paragraph in the narrative, before the rite has closed, is read as it stands
+    early = read(extractor, "敬爾威儀淑慎爾徳", "shiguanli")
+    assert [s.text for s in early.steps] == ["敬爾威儀淑慎", "爾徳"]
+    # a person who acts ends words that opened a paragraph (既夕 記 卜曰吉 … 主婦哭)
+    told = read(extractor, "主人出送于門外\n\n卜曰吉吿從于主婦主婦哭", "jixili")
+    assert [s.text for s in told.steps][-2:] == ["卜曰吉吿從于主婦", "主婦哭"]
+
+
 def test_a_thing_at_a_place_in_a_setting_out_is_set_there(extractor):
     """士冠 設洗直于東榮 水在洗東: the water "is at" the east of the basin because it is set there (設,
     by whoever sets out); a person who 在 somewhere only stands there."""
