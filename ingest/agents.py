@@ -116,8 +116,17 @@ class AgentRules(Reader):
                 return (first[0],), "salutes and goes up first (注曰賔每先升尊也)"
         closure = self.vocabulary.broader_closure(action.key)
         carried_return = self.returned_xian(st.subject) if st.subject and action.key == "action-zuo" else None
-        if carried_return is not None and carried_return[0] == "return" and not self._changed_cup(clause):
-            # 尸卒爵 | 酢: the one who has just drunk the 獻 he received returns it
+        latest_to_him = st.last_xian is None or any(r.key == st.subject[0].key for r in st.last_xian[1]) if st.subject else False
+        drank = bool(st.subject) and any(
+            s.block == clause.block
+            and s.agent[:1] == st.subject[:1]
+            and (s.action.key in _DRINKING or s.agent_explicit)  # he drank, or he is named in this paragraph
+            for s in self.steps[-8:]
+        )
+        if carried_return is not None and carried_return[0] == "return" and not self._changed_cup(clause) and (latest_to_him or drank):
+            # 尸卒爵 | 酢: the one who has just drunk the 獻 he received (or is named in the paragraph:
+            # 上餕洗爵升酌酢主人) returns it; not one who only handles the cup after a later 獻 to
+            # another (特牲 尸卒爵 祝受爵 | 酢如主人儀: the 尸's 酢 to the 主婦)
             return st.subject, "returns the 獻 he received"
         if action.key == "action-zuo" and st.last_xian is not None and st.last_xian[1]:
             # 酢 is the return of the one toasted (尸…酢 after 主婦亞獻尸), unless the giver of the 獻
@@ -127,8 +136,15 @@ class AgentRules(Reader):
             )
             # the giver named in this paragraph who takes the cup back and pours the 酢 pours it for
             # himself (特牲 主婦答拜受爵酌醋: 疏 主人酢主婦, poured by the 主婦)
-            giver_goes_on = bool(st.subject) and st.last_xian[0][:1] == st.subject[:1] and any(
-                s.block == clause.block and s.agent_explicit and s.agent[:1] == st.subject[:1] for s in self.steps[-6:]
+            last = self.steps[-1] if self.steps else None
+            giver_goes_on = (
+                bool(st.subject)
+                and st.last_xian[0][:1] == st.subject[:1]
+                and last is not None
+                and last.block == clause.block
+                and last.agent[:1] == st.subject[:1]
+                and last.action.key in ("action-zhuo", "action-shou")  # he has taken the cup back, or poured
+                and any(s.block == clause.block and s.agent_explicit and s.agent[:1] == st.subject[:1] for s in self.steps[-6:])
             )
             if not ((changed or giver_goes_on) and st.subject):
                 return st.last_xian[1], "returns the 獻 he received"

@@ -142,6 +142,18 @@ def _is_act(tok: Token | None) -> bool:
     return tok is not None and tok.kind == ACTION and tok.concept is not None
 
 
+def not_reaching(r: _Rereading, i: int) -> int | None:
+    """不及 + a person is "does not reach him" (特牲 為加爵如初儀 不及佐食: the added cup is not
+    presented to the 佐食, 注 不及佐食無從殺也): no act and no subject, words of the act before."""
+    t, prev, nxt = r.tokens[i], r.last(), r.next(i)
+    if t.kind == CONJ and t.text in g.REACHING and prev is not None and prev.kind == NEG and nxt is not None and nxt.kind == ROLE:
+        r.out[-1] = with_kind(prev, TAIL, prev.concept)
+        r.out.append(with_kind(t, TAIL))
+        r.out.append(with_kind(nxt, TAIL, nxt.concept))
+        return i + 2
+    return None
+
+
 def comparison(r: _Rereading, i: int) -> int | None:
     """如 … 初/礼 is a comparison whose words are no acts: 拜洗如賔礼, 执幂如初, 如献卿之礼."""
     if r.tokens[i].kind != RU:
@@ -152,6 +164,8 @@ def comparison(r: _Rereading, i: int) -> int | None:
         if r.tokens[k].kind == END or (r.tokens[k].text in g.COMPARISON_ENDS and k > i + 1 and r.tokens[k - 1].kind == ROLE)
     ]
     stop = ends[0] if ends else i
+    while ends and stop + 1 < len(r.tokens) and r.tokens[stop + 1].kind == END:
+        stop += 1  # 如初儀, 如初禮: "as the first rite", one comparison (特牲 為加爵如初儀 | 不及佐食)
     if not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ACTION:
         # 如 + an act and its object: 見姑姊如見母 (as he saw his mother): up to the next act or subject
         stop = i + 1
@@ -341,7 +355,10 @@ def elliptic_repeat(r: _Rereading, i: int) -> int | None:
         (
             x
             for x in reversed(r.out)
-            if x.kind == ACTION and x.concept is not None and "action-toast" in r.vocabulary.broader_closure(x.concept.key)
+            if x.kind == ACTION
+            and x.concept is not None
+            and "action-toast" in r.vocabulary.broader_closure(x.concept.key)
+            and x.concept.key != "action-zuo"  # a 酢 goes back to one giver; 及 extends the presentations
         ),
         None,
     )
@@ -542,6 +559,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     sending_off,
     negated_bow_on_receiving,
     completive,
+    not_reaching,
     adverb_not_place,
     counted_persons,
     noun_after_verb,
@@ -751,8 +769,11 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             i += 1
             continue
         if t.kind == TAIL and i > h1 and t.text[-1:] in g.COMPARISON_ENDS and any(x.text in g.COMPARISON for x in tokens[h1:i + 1]):
-            # 如初 / 如X之儀 closes its clause: what follows opens the next act (賓三獻如初 | 燔從如初)
-            return i + 1
+            # 如初 / 如X之儀 / 如初儀 closes its clause: what follows opens the next act (賓三獻如初 | 燔從如初)
+            j = i + 1
+            while j < h2 and tokens[j].kind == TAIL and tokens[j].text in g.COMPARISON_ENDS:
+                j += 1
+            return j
         if t.kind in PREFIX_KINDS:
             return i
         if (

@@ -483,6 +483,18 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         summary = any(t.text in g.SUMMARY_ADVERBS for t in prefix)
         mode = CONDITIONAL if conditional else (NEGATED if negated else ACTUAL)
         repeats = self._repeats(clause, action_term, agent)
+        if (
+            repeats is not None
+            and not objects_persons
+            and not pp_persons
+            and "初" in str(clause.flags.get("comparison") or "")
+            and "action-toast" not in self.vocabulary.broader_closure(action.key)  # a 獻 has its own rules (三獻如初)
+        ):
+            again = self.steps[repeats - 1]
+            if again.action.key == action.key and again.recipient and not any(n.startswith("recipient:") for n in again.notes):
+                # 致如初: an act done as at first goes to whom it went at first (特牲 致于主人主婦 … 洗致如初)
+                recipient, recipient_alt = again.recipient, False
+                notes[:] = [n for n in notes if not n.startswith("recipient:")] + ["recipient: as at first (如初): to whom it went then"]
 
         seq = len(self.steps) + 1
         # the step's place in the text's own structure: its classic block and its ordinal in it

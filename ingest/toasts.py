@@ -138,7 +138,7 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         and (
             resolver.written_cup(step.text) is not None
             # the cup in hand, to a person written after the act (特牲 洗爵酌 | 致于主人主婦)
-            or (step.vessel is not None and not any(n.startswith("recipient:") for n in step.notes))
+            or (step.vessel is not None and not any(n.startswith("recipient:") and "如初" not in n for n in step.notes))
         )
     ):
         # 致爵于主人, 舉觶于長兄弟: a cup written and a person it goes to make the act a toast

@@ -241,3 +241,38 @@ def test_only_the_last_send_off_closes_the_rite_and_the_next_day_ends_a_variant(
     modes = {s.text: s.mode for s in r.steps}
     assert (modes["則醮用酒"], modes["主人升"]) == ("conditional", "actual")
     assert (modes["若孤子則父兄戒"], modes["冠者見于母"], modes["明日主人朝服見賔"]) == ("conditional", "conditional", "actual")
+
+
+def test_a_zuo_after_a_later_xian_is_the_return_of_the_one_toasted_last(extractor):
+    """特牲 107–108: the 尸 drinks the 主婦's 亞獻, the 祝 takes the cup, and 酢如主人儀 is the 尸's
+    return toast to the 主婦 (注 自祝酌至尸拜送如酢主人也), not the 祝's (who was toasted earlier)."""
+    text = "主人洗角升酌酳尸尸拜受主人拜送\n\n主人酌獻祝\n\n主婦洗爵于房酌亞獻尸尸拜受主婦北面拜送\n\n尸卒爵祝受爵\n\n酢如主人儀"
+    assert toasts(read(extractor, text, "teshengkuishili"))[-1] == ("尸", "酢", "主婦")
+
+
+def test_the_giver_who_takes_the_cup_back_and_pours_pours_his_own_zuo(extractor):
+    """特牲 119: 主婦答拜受爵酌醋 — the 主婦, who presented the cup, takes it back and pours the 主人's
+    return toast for herself (疏 主人酢主婦); the acts after it are hers until the 主人 is named."""
+    text = "主婦洗爵酌致爵于主人主人拜受爵主婦拜送爵\n\n主人坐祭卒爵拜\n\n主婦答拜受爵酌醋左執爵拜"
+    r = read(extractor, text, "teshengkuishili")
+    assert toasts(r) == [("主婦", "獻", "主人"), ("主人", "酢", "主婦")]
+    assert [p.label for p in r.toasts[1].performed_by] == ["主婦"]
+    assert fields(r, "text", "agent")[-3:] == [("醋", "主婦"), ("左執爵", "主婦"), ("拜", "主婦")]
+
+
+def test_an_act_as_at_first_goes_where_it_went_and_bu_ji_is_not_reaching(extractor):
+    """特牲 138: 長兄弟洗觚為加爵如初儀 不及佐食 洗致如初 — 如初儀 closes its clause, 不及佐食 "does not
+    reach the 佐食" names no subject, and 致如初 presents the cup to whom the 致 went at first (注 致致于
+    主人主婦); 及祝如初儀 after a 酢 extends the presentation (獻), not the 酢."""
+    text = "主人洗角升酌酳尸\n\n賓洗爵酌致于主人主婦\n\n長兄弟洗觚為加爵如初儀不及佐食洗致如初無從"
+    r = read(extractor, text, "teshengkuishili")
+    assert fields(r, "text", "agent")[-5:] == [
+        ("長兄弟洗觚", "長兄弟"),
+        ("為加爵如初儀", "長兄弟"),
+        ("不及佐食洗", "長兄弟"),
+        ("致如初", "長兄弟"),
+        ("無從", "長兄弟"),
+    ]
+    assert toasts(r)[-2:] == [("長兄弟", "獻", "尸"), ("長兄弟", "獻", "主人+主婦")]
+    r = read(extractor, "佐食洗散獻于尸酢及祝如初儀", "teshengkuishili")
+    assert toasts(r) == [("佐食", "獻", "尸"), ("尸", "酢", "佐食"), ("佐食", "獻", "祝")]
