@@ -342,14 +342,17 @@ def nominalised_act(r: _Rereading, i: int) -> int | None:
 
 def elliptic_repeat(r: _Rereading, i: int) -> int | None:
     """及 + a person + 如初 after a toast repeats that toast for the person, the verb left out:
-    獻祝 … 及佐食如初 (特牲: and to the 佐食, as before).  The 及 stands for the act repeated."""
+    獻祝 … 及佐食如初 (特牲: and to the 佐食, as before); so does 及 + a person right after a 獻 whose
+    receiver is left out (特牲 酌獻及佐食: presents, and to the 佐食).  The 及 stands for the act repeated."""
     t = r.tokens[i]
-    if not (t.kind == CONJ and t.text in g.REACHING and i + 2 < len(r.tokens)):
+    if not (t.kind == CONJ and t.text in g.REACHING and i + 1 < len(r.tokens)):
         return None
     k = i + 1
     while k < len(r.tokens) and r.tokens[k].kind == ROLE:
         k += 1
-    if k == i + 1 or k >= len(r.tokens) or r.tokens[k].kind != RU or r.vocabulary is None:
+    # 酌獻及佐食: 及 right after a presentation with no receiver written is the same act, to another
+    right_after = _is_act(r.last()) and r.last().concept is not None and r.last().concept.key == "action-xian"
+    if k == i + 1 or r.vocabulary is None or not (right_after or (k < len(r.tokens) and r.tokens[k].kind == RU)):
         return None
     toast = next(
         (

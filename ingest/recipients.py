@@ -81,6 +81,12 @@ class RecipientRules(Reader):
             if any(t.kind == OBJECT for t in clause.prefix):
                 # 以肝從: the dish follows the cup to the one who drinks it (特牲 賓長以肝從: to the 尸)
                 return self.state.last_toast[1], False, "the dish follows the cup to the one who drinks"
+        following = self._next_elliptic.get(clause.start, ())
+        if action.key == "action-xian" and following and not objects_persons and not pp_persons:
+            before = self._presented_before(following[0])
+            if before is not None:
+                # 酌獻及佐食: the one presented before the 佐食 in the round before (特牲 獻祝…及佐食如初)
+                return before, False, "presented before the next one, as in the round before"
         zhi_first = bool(object_tokens) and object_tokens[0].kind == ZHI
         as_recipient = self.person_is_recipient(action)
         if as_recipient or action.flag("personObject") or action.flag("recipientRule") != "none":
@@ -201,6 +207,19 @@ class RecipientRules(Reader):
             if self.state.last_toast is not None:
                 return self.state.last_toast[1], False, "the one last toasted is served"
         return (), False, None
+
+    def _presented_before(self, key: str) -> tuple[Term, ...] | None:
+        """Who was presented (獻) right before the person ``key`` in the last round that reached him,
+        by the same giver; None if no round has."""
+        xians = self.state.xians
+        for n in range(len(xians) - 1, 0, -1):
+            giver, receiver = xians[n]
+            if any(r.key == key for r in receiver):
+                prev_giver, prev_receiver = xians[n - 1]
+                if prev_giver[:1] == giver[:1] and prev_receiver and all(r.key != key for r in prev_receiver):
+                    return prev_receiver
+                return None
+        return None
 
     def _person_served(self, agent: tuple[Term, ...], block: int) -> tuple[tuple[Term, ...], bool, str] | None:
         """Who an act done to a person (櫛, 冠, 祝, 加: :data:`~yili.ingest.grammar.DONE_TO_THE_PERSON`) is

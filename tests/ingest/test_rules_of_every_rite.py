@@ -276,3 +276,10 @@ def test_an_act_as_at_first_goes_where_it_went_and_bu_ji_is_not_reaching(extract
     assert toasts(r)[-2:] == [("長兄弟", "獻", "尸"), ("長兄弟", "獻", "主人+主婦")]
     r = read(extractor, "佐食洗散獻于尸酢及祝如初儀", "teshengkuishili")
     assert toasts(r) == [("佐食", "獻", "尸"), ("尸", "酢", "佐食"), ("佐食", "獻", "祝")]
+
+
+def test_a_xian_with_its_receiver_left_out_before_ji_goes_to_who_came_before_in_the_last_round(extractor):
+    """特牲 121: 尸卒爵酢 酌獻及佐食 — the 賓 presents to the one presented before the 佐食 in the round
+    before (主婦 獻祝 … 及佐食如初: the 祝), and then to the 佐食."""
+    text = "主婦洗爵酌獻祝及佐食如初\n\n賓三獻尸\n\n尸卒爵酢酌獻及佐食"
+    assert toasts(read(extractor, text, "teshengkuishili"))[-2:] == [("賓", "獻", "祝"), ("賓", "獻", "佐食")]
