@@ -194,7 +194,10 @@ class AgentRules(Reader):
             if same_giver is not None and host in self.vocabulary.concepts and host not in written:
                 # no presentation told yet (the 記 begins anew): the rite's 獻主 is its host
                 return (self.term(self.vocabulary.concepts[str(host)]),), f"the giver of the presentations ({same_giver.source})"
-        if clause.flags.get("completive") and action.key in st.last_agent_of:
+        begun = st.by_action.get(action.key, ())
+        if clause.flags.get("completive") and action.key in st.last_agent_of and begun and begun[-1].block >= clause.block - 1:
+            # 卒洗: completes the washing begun in this paragraph or the one before, by its agent;
+            # a washing told long before is another one (士冠 賔降取爵于篚辭降如初卒洗: the 賔's)
             return st.last_agent_of[action.key], "completes the act begun by its agent (卒)"
         if action.flag("responsive"):
             answered = self._answered(action)

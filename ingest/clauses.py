@@ -478,6 +478,23 @@ def placement_noun(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def thing_that_is_somewhere(r: _Rereading, i: int) -> int | None:
+    """A word that is an act and a thing, opening its words and followed by 有 "has" or 在 "is at", is
+    the thing (士冠 洗有篚在西南: the basin has a basket to its south-west; 特牲 洗在阼階東南), not the
+    act of washing."""
+    t, nxt = r.tokens[i], r.next(i)
+    prev = r.last()
+    if not (_is_act(t) and nxt is not None and nxt.text in g.BEING_AT):
+        return None
+    if prev is not None and prev.kind not in (MARK,):
+        return None
+    thing = next((c for c in t.readings if c.kind in (PLACE, OBJECT, VESSEL)), None)
+    if thing is None:
+        return None
+    r.out.append(with_kind(t, PLACE if thing.kind == PLACE else OBJECT, thing))
+    return i + 1
+
+
 def the_rest(r: _Rereading, i: int) -> int | None:
     """其他 + 如… is "the rest (of the procedure) as …", not persons: 嚌之其他如初 (士冠)."""
     t, nxt = r.tokens[i], r.next(i)
@@ -557,6 +574,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     comparison,
     act_as_noun_phrase,
     placement_noun,
+    thing_that_is_somewhere,
     cup_not_wine,
     in_turn,
     sending_off,

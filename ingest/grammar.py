@@ -168,6 +168,9 @@ ADDRESS: frozenset[str] = spelled({"爾", "尔", "汝", "吾子", "某", "我", 
 not in the narrative (女 is the bride of 士昏, 予 "to give", 厥 of 厥明 "the next day": left out).  A paragraph that goes on with such words after a paragraph of
 words goes on with the words (士冠 再加曰吉月令辰乃申爾服 | 敬爾威儀淑慎爾徳…)."""
 
+BEING_AT: frozenset[str] = spelled({"有", "在"})
+"""有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 

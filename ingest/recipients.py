@@ -189,6 +189,10 @@ class RecipientRules(Reader):
         if rule == "superior":
             p = self.superior(agent)
             return ((p,) if p else ()), False, "the most senior person present"
+        setting = self.profile.default_agent(action.key)
+        if rule == "served" and setting is not None and setting.opening and agent and agent[0].key == setting.role:
+            # the officers setting out the rite's things (士冠 有司…尊于房户之間): nobody is served by it
+            return (), False, None
         if rule == "served" and self.state.last_toast is not None and self._toasted_lately(clause.block):
             return self.state.last_toast[1], False, "the one just toasted is served"
         if action.key == "action-jia" and not any(t.kind in (YU,) for t in clause.suffix) and all(t.kind == ZHI for t in object_tokens):

@@ -283,3 +283,21 @@ def test_a_xian_with_its_receiver_left_out_before_ji_goes_to_who_came_before_in_
     before (主婦 獻祝 … 及佐食如初: the 祝), and then to the 佐食."""
     text = "主婦洗爵酌獻祝及佐食如初\n\n賓三獻尸\n\n尸卒爵酢酌獻及佐食"
     assert toasts(read(extractor, text, "teshengkuishili"))[-2:] == [("賓", "獻", "祝"), ("賓", "獻", "佐食")]
+
+
+def test_things_set_out_serve_nobody_and_a_basin_that_has_a_basket_is_a_thing(extractor):
+    """士冠 81–83 (若不醴): the officers set out the jars and the ladle for nobody, though the capped son
+    was just toasted; 洗有篚在西南 is the basin that has its basket to the south-west (a setting out,
+    not a washing); 卒洗 later completes the 賔's own washing, not one told paragraphs before."""
+    text = "贊者洗于房中\n\n賔醮冠者\n\n尊于房户之間兩甒有禁𤣥酒在西加勺南枋\n\n洗有篚在西南\n\n賔降取爵于篚卒洗升酌"
+    r = read(extractor, text, "shiguanli")
+    assert fields(r, "text", "agent", "action", "recipient")[2:] == [
+        ("尊于房户之間兩甒有禁𤣥酒在西", "有司", "設", None),
+        ("加勺南枋", "有司", "加", None),
+        ("洗有篚在西南", "有司", "設", None),
+        ("賔降", "賔", "降", None),
+        ("取爵于篚", "賔", "取", None),
+        ("卒洗", "賔", "洗", None),
+        ("升", "賔", "升", None),
+        ("酌", "賔", "酌", None),
+    ]
