@@ -171,6 +171,10 @@ words goes on with the words (士冠 再加曰吉月令辰乃申爾服 | 敬爾�
 BEING_AT: frozenset[str] = spelled({"有", "在"})
 """有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""
 
+HOLDING_OUT: frozenset[str] = frozenset({"action-zhi", "action-qu", "action-ju", "action-cong", "action-xiu"})
+"""Taking up, holding, lifting, bringing a dish (執, 取, 舉, 從, 羞): the next one who receives (受) a
+thing takes it from this person (宗婦執兩籩 … 主婦受)."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 

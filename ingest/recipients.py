@@ -132,6 +132,9 @@ class RecipientRules(Reader):
             hander = self._handed_to(agent, clause.block)
             if hander is not None:
                 return hander, False, "receives from the one who handed it (授)"
+            holder = self._holding(agent, clause.block)
+            if holder is not None:
+                return holder, False, "receives from the one who holds it"
             lt = self.state.last_toast
             if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(r.key == agent[0].key for r in lt[1])):
                 if lt[0][0].key != agent[0].key:
@@ -164,6 +167,10 @@ class RecipientRules(Reader):
                 if s.agent and keys & {r.key for r in s.recipient} and not (keys & {a.key for a in s.agent}):
                     return s.agent[:1], False, "answers the last act directed at him"
             if action.key == "action-ming":
+                doer = self._next_subject.get(clause.start)
+                if clause.flags.get("verbal_object") and doer and doer not in {a.key for a in agent} and doer in self.vocabulary.concepts:
+                    # 祝命爾敦 | 佐食爾黍稷: a command of an act goes to whoever does it next
+                    return (self.term(self.vocabulary.concepts[doer]),), False, "commanded to the one who does it next"
                 return (), False, None
             rule = "other-party"
         if rule == "other-party" and self._agent_from_pivot:
@@ -212,6 +219,21 @@ class RecipientRules(Reader):
                 return self.state.last_toast[1], False, "the one last toasted is served"
         return (), False, None
 
+    def _holding(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
+        """Who holds out the thing ``agent`` receives: another who has just taken it up, held it or
+        brought it in this paragraph (特牲 宗婦執兩籩 户外坐 主婦受: from the 宗婦; 兄弟長以燔從 尸受: from
+        the eldest brother), before ``agent`` himself acted on it; None if no one."""
+        if not agent:
+            return None
+        for s in reversed(self.steps[-6:]):
+            if s.block != block:
+                return None
+            if s.agent[:1] == agent[:1]:
+                return None
+            if s.action.key in g.HOLDING_OUT and s.agent and s.object_term is not None and s.vessel is None:
+                return s.agent[:1]
+        return None
+
     def _presented_before(self, key: str) -> tuple[Term, ...] | None:
         """Who was presented (獻) right before the person ``key`` in the last round that reached him,
         by the same giver; None if no round has."""
@@ -249,6 +271,13 @@ class RecipientRules(Reader):
             if s.block < block - 1:
                 return None
             if s.action.key == "action-shou-hand" and s.agent and any(r.key == agent[0].key for r in s.recipient):
+                return s.agent[:1]
+            if (
+                "action-toast" in self.vocabulary.broader_closure(s.action.key)
+                and s.agent
+                and any(r.key == agent[0].key for r in s.recipient)
+            ):
+                # 祝酌授尸 尸以醋主人 主人拜受角: from the one who gives him the cup, not its pourer
                 return s.agent[:1]
             if s.action.key in ("action-zhuo", "action-shi-fill", "action-shou") and s.agent and s.agent[0].key != agent[0].key:
                 # 贊者…酌醴 賔受醴: from the one who poured it, or who last received it (賔受醴 … 冠者拜受)

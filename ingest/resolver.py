@@ -72,6 +72,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._lookahead: dict[int, str] = {}
         self._next_has_subject: dict[int, bool] = {}
         self._next_elliptic: dict[int, tuple[str, ...]] = {}
+        self._next_subject: dict[int, str] = {}  # the person written as subject of the next clause
         self._agent_from_pivot = False
         self._ordinal = 0  # the last step's ordinal in its block
         self.closing_block: int | None = None  # the paragraph that closes the rite (see _note_closing)
@@ -90,6 +91,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if b.verb.concept is not None:
                 self._lookahead[a.start] = b.verb.concept.key
                 self._next_has_subject[a.start] = any(t.kind == ROLE for t in b.prefix)
+                written = next((t for t in b.prefix if t.kind == ROLE and t.concept is not None), None)
+                if written is not None:
+                    self._next_subject[a.start] = written.concept.key
             if b.flags.get("elliptic"):
                 # 酌獻 | 及佐食: the persons the act is repeated for next (see Reader.round_before)
                 self._next_elliptic[a.start] = tuple(t.concept.key for t in b.tokens if t.kind == ROLE and t.concept is not None)

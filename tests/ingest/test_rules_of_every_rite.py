@@ -301,3 +301,14 @@ def test_things_set_out_serve_nobody_and_a_basin_that_has_a_basket_is_a_thing(ex
         ("升", "賔", "升", None),
         ("酌", "賔", "酌", None),
     ]
+
+
+def test_one_receives_from_who_holds_it_out_or_gives_the_cup_and_a_command_goes_to_its_doer(extractor):
+    """特牲: 宗婦執兩籩…主婦受 (from the 宗婦 who holds them); 祝命爾敦 佐食爾黍稷 (the command goes to the
+    佐食, who does it next); 祝酌授尸 尸以醋主人 主人拜受角 (from the 尸 who returns the toast, not the
+    祝 who poured it)."""
+    r = read(extractor, "宗婦執兩籩户外坐主婦受\n\n祝命爾敦佐食爾黍稷于席上\n\n祝酌授尸尸以醋主人主人拜受角", "teshengkuishili")
+    got = {s.text: (s.agent[0].label, "+".join(p.label for p in s.recipient) or None) for s in r.steps}
+    assert got["主婦受"] == ("主婦", "宗婦")
+    assert got["祝命爾敦"] == ("祝", "佐食")
+    assert got["主人拜受角"] == ("主人", "尸")
