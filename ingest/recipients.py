@@ -231,6 +231,7 @@ class RecipientRules(Reader):
             if s.agent[:1] == agent[:1]:
                 return None
             if s.action.key in g.HOLDING_OUT and s.agent and s.object_term is not None and s.vessel is None:
+                self.held_out = (s.object_term, s.object)
                 return s.agent[:1]
         return None
 

@@ -73,6 +73,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._next_has_subject: dict[int, bool] = {}
         self._next_elliptic: dict[int, tuple[str, ...]] = {}
         self._next_subject: dict[int, str] = {}  # the person written as subject of the next clause
+        self.held_out: tuple[Term, str | None] | None = None  # the thing another held out to the receiver
         self._agent_from_pivot = False
         self._ordinal = 0  # the last step's ordinal in its block
         self.closing_block: int | None = None  # the paragraph that closes the rite (see _note_closing)
@@ -372,6 +373,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             objects_persons, agent = list(agent), passive
             agent_explicit = False
             notes.append("agent: toasted persons named before the verb (passive reading)")
+        self.held_out = None
         recipient, recipient_alt, recipient_why = self._recipient(
             action, agent, objects_persons, pp_persons, object_tokens, clause
         )
@@ -413,6 +415,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         vessel, wine = self._cup(clause, action, agent, object_tokens, prefix, recipient)
 
         # object ------------------------------------------------------------------------------------
+        if object_text is None and self.held_out is not None and not object_tokens:
+            # 宗婦執兩籩 … 主婦受: what is received is what the other held out
+            object_term, object_text = self.held_out
+            vessel = None
         if object_text is None:
             written = [t for t in object_tokens if t.kind in (OBJECT, OTHER, VESSEL, ROLE)]
             if written:
