@@ -435,9 +435,15 @@ def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
 
 def relative_clause(r: _Rereading, i: int) -> int | None:
     """所 + act is a relative clause, not an act: 取大夫所媵觯 (the cup the great officers presented);
-    but 唯X所V is "whomever X chooses to V" (唯公所酬), and V is the act."""
+    so is 所 + a name in 者 (所卦者: what the diagram is drawn with); but 唯X所V is "whomever X
+    chooses to V" (唯公所酬), and V is the act."""
     t, nxt = r.tokens[i], r.next(i)
     chooser = len(r.out) >= 2 and r.out[-1].kind == ROLE and r.out[-2].text in g.CHOICE
+    if t.kind == SUO and nxt is not None and nxt.kind == ROLE and nxt.text.endswith("者") and not chooser:
+        # 所卦者: "what the diagram is drawn with" (士冠 筮與席所卦者), no person
+        r.out.append(t)
+        r.out.append(with_kind(nxt, OBJECT, None))
+        return i + 2
     if t.kind == SUO and nxt is not None and nxt.kind == ACTION and not chooser:
         r.out.append(t)
         r.out.append(with_kind(nxt, TAIL, None))
@@ -487,6 +493,22 @@ def thing_that_is_somewhere(r: _Rereading, i: int) -> int | None:
     if not (_is_act(t) and nxt is not None and nxt.text in g.BEING_AT):
         return None
     if prev is not None and prev.kind not in (MARK,):
+        return None
+    thing = next((c for c in t.readings if c.kind in (PLACE, OBJECT, VESSEL)), None)
+    if thing is None:
+        return None
+    r.out.append(with_kind(t, PLACE if thing.kind == PLACE else OBJECT, thing))
+    return i + 1
+
+
+def thing_in_a_list(r: _Rereading, i: int) -> int | None:
+    """A word that is an act and a thing, joined by 與 to a thing after it, is a thing in a list (士冠
+    筮與席所卦者具饌於西塾: the stalks, the mat and the diagram things), not the act of divining."""
+    t, nxt = r.tokens[i], r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if not (_is_act(t) and nxt is not None and nxt.kind == CONJ and nxt.text in g.WITH and after is not None):
+        return None
+    if after.kind not in (OBJECT, VESSEL, PLACE, WINE) and not (_is_act(after) and any(c.kind != ACTION for c in after.readings)):
         return None
     thing = next((c for c in t.readings if c.kind in (PLACE, OBJECT, VESSEL)), None)
     if thing is None:
@@ -575,6 +597,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     act_as_noun_phrase,
     placement_noun,
     thing_that_is_somewhere,
+    thing_in_a_list,
     cup_not_wine,
     in_turn,
     sending_off,

@@ -433,6 +433,19 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     object_text = self._surface_cup(clause, vessel)
                 elif recipient:
                     object_text = None
+            if object_text is None and not objects_persons and uttered is None and not any(t.kind == ROLE for t in prefix):
+                # 筮與席所卦者具饌於西塾, 蒲筵二在南: things named before the act, with no one named, are
+                # what it is done to (set out, held)
+                fronted: list[Token] = []
+                for k, t in enumerate(prefix):
+                    if t.kind == YI or (k > 0 and prefix[k - 1].kind == YI):
+                        break  # 以X: an instrument, not the object
+                    if t.kind in (OBJECT, VESSEL, WINE):
+                        fronted.append(t)
+                if fronted:
+                    object_text = "+".join(t.text for t in fronted)
+                    if len(fronted) == 1 and fronted[0].concept is not None:
+                        object_term = self.term(fronted[0].concept, fronted[0].text)
             instrument = self._instrument_cup(prefix)
             if object_text is None and instrument is not None and action.key in g.MOTION_VERBS:
                 object_text = instrument  # 以虚爵降: he goes down with the empty cup
@@ -551,7 +564,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._mention(agent)
         st.actors.update(a.key for a in agent if a.key)
         self._mention(tuple(objects_persons) + tuple(pp_persons))
-        if agent and not default_agent and not mutual:  # after a mutual act (三讓) the actor before it goes on
+        stative = action.key in g.POSITION_VERBS and bool(st.subject) and st.subject[:1] != agent[:1] and bool(subject)
+        if agent and not default_agent and not mutual and not stative:
+            # after a mutual act (三讓) the actor before it goes on; so after where another stands (筮人
+            # …即席坐西面 卦者在左 | 卒筮: the 筮人 completes the divining)
             st.subject = agent
             if action.key == "action-baisong" and recipient and not recipient_alt:
                 # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on

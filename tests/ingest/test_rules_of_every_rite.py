@@ -312,3 +312,19 @@ def test_one_receives_from_who_holds_it_out_or_gives_the_cup_and_a_command_goes_
     assert got["主婦受"] == ("主婦", "宗婦")
     assert got["祝命爾敦"] == ("祝", "佐食")
     assert got["主人拜受角"] == ("主人", "尸")
+
+
+def test_where_another_stands_does_not_take_over_and_things_listed_with_yu_are_things(extractor):
+    """士冠 6–11: 筮與席所卦者具饌於西塾 lists things (the stalks, the mat, what the diagram is drawn with)
+    set out by the officers; 卦者在左 says where the 卦者 stands, and the 筮人 goes on: he completes the
+    divining, writes the diagram and shows it to the host."""
+    text = "筮與席所卦者具饌於西塾\n\n筮人執筴進受命於主人\n\n宰自右少退賛命\n\n筮人許諾右還即席坐西面卦者在左\n\n卒筮書卦執以示主人"
+    r = read(extractor, text, "shiguanli")
+    first = r.steps[0]
+    assert (first.agent[0].label, first.action.key, first.object) == ("有司", "action-zhuan", "筮+卦者")
+    assert fields(r, "text", "agent", "recipient")[-4:] == [
+        ("卒筮", "筮人", None),
+        ("書卦", "筮人", None),
+        ("執", "筮人", None),
+        ("以示主人", "筮人", "主人"),
+    ]
