@@ -255,8 +255,11 @@ class AgentRules(Reader):
         default = self.profile.default_agent(action.key)
         if default is not None and default.recipient and any(t.kind == ROLE for t in clause.suffix):
             default = None  # the fact is of the act to its usual receiver (醮 of the capped son), not of 醴賔
-        if default is not None and default.opening and not opens_block:
-            default = None  # a setting-out that opens its paragraph; inside one, the actor goes on
+        new_day = bool(self.steps) and self.steps[-1].block == clause.block and self.steps[-1].text.startswith(tuple(g.NEW_DAY))
+        if default is not None and default.opening and not (opens_block or new_day):
+            # a setting-out that opens its paragraph, or its day (士冠 …夙興 設洗: the officers);
+            # inside one, the actor goes on
+            default = None
         if default is not None and default.role in self.vocabulary.concepts:
             # an opening fact names who carries the paragraph on (its setting out); another only the act
             why = "opening agent of the rite" if default.opening else "default agent of the rite"

@@ -302,7 +302,8 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
             return i + 1
     # … and right after a noun it qualifies, inside a noun phrase: 側尊一甒醴 (a jar of sweet wine),
     # 服𤣥冠 (the black cap)
-    if _is_act(t) and prev is not None and (
+    person_next = r.next(i) is not None and r.next(i).kind == ROLE  # 前期三日筮賔: divines (for) the guest
+    if _is_act(t) and prev is not None and not person_next and (
         (prev.kind in (VESSEL, NUM, OTHER) and r.out[:-1] and r.out[-2].kind in (ACTION, VESSEL, NUM, OTHER))
         or (prev.kind == OBJECT and (len(r.out) < 2 or r.out[-2].kind not in (ROLE, PLACE)))
     ):
@@ -517,6 +518,21 @@ def thing_in_a_list(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def slightly_back_from_a_place(r: _Rereading, i: int) -> int | None:
+    """少退 / 少進 right after a place or a side says where one stands, "a little back" from it, not a
+    move (士冠 兄弟在其南少退, 宰自右少退賛命: the 宰, from the right and a little back, conveys the
+    command); after a person it is the move (賔少進)."""
+    t, nxt, prev = r.tokens[i], r.next(i), r.last()
+    if not (t.kind == ADV and t.text in g.SLIGHTLY and _is_act(nxt) and prev is not None and prev.kind in (PLACE, DIR)):
+        return None
+    assert nxt is not None and nxt.concept is not None
+    if nxt.concept.key not in g.STEPPING:
+        return None
+    r.out.append(with_kind(t, TAIL))
+    r.out.append(with_kind(nxt, TAIL, nxt.concept))
+    return i + 2
+
+
 def the_rest(r: _Rereading, i: int) -> int | None:
     """其他 + 如… is "the rest (of the procedure) as …", not persons: 嚌之其他如初 (士冠)."""
     t, nxt = r.tokens[i], r.next(i)
@@ -598,6 +614,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     placement_noun,
     thing_that_is_somewhere,
     thing_in_a_list,
+    slightly_back_from_a_place,
     cup_not_wine,
     in_turn,
     sending_off,
@@ -752,7 +769,7 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
     5. a place or facing from which only prefix words lead to the second act opens it
        (賔西阶上拜 | 筵前受爵; 酢于阼阶下 | 北面坐); one followed by a person, a rank order or by
        nothing closes the first (洗洗南西北面; 降阶西东面 | 主人辞降; 立于洗南西面北上);
-    6. adverbs, negation, condition words, 以, 而, 就 open the second act;
+    6. adverbs, negation, condition words, 以, 而, 就, and a time phrase (前期三日) open the second act;
     7. anything else (objects, cups, 之, unknown words, comparisons 如初) closes the first.
     """
     verb = tokens[h1]
@@ -765,6 +782,8 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if t.kind == MARK:
             return i
+        if t.text in g.BEFORE_THE_DATE and nxt is not None and nxt.text in g.DATE:
+            return i  # 前期三日 | 筮賔: a time phrase opens the act it dates
         if t.kind in (YU, ZI):
             i = _noun_phrase_end(tokens, i + 1, h2)
             continue

@@ -175,12 +175,24 @@ HOLDING_OUT: frozenset[str] = frozenset({"action-zhi", "action-qu", "action-ju",
 """Taking up, holding, lifting, bringing a dish (執, 取, 舉, 從, 羞): the next one who receives (受) a
 thing takes it from this person (宗婦執兩籩 … 主婦受)."""
 
+SLIGHTLY: frozenset[str] = spelled({"少"})
+"""少 "a little": 少退, 少進 (a little back, a little forward)."""
+
+STEPPING: frozenset[str] = frozenset({"action-tui", "action-jin"})
+"""Stepping back or forward (退, 進): after a place, 少退 is where one stands (在其南少退)."""
+
+BEFORE_THE_DATE: frozenset[str] = spelled({"前"})
+DATE: frozenset[str] = spelled({"期"})
+"""前期 "before the appointed day" (前期三日: three days before it) opens a time phrase, which dates the
+act after it (士冠 前期三日筮賔)."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 
-NEW_DAY: frozenset[str] = spelled({"明日", "厥明", "翼日", "翌日"})
-"""Words that open the next day's paragraph: 公食 明日賔朝服以拜賜于朝, 士冠 厥明夕為期 (the rite goes on,
-whatever variant was being told before)."""
+NEW_DAY: frozenset[str] = spelled({"明日", "厥明", "翼日", "翌日", "夙興"})
+"""Words that open the next day's paragraph: 公食 明日賔朝服以拜賜于朝, 士冠 厥明夕為期, 夙興 "rising
+early" (the rite goes on, whatever variant was being told before; a setting-out right after it is the
+officers' as at a paragraph's opening: 士冠 擯者告期於賔之家 夙興 設洗)."""
 
 AFTER_DONE: frozenset[str] = spelled({"既", "旣"})
 """既 + act: "when the act is done", a temporal clause that restates an act already told (既獻, 既旅):

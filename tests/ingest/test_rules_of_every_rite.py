@@ -328,3 +328,19 @@ def test_where_another_stands_does_not_take_over_and_things_listed_with_yu_are_t
         ("執", "筮人", None),
         ("以示主人", "筮人", "主人"),
     ]
+
+
+def test_time_words_places_and_a_new_morning(extractor):
+    """士冠 17–26: 前期三日筮賔 — after "three days before" 筮 with a person after it is the divining, not
+    a noun; 兄弟在其南少退 and 宰自右少退賛命 — 少退 after a place is where one stands, not a step; after
+    夙興 (the next morning) the setting out is the officers' (有司), though the 擯者 acted before it."""
+    text = "主人退賔拜送前期三日筮賔如求日之儀\n\n兄弟在其南少退西面北上\n\n擯者告期於賔之家夙興設洗直於東榮"
+    r = read(extractor, text, "shiguanli")
+    assert fields(r, "text", "agent", "action")[1:] == [
+        ("賔拜送", "賔", "拜送"),
+        ("前期三日筮賔如求日之儀", "主人", "筮"),
+        ("兄弟在其南少退西面北上", "兄弟", "在"),
+        ("擯者告期於賔之家", "擯者", "告"),
+        ("夙興", "擯者", "興"),
+        ("設洗直於東榮", "有司", "設"),
+    ]
