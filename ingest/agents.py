@@ -17,6 +17,7 @@ from yili.ingest.tokens import (
     OBJECT,
     OTHER,
     ROLE,
+    TAIL,
     THEN,
     VESSEL,
     ZHI,
@@ -35,6 +36,12 @@ _DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
 
 _DRINK_BEGIN = frozenset({"action-yin", "action-cui", "action-ji"})
 """Acts that begin a drink: 饮, 啐, 祭 (the libation before drinking)."""
+
+_BEFORE_DRINKING = frozenset({"action-zuo-sit", "action-li", "action-ji"})
+"""Kneeling, standing and the libation, on the way to drinking (坐祭立飲)."""
+
+_NEW_CUP = frozenset({"action-zhuo", "action-zuo", "action-geng"})
+"""Pouring, the return toast, changing the cup: a new cup, whose drinking is a new one."""
 
 
 class AgentRules(Reader):
@@ -67,6 +74,9 @@ class AgentRules(Reader):
         st = self.state
         if st.pivot_agent:
             return st.pivot_agent, "named by the pivot verb before it"
+        doer = self._relative_subject(clause)
+        if doer is not None:
+            return doer, "the one who did what the relative phrase says (V者)"
         usual = self.profile.default_agent(action.key)
         if usual is not None and usual.recipient and usual.role in self.vocabulary.concepts and not any(t.kind == ROLE for t in clause.suffix):
             # a rite fact of the act to its usual receiver (士冠: the 賔 gives the 醮 to the capped son),
@@ -97,12 +107,29 @@ class AgentRules(Reader):
             for s in reversed(self.steps):
                 if s.block != clause.block:
                     break
+                if s.action.key in _NEW_CUP:
+                    break  # 主人更爵酌醋 | 卒爵: a cup poured since, drunk by who poured it
                 if s.action.key in _DRINK_BEGIN and s.agent:
                     if s.agent[0].key != st.subject[0].key:
                         return s.agent, "completes the drinking he began"
                     break
             if st.subject[0].key not in st.holder and st.last_holder and st.last_holder[0].key != st.subject[0].key:
                 return st.last_holder, "holds the cup"
+        if (
+            action.key in _BEFORE_DRINKING
+            and self._lookahead.get(clause.start) in _BEFORE_DRINKING | _DRINKING
+            and st.subject
+            and st.subject[0].key not in st.holder
+            and st.last_holder
+            and st.last_holder[0].key != st.subject[0].key
+            and self.steps
+            and self.steps[-1].block == clause.block
+            and self._is_reply(self.steps[-1])
+            and not any(t.text in g.ALL for t in clause.prefix)  # 皆坐: all of those carried over
+        ):
+            # 主婦…左執爵拜 主人答拜 | 坐祭立飲: after the other's answering bow, the one with the cup
+            # kneels, offers and drinks
+            return st.last_holder, "holds the cup"
         if action.key == "action-baixi":
             washer = st.last_agent_of.get("action-xi")
             if washer:
@@ -280,6 +307,28 @@ class AgentRules(Reader):
         if st.subject:
             return st.subject, "carried over"
         return self._opening_agent()
+
+    def _relative_subject(self, clause: Clause) -> tuple[Term, ...] | None:
+        """Who a relative phrase before the act names (特牲 羞燔者受: the one who served the roast, the
+        eldest brother who brought it, 兄弟長以燔從): the agent of the last step of that act, or that
+        brought or took up the thing it names.  None if the prefix is no such phrase."""
+        pre = clause.prefix
+        if len(pre) < 2 or pre[-1].text not in g.NOMINALISER or any(t.kind == ROLE for t in pre):
+            return None
+        words = [t for t in pre[:-1] if t.kind == TAIL and t.concept is not None]
+        acts = [t.concept.key for t in words if t.concept.key.startswith("action-")]
+        things = {t.concept.key for t in words if not t.concept.key.startswith("action-")}
+        if not acts or not things:
+            return None  # 衆受酬者: those who receive the pledge are a group, not one who did it before
+        for s in reversed(self.steps[-40:]):
+            if not s.agent:
+                continue
+            handled = s.object_term is not None and s.object_term.key in things
+            if s.action.key == acts[0] and handled:
+                return s.agent
+            if things and handled and s.action.key in ("action-cong", "action-qu", "action-ju", "action-xiu"):
+                return s.agent
+        return None
 
     def _opening_agent(self) -> tuple[tuple[Term, ...], str]:
         """At the opening of a rite with nobody named yet: the rite's opener (the ruler of the 燕禮;

@@ -752,6 +752,19 @@ def _thing_subject(tokens: list[Token], h1: int, h2: int) -> int:
     return k
 
 
+def _is_relative_subject(tokens: list[Token], i: int, h2: int) -> bool:
+    """True if ``tokens[i:h2]`` is an act (and its things) + 者 right before the act at ``h2``: a
+    relative phrase naming who did it, subject of that act (特牲 羞燔者受: the one who served the roast
+    receives)."""
+    return (
+        h2 - i >= 2
+        and tokens[h2 - 1].text in g.NOMINALISER
+        and all(t.kind == TAIL for t in tokens[i : h2 - 1])
+        and tokens[i].concept is not None
+        and tokens[i].concept.key.startswith("action-")
+    )
+
+
 def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
     """Index where the suffix of the act at ``h1`` ends and the prefix of the act at ``h2`` begins.
 
@@ -784,6 +797,8 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             return i
         if t.text in g.BEFORE_THE_DATE and nxt is not None and nxt.text in g.DATE:
             return i  # 前期三日 | 筮賔: a time phrase opens the act it dates
+        if t.kind == TAIL and t.concept is not None and _is_relative_subject(tokens, i, h2):
+            return i  # 反之 | 羞燔者受: "the one who served the roast" is the subject of what follows
         if t.kind in (YU, ZI):
             i = _noun_phrase_end(tokens, i + 1, h2)
             continue

@@ -186,6 +186,9 @@ DATE: frozenset[str] = spelled({"期"})
 """前期 "before the appointed day" (前期三日: three days before it) opens a time phrase, which dates the
 act after it (士冠 前期三日筮賔)."""
 
+ALL: frozenset[str] = spelled({"皆"})
+"""皆 "all": the act is of every one of the group named or carried over (卿大夫皆降, 皆坐)."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 

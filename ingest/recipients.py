@@ -129,12 +129,12 @@ class RecipientRules(Reader):
             if nominal in ("命",):
                 p = self.superior(agent)
                 return ((p,) if p else ()), False, "a command is received from the superior"
-            hander = self._handed_to(agent, clause.block)
-            if hander is not None:
-                return hander, False, "receives from the one who handed it (授)"
             holder = self._holding(agent, clause.block)
             if holder is not None:
                 return holder, False, "receives from the one who holds it"
+            hander = self._handed_to(agent, clause.block)
+            if hander is not None:
+                return hander, False, "receives from the one who handed it (授)"
             lt = self.state.last_toast
             if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(r.key == agent[0].key for r in lt[1])):
                 if lt[0][0].key != agent[0].key:
@@ -228,8 +228,9 @@ class RecipientRules(Reader):
         for s in reversed(self.steps[-6:]):
             if s.block != block:
                 return None
-            if s.agent[:1] == agent[:1]:
-                return None
+            toasted = "action-toast" in self.vocabulary.broader_closure(s.action.key) and any(r.key == agent[0].key for r in s.recipient)
+            if s.agent[:1] == agent[:1] or toasted:
+                return None  # he acted himself since, or a cup was given him (賔…以酢主人 | 主人拜受爵)
             if s.action.key in g.HOLDING_OUT and s.agent and s.object_term is not None and s.vessel is None:
                 self.held_out = (s.object_term, s.object)
                 return s.agent[:1]

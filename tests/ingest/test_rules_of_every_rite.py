@@ -344,3 +344,19 @@ def test_time_words_places_and_a_new_morning(extractor):
         ("夙興", "擯者", "興"),
         ("設洗直於東榮", "有司", "設"),
     ]
+
+
+def test_who_served_the_roast_receives_and_the_one_with_the_cup_drinks_after_a_reply(extractor):
+    """特牲 107–119: 羞燔者受 — "the one who served the roast" (the eldest brother, who brought it) takes
+    it back; 主婦…左執爵拜 主人答拜 坐祭立飲 — after the host's answering bow, the one holding the cup
+    kneels, offers and drinks; 主人更爵酌醋 卒爵 — the host drains the cup he poured himself."""
+    text = (
+        "主婦洗爵酌致爵于主人主人拜受爵主婦拜送爵\n\n兄弟長以燔從主人受振祭嚌之反之羞燔者受加于俎出\n\n主人卒爵拜\n\n"
+        "主婦答拜受爵酌醋左執爵拜主人答拜坐祭立飲卒爵拜主人答拜\n\n主人降洗酌致爵于主婦主婦拜受爵主人答拜\n\n主人更爵酌醋卒爵降"
+    )
+    r = read(extractor, text, "teshengkuishili")
+    got = fields(r, "text", "agent", "recipient")
+    assert got[6] == ("主人受", "主人", "兄弟長")
+    assert got[11:14] == [("羞燔者受", "兄弟長", "主人"), ("加于俎", "兄弟長", None), ("出", "兄弟長", None)]
+    assert [a for _, a, _ in got[23:28]] == ["主婦"] * 5  # 坐 祭 立 飲 卒爵
+    assert got[-2:] == [("卒爵", "主人", None), ("降", "主人", None)]
