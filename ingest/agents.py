@@ -74,6 +74,10 @@ class AgentRules(Reader):
         st = self.state
         if st.pivot_agent:
             return st.pivot_agent, "named by the pivot verb before it"
+        noted = self.noted_doers.get(action.key)
+        if noted:
+            # 士冠 徹皮弁冠櫛筵 註曰徹者賛冠者主人之賛者為之: the note says who does it
+            return tuple(self.term(c) for c in noted), "the note on the paragraph says who does it"
         doer = self._relative_subject(clause)
         if doer is not None:
             return doer, "the one who did what the relative phrase says (V者)"
@@ -100,7 +104,10 @@ class AgentRules(Reader):
             # 冠者即筵坐 | 櫛設笄: the one seated is served; the act is by who did it before (贊者坐櫛)
             last = self.steps[-1]
             before = st.last_agent_of.get(action.key)
-            if last.action.key in g.TAKING_A_SEAT and last.agent[:1] == st.subject[:1] and before and before[0].key != st.subject[0].key:
+            took_the_mat = any(
+                s.block == clause.block and s.action.key == "action-jiuxi" and s.agent[:1] == st.subject[:1] for s in self.steps[-4:]
+            )
+            if last.action.key in g.TAKING_A_SEAT and took_the_mat and before and before[0].key != st.subject[0].key:
                 return before, "does to the one seated what he did before"
         if action.key in _DRINKING and st.subject:
             # 卒爵 completes the drinking begun (主人坐祭遂饮 賔辞 卒爵: the host drains the cup)

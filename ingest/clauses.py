@@ -296,7 +296,12 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
         if thing is None and nxt is not None and nxt.kind == YU and prev.concept.key not in g.POSTURES:
             # 布席於門中: the mat laid (席 the noun, before 於 and its place)
             thing = next((c for c in t.readings if c.kind == PLACE), None)
-        if thing is not None and prev.concept.key not in g.MOTION_VERBS and not prev.concept.flag("personObject"):
+        if (
+            thing is not None
+            and prev.concept.key not in g.MOTION_VERBS
+            and prev.concept.key not in g.POSTURES  # 坐櫛: kneels and combs
+            and not prev.concept.flag("personObject")
+        ):
             # a place noun so read is the thing acted on (布席: the mat), not where
             r.out.append(with_kind(t, OBJECT if thing.kind == PLACE else thing.kind, thing))
             return i + 1
@@ -308,8 +313,11 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
         or (prev.kind == OBJECT and (len(r.out) < 2 or r.out[-2].kind not in (ROLE, PLACE)))
     ):
         thing = next((c for c in t.readings if c.kind in (OBJECT, WINE, VESSEL)), None)
+        if thing is None and prev.kind == OBJECT and not (r.next(i) is not None and r.next(i).kind == YU):
+            # 徹皮弁冠櫛筵: the mat, last of the things cleared (not 筵于户西, the mat laid there)
+            thing = next((c for c in t.readings if c.kind == PLACE), None)
         if thing is not None:
-            r.out.append(with_kind(t, thing.kind, thing))
+            r.out.append(with_kind(t, OBJECT if thing.kind == PLACE else thing.kind, thing))
             return i + 1
     return None
 
@@ -481,7 +489,9 @@ def placement_noun(r: _Rereading, i: int) -> int | None:
     place = next((c for c in t.readings if c.kind == PLACE), None)
     if place is None or (nxt is not None and nxt.kind in (YU, ROLE)):
         return None
-    r.out.append(with_kind(t, PLACE, place))
+    prev = r.last()
+    listed = prev is not None and prev.kind == OBJECT  # 徹皮弁冠櫛筵: the last of the things cleared
+    r.out.append(with_kind(t, OBJECT if listed else PLACE, place))
     return i + 1
 
 
@@ -860,6 +870,8 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             and t.kind in (OBJECT, OTHER, VESSEL, PLACE)
             and tokens[h2].concept is not None
             and tokens[h2].concept.key in g.THING_AS_SUBJECT
+            # not the last of a list of things right after the act (徹皮弁冠櫛筵 | 入於房)
+            and not (i - h1 >= 3 and all(x.kind == OBJECT for x in tokens[h1 + 1 : i + 1]))
         ):
             return i  # 加于俎 | 燔從: the thing carried is the subject of 從
         if t.kind == ZHI:

@@ -122,6 +122,54 @@ def identifications(
     return out, local
 
 
+def doers(block: Block, profile: RiteProfile, vocabulary: Vocabulary) -> dict[str, tuple[Concept, ...]]:
+    """Who the note on a block says does an act of its classic: ``註曰徹者賛冠者主人之賛者為之`` (士冠:
+    the clearing is done by the capping assistant and the host's assistant).
+
+    A rule of the language of the commentary: a note sentence ``V者X為之`` ("the one who Vs: X does it"),
+    with V an act written in the block's classic text and X one or more roles of the rite's cast (their
+    labels run together, or joined by 與/及), says who does V in this block.
+
+    Returns
+    -------
+    dict
+        Action key → the roles, in the order the note writes them; empty if the note says none.
+    """
+    out: dict[str, tuple[Concept, ...]] = {}
+    classic = block.classic.reading_text
+    if not profile.cast:
+        return out
+    labels = _cast_labels(profile, vocabulary)
+
+    def roles_at(text: str) -> tuple[Concept, ...]:
+        found: list[Concept] = []
+        k = 0
+        while k < len(text):
+            if text[k] in g.CONJUNCTIONS and found:
+                k += 1
+                continue
+            hit = next(((label, c) for label, c in labels if text.startswith(label, k)), None)
+            if hit is None:
+                break
+            if hit[1] not in found:
+                found.append(hit[1])
+            k += len(hit[0])
+        return tuple(found) if found and k == len(text) else ()
+
+    def act_of(word: str) -> Concept | None:
+        return next((c for c in vocabulary.by_label.get(word, ()) if c.kind == "action"), None) if word in classic else None
+
+    for piece in block.commentary:
+        if piece.layer != LAYER_NOTE:
+            continue
+        text = piece.reading_text
+        for m in re.finditer(r"([^\s○也曰者]{1,2})者([^\s○也曰]{2,14}?)為之", text):
+            act, roles = act_of(m.group(1)), roles_at(m.group(2))
+            if act is not None and roles:
+                out.setdefault(act.key, roles)
+    return out
+
+
 def _title_as_heading(tokens: list[Token], profile: RiteProfile, opening: bool = False) -> list[Token]:
     """The rite's name that opens its first paragraph before a ○ is the chapter's heading, no act
     and no person: 士冠禮○筮於廟門 (the 士 of 士冠禮 is no officer), 特牲饋食之禮○不諏日.  So is the
@@ -244,6 +292,7 @@ class Extractor:
                 resolver.begin_appendix()
             held, local = identifications(block, profile, self.vocabulary)
             identified.update(held)
+            resolver.noted_doers = doers(block, profile, self.vocabulary)
             tokens = self.tokenizer.tokenize_piece(block.classic, {**readings, **identified, **local}, cast)
             tokens = _title_as_heading(tokens, profile, opening=not resolver.steps)
             words = _words_of_rite(tokens, block.classic.reading_text, resolver, words)

@@ -74,6 +74,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._next_elliptic: dict[int, tuple[str, ...]] = {}
         self._next_subject: dict[int, str] = {}  # the person written as subject of the next clause
         self.held_out: tuple[Term, str | None] | None = None  # the thing another held out to the receiver
+        self.noted_doers: dict[str, tuple[Concept, ...]] = {}  # who the block's note says does an act
         self._agent_from_pivot = False
         self._ordinal = 0  # the last step's ordinal in its block
         self.closing_block: int | None = None  # the paragraph that closes the rite (see _note_closing)

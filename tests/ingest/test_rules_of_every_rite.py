@@ -360,3 +360,16 @@ def test_who_served_the_roast_receives_and_the_one_with_the_cup_drinks_after_a_r
     assert got[11:14] == [("羞燔者受", "兄弟長", "主人"), ("加于俎", "兄弟長", None), ("出", "兄弟長", None)]
     assert [a for _, a, _ in got[23:28]] == ["主婦"] * 5  # 坐 祭 立 飲 卒爵
     assert got[-2:] == [("卒爵", "主人", None), ("降", "主人", None)]
+
+
+def test_the_note_on_a_paragraph_says_who_does_an_act(extractor):
+    """士冠 60: 徹皮弁冠櫛筵入於房, 註曰徹者賛冠者主人之賛者為之 — the clearing is done by the capping
+    assistant and the host's assistant, who go on into the chamber; a note that names no act changes
+    nothing."""
+    from yili.ingest.document import parse_text
+
+    text = "題\n\n主人之贊者筵于東序\n\n賔揖之\n\n徹皮弁冠櫛筵入於房\n\n註曰徹者賛冠者主人之賛者為之"
+    r = extractor.extract(parse_text(text, edition="t"), rite="shiguanli")
+    assert fields(r, "text", "agent")[-2:] == [("徹皮弁冠櫛筵", "贊者+主人之贊者"), ("入於房", "贊者+主人之贊者")]
+    plain = extractor.extract(parse_text(text.replace("徹者賛冠者主人之賛者為之", "徹去也"), edition="t"), rite="shiguanli")
+    assert fields(plain, "agent")[-2][0] != "贊者+主人之贊者"
