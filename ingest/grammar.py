@@ -189,6 +189,9 @@ act after it (士冠 前期三日筮賔)."""
 ALL: frozenset[str] = spelled({"皆"})
 """皆 "all": the act is of every one of the group named or carried over (卿大夫皆降, 皆坐)."""
 
+THE_REST: frozenset[str] = spelled({"衆", "眾", "众"})
+"""衆 + a rank: the rest of that rank after its leader (衆賓 after the 賓, 衆兄弟 after the 長兄弟)."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 

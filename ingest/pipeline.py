@@ -22,7 +22,16 @@ from yili.ingest.layouts import page_at, page_markers
 from yili.ingest.resolver import StepResolver
 from yili.ingest.rites import identify
 from yili.ingest.steps import Step
-from yili.ingest.toasts import Phase, Toast, _next_receiver, group_summary_toast, phases_of, received_toast, toast_of
+from yili.ingest.toasts import (
+    Phase,
+    Toast,
+    _next_receiver,
+    group_after_leader_toast,
+    group_summary_toast,
+    phases_of,
+    received_toast,
+    toast_of,
+)
 from yili.ingest.tokens import MARK, TAIL, Token, Tokenizer, with_kind
 from yili.ontology.rites import NEUTRAL, RiteProfile
 from yili.ontology.variants import spellings
@@ -303,6 +312,8 @@ class Extractor:
                 toast = toast_of(resolver, step, [])
                 if toast is None:
                     toast = group_summary_toast(resolver, step, toasts[-1] if toasts else None)
+                if toast is None:
+                    toast = group_after_leader_toast(resolver, step, toasts)
                 if toast is None:
                     toast = received_toast(resolver, step, toasts)
                 if toast is not None:

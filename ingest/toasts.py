@@ -339,6 +339,37 @@ def group_summary_toast(resolver: StepResolver, step: Step, last: Toast | None) 
     )
 
 
+def group_after_leader_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> Toast | None:
+    """衆賓升拜受爵: the rest of a rank (衆X) receive with a bow the presentation their leader (X) was
+    given, its giver unwritten (特牲 主人…獻賓 … 衆賓升拜受爵坐祭立飲: the 主人's presentation to the
+    guests, 註 衆賓立飲賤不備禮).
+
+    A 拜受 of a cup by persons written 衆/眾 + the name of a role, with no toast to them yet in the last
+    twelve blocks, after a 獻 to that role in them: a 獻 by the same giver to the group.
+    """
+    if step.action.key != "action-baishou" or step.vessel is None or step.negated or not step.agent:
+        return None
+    label = step.agent[0].label
+    if label[:1] not in g.THE_REST or len(label) < 2:
+        return None
+    leader = {c.key for c in resolver.vocabulary.by_label.get(label[1:], ()) if c.kind == "role"}
+    for t in reversed(toasts):
+        if t.step.block < step.block - 12:
+            return None
+        if any(r.key == step.agent[0].key for r in t.receiver):
+            return None  # already toasted: this is that toast's receiving
+        if t.type.key == "action-xian" and t.receiver and t.receiver[0].key in leader and t.giver:
+            resolver.note_toast(t.giver, step.agent[:1], "action-xian")
+            if resolver.steps and resolver.steps[-1].sequence == step.sequence:
+                # they receive it from its giver (not from the other party of the exchange before)
+                step = replace(step, recipient=t.giver, notes=(*step.notes, "recipient: the giver of the presentation"))
+                resolver.steps[-1] = step
+            return Toast(
+                step, t.type, t.giver, step.agent[:1], t.giver, note="the rest of the rank receive the presentation their leader received"
+            )
+    return None
+
+
 def phases_of(steps: list[Step], toasts: list[Toast]) -> list[Phase]:
     """Group the steps into the sections of the rite, one per toast.
 

@@ -373,3 +373,12 @@ def test_the_note_on_a_paragraph_says_who_does_an_act(extractor):
     assert fields(r, "text", "agent")[-2:] == [("徹皮弁冠櫛筵", "贊者+主人之贊者"), ("入於房", "贊者+主人之贊者")]
     plain = extractor.extract(parse_text(text.replace("徹者賛冠者主人之賛者為之", "徹去也"), edition="t"), rite="shiguanli")
     assert fields(plain, "agent")[-2][0] != "贊者+主人之贊者"
+
+
+def test_the_rest_of_a_rank_receive_the_presentation_their_leader_received(extractor):
+    """特牲 124–128: 主人…獻賓 … 衆賓升拜受爵 — the other guests receive with a bow the 主人's
+    presentation, its giver unwritten (註 衆賓立飲賤不備禮); they receive it from the 主人."""
+    text = "主人洗爵酌西階上獻賓賓北面拜受爵主人答拜\n\n賓坐祭卒爵拜主人答拜\n\n衆賓升拜受爵坐祭立飲"
+    r = read(extractor, text, "teshengkuishili")
+    assert toasts(r) == [("主人", "獻", "賓"), ("主人", "獻", "衆賓")]
+    assert ("拜受爵", "主人") in fields(r, "text", "recipient")[-6:]
