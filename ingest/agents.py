@@ -317,8 +317,9 @@ class AgentRules(Reader):
 
     def _relative_subject(self, clause: Clause) -> tuple[Term, ...] | None:
         """Who a relative phrase before the act names (特牲 羞燔者受: the one who served the roast, the
-        eldest brother who brought it, 兄弟長以燔從): the agent of the last step of that act, or that
-        brought or took up the thing it names.  None if the prefix is no such phrase."""
+        eldest brother who brought it, 兄弟長以燔從): the agent of the last step of that act on the thing
+        it names, or, for serving a dish, of bringing it after the cup.  None if the prefix is no such
+        phrase, or names no thing (衆受酬者: a group, not one who acted before)."""
         pre = clause.prefix
         if len(pre) < 2 or pre[-1].text not in g.NOMINALISER or any(t.kind == ROLE for t in pre):
             return None
@@ -333,8 +334,8 @@ class AgentRules(Reader):
             handled = s.object_term is not None and s.object_term.key in things
             if s.action.key == acts[0] and handled:
                 return s.agent
-            if things and handled and s.action.key in ("action-cong", "action-qu", "action-ju", "action-xiu"):
-                return s.agent
+            if handled and s.action.key == "action-cong" and acts[0] in ("action-xiu", "action-jian"):
+                return s.agent  # 羞燔者: who served the roast is who brought it after the cup (以燔從)
         return None
 
     def _opening_agent(self) -> tuple[tuple[Term, ...], str]:

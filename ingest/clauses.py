@@ -824,7 +824,12 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
                 and nxt.kind == ROLE
                 and (nxt.text == t.text or (nxt.concept is not None and nxt.concept == t.concept))
             )
-            if takes_person and not has_person_object and i == h1 + 1:
+            # a person right before a bow is the one who bows after an act done for someone other than
+            # the other party of the exchange (祝侑 | 主人拜: the 祝 urges the 尸, the host bows); after
+            # a salute or a greeting he is the one saluted (主人揖賔 | 拜)
+            bows_next = i + 1 == h2 and tokens[h2].concept is not None and tokens[h2].concept.key in g.BOWS_FOR_A_GIFT
+            addressed = verb.concept is not None and verb.concept.flag("recipientRule") == "other-party"
+            if takes_person and not has_person_object and i == h1 + 1 and not (bows_next and not addressed):
                 # the person object, with the persons listed after it (揖卿大夫, 请执幂者与羞膳者)
                 i += 1
                 while i < h2 and (

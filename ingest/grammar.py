@@ -192,6 +192,9 @@ ALL: frozenset[str] = spelled({"皆"})
 THE_REST: frozenset[str] = spelled({"衆", "眾", "众"})
 """衆 + a rank: the rest of that rank after its leader (衆賓 after the 賓, 衆兄弟 after the 長兄弟)."""
 
+ELDEST: frozenset[str] = spelled({"長"})
+"""長 after a group: its eldest, one person (衆賔長, 兄弟長)."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 

@@ -350,8 +350,8 @@ def group_after_leader_toast(resolver: StepResolver, step: Step, toasts: list[To
     if step.action.key != "action-baishou" or step.vessel is None or step.negated or not step.agent:
         return None
     label = step.agent[0].label
-    if label[:1] not in g.THE_REST or len(label) < 2:
-        return None
+    if label[:1] not in g.THE_REST or len(label) < 2 or label[-1:] in g.ELDEST:
+        return None  # 衆賔長: the eldest of the rest is one person, toasted on his own
     leader = {c.key for c in resolver.vocabulary.by_label.get(label[1:], ()) if c.kind == "role"}
     for t in reversed(toasts):
         if t.step.block < step.block - 12:

@@ -382,3 +382,13 @@ def test_the_rest_of_a_rank_receive_the_presentation_their_leader_received(extra
     r = read(extractor, text, "teshengkuishili")
     assert toasts(r) == [("主人", "獻", "賓"), ("主人", "獻", "衆賓")]
     assert ("拜受爵", "主人") in fields(r, "text", "recipient")[-6:]
+
+
+def test_a_person_before_a_bow_bows_after_an_act_done_for_another(extractor):
+    """特牲 81: 尸三飯告飽 祝侑 主人拜 — the 祝 urges the 尸 to eat (侑 goes to the one eating), and the
+    host bows; after a salute the person is the one saluted (主人揖賔 | 拜: the host bows to him)."""
+    r = read(extractor, "尸三飯告飽祝侑主人拜", "teshengkuishili")
+    assert fields(r, "text", "agent", "recipient")[-2] == ("祝侑", "祝", "尸")
+    assert fields(r, "text", "agent")[-1] == ("主人拜", "主人")
+    r = read(extractor, "主人揖賔拜", "shiguanli")
+    assert fields(r, "text", "agent", "recipient") == [("主人揖賔", "主人", "賔"), ("拜", "主人", "賔")]
