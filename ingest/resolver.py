@@ -434,7 +434,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     object_text = self._surface_cup(clause, vessel)
                 elif recipient:
                     object_text = None
-            if object_text is None and not objects_persons and uttered is None and not any(t.kind == ROLE for t in prefix):
+            if (
+                object_text is None
+                and not objects_persons
+                and uttered is None
+                and not any(t.kind in (ROLE, COND, THEN) for t in prefix)  # 若膳觯也則降: a condition, not the object
+                and action.key not in g.MOTION_VERBS
+            ):
                 # 筮與席所卦者具饌於西塾, 蒲筵二在南: things named before the act, with no one named, are
                 # what it is done to (set out, held)
                 fronted: list[Token] = []
