@@ -839,7 +839,13 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
                         # after 與 the person is joined to the object, even before an act (獻工與笙 | 取爵)
                         and (not _own_subject(tokens, i) or tokens[i - 1].text in g.WITH)
                     )
-                    or (tokens[i].kind == CONJ and i + 1 < h2 and tokens[i + 1].kind == ROLE)
+                    or (
+                        tokens[i].kind == CONJ
+                        and i + 1 < h2
+                        and tokens[i + 1].kind == ROLE
+                        # 主人揖贊者 | 與賔揖: 與 a person before the same act again opens that act
+                        and not (tokens[i].text in g.WITH and tokens[h2].concept is not None and tokens[h2].concept == verb.concept)
+                    )
                 ):
                     i += 1
                 has_person_object = True

@@ -216,6 +216,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         subject = self._role_terms(subject_tokens)
         st.written.update(t.key for t in subject if t.key)
         agent_explicit = bool(subject) and all(t.concept is not None for t in subject_tokens)
+        if subject and prefix and prefix[0].text in g.WITH and st.subject and action.flag("recipientRule") == "other-party":
+            # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to
+            with_whom = list(subject)
+            subject, agent_explicit = (), False
+        else:
+            with_whom = []
         if subject and prefix and prefix[0].kind == CONJ and st.subject:
             # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
             subject = tuple(dict.fromkeys(st.subject + subject))
@@ -297,6 +303,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             elif t.kind == DIR and i == 0 and location_tok is None and verb.concept is not None and verb.concept.key in POSITION:
                 location_tok = t  # 卦者在左: on the left; 蒲筵二在南 (set out to the south)
             i += 1
+        if with_whom and not objects_persons:
+            objects_persons = with_whom
         if topic and not objects_persons and not pp_persons and self.person_is_recipient(action):
             objects_persons = list(self._role_terms(topic))  # 其笙則獻…: the 笙 are the ones presented
         if location_tok is None:

@@ -392,3 +392,17 @@ def test_a_person_before_a_bow_bows_after_an_act_done_for_another(extractor):
     assert fields(r, "text", "agent")[-1] == ("主人拜", "主人")
     r = read(extractor, "主人揖賔拜", "shiguanli")
     assert fields(r, "text", "agent", "recipient") == [("主人揖賔", "主人", "賔"), ("拜", "主人", "賔")]
+
+
+def test_yu_before_the_same_act_again_names_whom_it_goes_to(extractor):
+    """士冠 43: 主人揖贊者 與賔揖 — the host salutes the assistant, and salutes with the guest: 與 a person
+    before the act again is whom that act goes to, not a second actor; 士冠 見姑姊, 鄉大夫鄉先生: persons
+    of the capping's cast."""
+    r = read(extractor, "主人揖贊者與賔揖\n\n冠者入見姑姊如見母\n\n遂以摰見於鄉大夫鄉先生", "shiguanli")
+    assert fields(r, "text", "agent", "recipient") == [
+        ("主人揖贊者", "主人", "贊者"),
+        ("與賔揖", "主人", "賔"),
+        ("冠者入", "冠者", None),
+        ("見姑姊如見母", "冠者", "姑+姊"),
+        ("遂以摰見於鄉大夫鄉先生", "冠者", "鄉大夫+鄉先生"),
+    ]
