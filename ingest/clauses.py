@@ -142,6 +142,22 @@ def _is_act(tok: Token | None) -> bool:
     return tok is not None and tok.kind == ACTION and tok.concept is not None
 
 
+def side_of_a_place(r: _Rereading, i: int) -> int | None:
+    """A person whose name opens with 上/下 right after a place is the place's side and the person:
+    阼階上賔 is 阼階上 | 賔 (the top of the east steps; the guest), not 阼階 | 上賔 (the chief guest)."""
+    t, prev = r.tokens[i], r.last()
+    if not (t.kind == ROLE and prev is not None and prev.kind == PLACE and len(t.text) > 1 and t.text[0] in g.UP_DOWN):
+        return None
+    if r.vocabulary is None:
+        return None
+    rest = next((c for c in r.vocabulary.by_label.get(t.text[1:], ()) if c.kind == ROLE), None)
+    if rest is None:
+        return None
+    r.out[-1] = Token(prev.text + t.text[0], prev.start, t.start + 1, PLACE, prev.concept, prev.readings)
+    r.out.append(Token(t.text[1:], t.start + 1, t.end, ROLE, rest, (rest,)))
+    return i + 1
+
+
 def not_reaching(r: _Rereading, i: int) -> int | None:
     """不及 + a person is "does not reach him" (特牲 為加爵如初儀 不及佐食: the added cup is not
     presented to the 佐食, 注 不及佐食無從殺也): no act and no subject, words of the act before."""
@@ -614,6 +630,7 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
+    side_of_a_place,
     the_rest,
     elliptic_repeat,
     numbered_presenter,
@@ -684,7 +701,11 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
     """True if the role at ``i`` is the subject of a following act: only subject-side words
     (adverbs, places, facings, other persons joined by 与/及) stand between it and a verb."""
     j = i + 1
-    while j < len(tokens) and tokens[j].kind in SKIP_TO_VERB:
+    while j < len(tokens) and (
+        tokens[j].kind in SKIP_TO_VERB
+        # 賔亦北面于西階上答拜: a place introduced by 于 between the person and his act
+        or (tokens[j].kind == YU and j + 1 < len(tokens) and tokens[j + 1].kind == PLACE and j > i + 1)
+    ):
         if tokens[j].kind == ROLE and not _joined(tokens, j):
             return False
         if tokens[j].kind == YI:

@@ -195,6 +195,9 @@ THE_REST: frozenset[str] = spelled({"衆", "眾", "众"})
 ELDEST: frozenset[str] = spelled({"長"})
 """長 after a group: its eldest, one person (衆賔長, 兄弟長)."""
 
+UP_DOWN: frozenset[str] = spelled({"上", "下"})
+"""上/下 after a place is its top or foot (西階上, 阼階下)."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 

@@ -263,7 +263,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             t = suffix[i]
             if t.kind in (YU, ZI):
                 j = i + 1
-                while j < len(suffix) and suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE):
+                while j < len(suffix) and (
+                    suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE)
+                    # 于醢北, 于阼階上, 實于左袂: a side of the thing or place is part of where
+                    or (suffix[j].kind == DIR and t.kind == YU and (j == i + 1 or suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL)))
+                ):
                     j += 1
                 np = suffix[i + 1 : j]
                 roles = self._role_terms(np)
@@ -274,10 +278,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                         location_tok = x
                     elif x.kind in (OBJECT, OTHER) and location_tok is None and any(c.kind == "place" for c in x.readings):
                         location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
-                if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL) for x in np):
+                if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL, DIR) for x in np):
                     # 于 + a thing is where the act puts it: 㨎于醢, 加于肵俎, 實于左袂 (the whole noun
                     # phrase, its modifiers with it: 肵俎, not 俎)
-                    last_place = max((k for k, x in enumerate(np) if x.kind == PLACE), default=len(np) - 1)
+                    last_place = max((k for k, x in enumerate(np) if x.kind in (PLACE, DIR)), default=len(np) - 1)
                     head = np[: last_place + 1]
                     concept = location_tok.concept if location_tok is not None else None
                     location_tok = Token("".join(x.text for x in head), head[0].start, head[-1].end, PLACE, concept)

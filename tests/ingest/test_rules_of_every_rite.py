@@ -406,3 +406,15 @@ def test_yu_before_the_same_act_again_names_whom_it_goes_to(extractor):
         ("見姑姊如見母", "冠者", "姑+姊"),
         ("遂以摰見於鄉大夫鄉先生", "冠者", "鄉大夫+鄉先生"),
     ]
+
+
+def test_a_side_of_a_place_goes_with_the_place(extractor):
+    """士冠 96: 凡拜北面于阼階上賔亦北面于西階上答拜 — 阼階上 | 賔 (the top of the east steps; the guest),
+    not 阼階 | 上賔; 特牲 設大羹湆于醢北 — where is the north of the sauce, its side with it."""
+    r = read(extractor, "主人拜北面于阼階上賔亦北面于西階上答拜", "shiguanli")
+    assert fields(r, "text", "agent", "location") == [
+        ("主人拜北面于阼階上", "主人", "阼階上"),
+        ("賔亦北面于西階上答拜", "賔", "西階上"),
+    ]
+    r = read(extractor, "佐食設大羹湆于醢北", "teshengkuishili")
+    assert fields(r, "location") == [("醢北",)]
