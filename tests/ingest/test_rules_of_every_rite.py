@@ -418,3 +418,16 @@ def test_a_side_of_a_place_goes_with_the_place(extractor):
     ]
     r = read(extractor, "佐食設大羹湆于醢北", "teshengkuishili")
     assert fields(r, "location") == [("醢北",)]
+
+
+def test_a_bare_note_in_parentheses_says_who_a_word_names(extractor):
+    """特牲 157 in the 鄭注 (四部叢刊): 利洗散獻于尸(利佐食也…) — the note in parentheses has no 註曰 and still
+    says that 利 is the 佐食."""
+    from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
+
+    r = extractor.extract(read_file(shared_path("corpus", "kanripo", "KR1d0026", "KR1d0026_015.txt")))
+    li = next(t for t in r.toasts if t.step.text == "獻于尸")
+    assert (li.giver[0].label, li.type.label, li.receiver[0].label) == ("佐食", "獻", "尸")
+    assert "利" in r.steps[li.step.sequence - 2].text  # 利洗散 | 獻于尸: the 利 who washed the cup
