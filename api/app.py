@@ -135,20 +135,40 @@ def install_handlers(app: FastAPI) -> None:
         return JSONResponse({"error": "internal", "message": f"unexpected {type(exc).__name__}"}, status_code=500)
 
     app.add_middleware(HeadAsGet)
+    app.add_middleware(LimitBody)  # outermost: a body too large is refused before anything else
 
-    @app.middleware("http")
-    async def _limit_body(request: Request, call_next):  # type: ignore[no-untyped-def]
-        length = request.headers.get("content-length")
-        if length is not None:
-            try:
-                too_big = int(length) > MAX_BODY_BYTES
-            except ValueError:
-                return error_json(YiliError("bad Content-Length header"))
-            if too_big:
-                return error_json(
-                    RequestTooLargeError(f"request body of {length} bytes exceeds the limit of {MAX_BODY_BYTES} bytes")
-                )
-        return await call_next(request)
+
+class LimitBody:
+    """ASGI middleware: a request whose ``Content-Length`` is over :data:`MAX_BODY_BYTES` is answered
+    413 ``too_large`` before any route reads it, and one whose ``Content-Length`` is not a number
+    400; others pass through untouched.  Plain ASGI, not Starlette's ``BaseHTTPMiddleware``, which
+    costs every request a task group and a streamed copy of its answer."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"content-length":
+                    refusal = _body_refusal(value.decode("latin-1"))
+                    if refusal is not None:
+                        await refusal(scope, receive, send)
+                        return
+                    break  # the first Content-Length counts, as Starlette's Headers.get reads it
+        await self.app(scope, receive, send)
+
+
+def _body_refusal(length: str) -> JSONResponse | None:
+    """The answer to a request declaring ``length`` bytes of body (a ``Content-Length`` value): 400 if
+    it is not a number, 413 if it is over :data:`MAX_BODY_BYTES`, otherwise None (let it through)."""
+    try:
+        too_big = int(length) > MAX_BODY_BYTES
+    except ValueError:
+        return error_json(YiliError("bad Content-Length header"))
+    if too_big:
+        return error_json(RequestTooLargeError(f"request body of {length} bytes exceeds the limit of {MAX_BODY_BYTES} bytes"))
+    return None
 
 
 def _context() -> dict[str, Any]:

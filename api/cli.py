@@ -422,7 +422,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"(SPARQL at /sparql, docs at /docs)"
     )
     app.router.on_startup.append(lambda: print(ready, flush=True))
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # no access log: at this level it is never shown, yet each request would still gather its fields
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
     return 0
 
 

@@ -116,7 +116,7 @@ import time
 import traceback
 import urllib.parse
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -128,6 +128,7 @@ import pyoxigraph
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
+from starlette.routing import Route
 from yili.ontology.errors import (
     EndpointBusyError,
     EvaluationCrashedError,
@@ -467,6 +468,19 @@ def make_sparql_router(
                 500,
             )
 
+    async def lean_get(scope: Any, receive: Any, send: Any) -> None:
+        """``GET /sparql`` as a plain ASGI application, answered by :func:`sparql_get` as documented,
+        without FastAPI's per-request work for a route (dependency solving, exit stacks), which cost
+        a point lookup more than its own handling.  A ``HEAD`` (which reaches here only when no
+        middleware turns it into a ``GET``) is refused as every other method is."""
+        request = Request(scope, receive)
+        handler = sparql_get if scope["method"] == "GET" else sparql_other_method
+        response = await handler(request)
+        await response(scope, receive, send)
+
+    # matched first, so it answers every GET; the APIRoute below documents it in the OpenAPI schema
+    router.routes.append(Route("/sparql", _AsgiApp(lean_get), methods=["GET"], include_in_schema=False))
+
     @router.get(
         "/sparql",
         summary="SPARQL query (GET)",
@@ -523,6 +537,17 @@ def make_sparql_router(
         return _error_response(MethodNotAllowedError(f"The SPARQL endpoint takes GET, HEAD and POST, not {request.method}."))
 
     return router
+
+
+class _AsgiApp:
+    """An ASGI callable that Starlette's ``Route`` serves as it is: it takes a plain function for a
+    request handler (``request -> response``), and only another callable for an ASGI application."""
+
+    def __init__(self, app: Callable[[Any, Any, Any], Awaitable[None]]) -> None:
+        self._app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self._app(scope, receive, send)
 
 
 # --------------------------------------------------------------------------------------------------
