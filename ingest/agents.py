@@ -371,9 +371,12 @@ class AgentRules(Reader):
         objects_persons: list[Term],
         pp_persons: list[Term],
         object_tokens: list[Token],
+        written: bool = False,
     ) -> tuple[Term, ...] | None:
         """The giver, if a toast clause is passive: its subject received the last toast of this
-        kind and no person follows the verb (主人獻衆賔 … 衆賔獻: the guests are toasted)."""
+        kind and no person follows the verb (主人獻衆賔 … 衆賔獻: the guests are toasted); or, in the 記
+        (where the reading begins anew), no 獻 has been told there yet and the subject never gave one
+        in the rite (記 宗人獻: the 宗人 is presented, by the host)."""
         if objects_persons or pp_persons or any(t.kind == ZHI for t in object_tokens) or not agent:
             return None
         if "action-toast" not in self.vocabulary.broader_closure(action.key) or action.key == "action-zuo":
@@ -383,6 +386,21 @@ class AgentRules(Reader):
                 if s.recipient[0].key == agent[0].key and s.agent[0].key != agent[0].key:
                     return s.agent
                 return None
+        me = agent[0].key
+        host = self.profile.host
+        gave = any(s.action.key == action.key and s.agent[:1] and s.agent[0].key == me for s in self.steps)
+        if (
+            written
+            and self.part == "ji"
+            and action.key == "action-xian"
+            and not self.state.by_action.get(action.key)
+            and not gave
+            and host in self.vocabulary.concepts
+            and me != host
+        ):
+            # 記 宗人獻與旅齒於衆賓: with no presentation told (the 記 begins anew), one who never presents a
+            # cup in the rite, written before a bare 獻, is presented it — by the rite's host
+            return (self.term(self.vocabulary.concepts[str(host)]),)
         return None
 
     def _role_named_for(self, clause: Clause) -> Term | None:

@@ -59,7 +59,7 @@ from yili.ontology.vocabulary import Vocabulary
 PREFIX_KINDS = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR})
 """Words that always open the next act: adverbs, negation, condition, 以, 而, 就, 与/及, 左/右 (左执爵)."""
 
-SKIP_TO_VERB = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR, PLACE, FACING, ROLE, NUM, TAIL, FINAL})
+SKIP_TO_VERB = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR, PLACE, FACING, RANK, ROLE, NUM, TAIL, FINAL})
 """Words that may stand between a subject and its verb (賔西阶上北面坐, 卿大夫皆降, and a relative
 phrase ending in 者: 士既献者立于东方, "the officers already toasted stand in the east")."""
 
@@ -140,6 +140,20 @@ class _Rereading:
 
 def _is_act(tok: Token | None) -> bool:
     return tok is not None and tok.kind == ACTION and tok.concept is not None
+
+
+def presented_next_after(r: _Rereading, i: int) -> int | None:
+    """獻次X: "presented next after X", one act whose subject is the one presented (特牲記 公有司…獻次衆賓);
+    the act is flagged ``next_after`` and the persons after it are those he comes after."""
+    t, nxt = r.tokens[i], r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if not (_is_act(t) and t.concept is not None and t.concept.key == "action-xian" and nxt is not None and nxt.text in g.NEXT_AFTER):
+        return None
+    if after is None or after.kind != ROLE:
+        return None
+    r.flag(len(r.out), "next_after", True)
+    r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ACTION, t.concept, t.readings))
+    return i + 2
 
 
 def side_of_a_place(r: _Rereading, i: int) -> int | None:
@@ -631,6 +645,7 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     side_of_a_place,
+    presented_next_after,
     the_rest,
     elliptic_repeat,
     numbered_presenter,

@@ -198,6 +198,12 @@ ELDEST: frozenset[str] = spelled({"長"})
 UP_DOWN: frozenset[str] = spelled({"上", "下"})
 """上/下 after a place is its top or foot (西階上, 阼階下)."""
 
+NEXT_AFTER: frozenset[str] = spelled({"次"})
+"""次 after a presentation: "next after" (特牲記 公有司…獻次衆賓: presented after the guests)."""
+
+RANKED_AMONG: frozenset[str] = spelled({"齒"})
+"""齒 "ranked by age among": 旅齒于衆賓 (takes his turn in the pledge round among the guests)."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 

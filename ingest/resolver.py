@@ -309,6 +309,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             i += 1
         if with_whom and not objects_persons:
             objects_persons = with_whom
+        after = self._presented_next_after(action, suffix) if clause.flags.get("next_after") else None
+        if after is not None and subject:
+            # 公有司…獻次衆賓: "is presented next after the guests" — the one named is toasted, by
+            # whoever presented to those he comes after (記 注 獻在後者賤也)
+            objects_persons = list(subject)
+            agent, agent_explicit = after, False
+            suffix = [t for t in suffix if t.kind != ROLE]  # those he comes after are not presented here
+            notes.append("agent: presents to him next after the ones named (獻次X)")
         if topic and not objects_persons and not pp_persons and self.person_is_recipient(action):
             objects_persons = list(self._role_terms(topic))  # 其笙則獻…: the 笙 are the ones presented
         if location_tok is None:
@@ -379,7 +387,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             default_agent = True
             object_tokens = [x for x in object_tokens if x.kind != ZHI]
             notes.append(f"agent: default agent of the rite ({default_fact.source}); the persons named first are served (topic)")
-        passive = self._passive_toast(action, agent, objects_persons, pp_persons, object_tokens)
+        passive = self._passive_toast(action, agent, objects_persons, pp_persons, object_tokens, written=bool(subject))
         if passive is not None:
             # 衆賔獻 / 每一人獻: "the guests (each) are toasted" — the person named has just been the
             # receiver of this kind of toast and nobody is named after the verb
@@ -588,6 +596,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # after a mutual act (三讓) the actor before it goes on; so after where another stands (筮人
             # …即席坐西面 卦者在左 | 卒筮: the 筮人 completes the divining)
             st.subject = agent
+            if after is not None and subject:
+                st.subject = subject  # 私臣…獻次兄弟 | 升受降飲: the ones presented go up and receive
             if action.key == "action-baisong" and recipient and not recipient_alt:
                 # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
                 st.subject = recipient
@@ -623,6 +633,18 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.pairs.append((agent[0].key, recipient[0].key))
         st.by_action.setdefault(step.action.key, []).append(step)
         return step
+
+    def _presented_next_after(self, action: Concept, suffix: list[Token]) -> tuple[Term, ...] | None:
+        """The giver of a presentation written 獻次X ("presented next after X"): the one who presented
+        to X last, else the rite's host; None if the clause is no such presentation."""
+        if action.key != "action-xian" or not suffix or suffix[0].kind != ROLE:
+            return None
+        after = {c.key for c in suffix[0].readings if c.kind == "role"} or ({suffix[0].concept.key} if suffix[0].concept else set())
+        for giver, receiver in reversed(self.state.xians):
+            if any(r.key in after for r in receiver) and giver:
+                return giver
+        host = self.profile.host
+        return (self.term(self.vocabulary.concepts[host]),) if host in self.vocabulary.concepts else None
 
     def _narrated(self, act: str) -> Step | None:
         """The step of the narrative that the words of ``act`` go with: of the steps of that act told

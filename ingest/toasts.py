@@ -206,6 +206,12 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
             if chou is not None:
                 type_alt, type_term = type_term, resolver.term(chou)
                 note = "媵 to one who is not a superior: the 酬 of the exchange (注 此降于正主酬也)"
+    if kind == "action-lvchou" and giver and receiver and any(w in step.text for w in g.RANKED_AMONG):
+        # 佐食于旅齒于兄弟: "takes his place in the pledge round among the brothers" — they pass it to him
+        giver, receiver = receiver, giver
+    elif kind == "action-lvchou" and len(giver) >= 2 and _no_written_receiver(step):
+        # 主婦及内賓宗婦亦旅: a group passes the pledge among itself, from the first named on
+        receiver = giver[1:]
     if giver and receiver and not self_poured and {t.key for t in receiver} <= {t.key for t in giver} and kind != "action-lvchou":
         # nobody toasts himself but in the self-poured 酢: a receiver found by rule that is the giver
         # is no receiver (it is read from what follows, or left open)
@@ -270,6 +276,11 @@ def _next_receiver(step: Step, upcoming: list[Step]) -> tuple[Term, ...]:
 
 _FILLING = frozenset({"action-zhuo", "action-shi-fill"})
 """Acts that fill a cup: 酌, 實."""
+
+
+def _no_written_receiver(step: Step) -> bool:
+    """True if no person is written after the step's act (its receiver, if any, was found by rule)."""
+    return not step.recipient or any(n.startswith("recipient:") for n in step.notes)
 
 
 def received_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> Toast | None:

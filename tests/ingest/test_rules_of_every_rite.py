@@ -431,3 +431,21 @@ def test_a_bare_note_in_parentheses_says_who_a_word_names(extractor):
     li = next(t for t in r.toasts if t.step.text == "獻于尸")
     assert (li.giver[0].label, li.type.label, li.receiver[0].label) == ("佐食", "獻", "尸")
     assert "利" in r.steps[li.step.sequence - 2].text  # 利洗散 | 獻于尸: the 利 who washed the cup
+
+
+def test_the_order_words_of_the_ji_presented_next_after_ranked_among_and_a_group_round(extractor):
+    """特牲記: 公有司門西北面東上獻次衆賓 — the 公有司 are presented next after the guests (by the host who
+    presented to them); 宗人獻與旅齒于衆賓 — the 宗人 is presented, and takes his turn in the pledge round
+    among the guests (they pass it to him); 主婦及内賓宗婦亦旅 — a group passes the pledge among itself."""
+    from yili.ingest.document import parse_text
+
+    narrative = "主人洗爵獻衆賓\n\n"
+    text = "題\n\n" + narrative + "記特牲饋食\n\n宗人獻與旅齒于衆賓\n\n主婦及内賓宗婦亦旅西面\n\n公有司門西北面東上獻次衆賓私臣門東北面西上獻次兄弟"
+    r = extractor.extract(parse_text(text, edition="t"), rite="teshengkuishili")
+    assert toasts(r)[1:] == [
+        ("主人", "獻", "宗人"),
+        ("衆賓", "旅酬", "宗人"),
+        ("主婦", "旅酬", "内賓+宗婦"),
+        ("主人", "獻", "公有司"),
+        ("主人", "獻", "私臣"),
+    ]
