@@ -305,6 +305,8 @@ def received_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> T
         return None  # the cup of a toast already written to him (賔以旅 … 實散 大夫拜受)
     if toasts and not toasts[-1].receiver:
         return None  # a pledge whose receiver is read from what follows: this is its receiving
+    if toasts and toasts[-1].type.key == "action-lvchou" and toasts[-1].step.block >= step.block - 2:
+        return None  # in a pledge round (衆賓長自左受旅 … 立受旅者拜受): the pledge received, no new 獻
     for s in reversed(resolver.steps[:-1]):
         if s.block < step.block - 3 or s.sequence <= last_toast:
             return None
