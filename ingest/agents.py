@@ -37,6 +37,9 @@ _DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
 _DRINK_BEGIN = frozenset({"action-yin", "action-cui", "action-ji"})
 """Acts that begin a drink: 饮, 啐, 祭 (the libation before drinking)."""
 
+_TASTING = frozenset({"action-ji-taste"})
+"""Tasting (嚌) the food offered with the cup: done, as the drinking is, by whoever holds the cup."""
+
 _BEFORE_DRINKING = frozenset({"action-zuo-sit", "action-li", "action-ji"})
 """Kneeling, standing and the libation, on the way to drinking (坐祭立飲)."""
 
@@ -109,7 +112,7 @@ class AgentRules(Reader):
             )
             if last.action.key in g.TAKING_A_SEAT and took_the_mat and before and before[0].key != st.subject[0].key:
                 return before, "does to the one seated what he did before"
-        if action.key in _DRINKING and st.subject:
+        if action.key in _DRINKING | _TASTING and st.subject:
             # 卒爵 completes the drinking begun (主人坐祭遂饮 賔辞 卒爵: the host drains the cup)
             for s in reversed(self.steps):
                 if s.block != clause.block:

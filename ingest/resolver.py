@@ -266,19 +266,40 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 while j < len(suffix) and (
                     suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE)
                     # 于醢北, 于阼階上, 實于左袂: a side of the thing or place is part of where
-                    or (suffix[j].kind == DIR and t.kind == YU and (j == i + 1 or suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL)))
+                    or (suffix[j].kind == DIR and (j == i + 1 or (t.kind == YU and suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL))))
+                    # 筵于東序少北: "a little north of the east wall"
+                    or (
+                        t.kind == YU
+                        and suffix[j].text in g.SLIGHTLY
+                        and j + 1 < len(suffix)
+                        and suffix[j + 1].kind == DIR
+                        and suffix[j - 1].kind == PLACE
+                    )
+                    or (t.kind == YU and suffix[j].kind == DIR and suffix[j - 1].text in g.SLIGHTLY)
                 ):
                     j += 1
                 np = suffix[i + 1 : j]
                 roles = self._role_terms(np)
                 if roles and t.kind == YU:
                     pp_persons.extend(roles)
+                if (
+                    t.kind == YU
+                    and len(np) >= 3
+                    and np[0].kind == ROLE
+                    and np[1].kind == ZHI
+                    and np[-1].kind in (PLACE, OTHER)
+                    and location_tok is None
+                ):
+                    # 告期於賔之家: to the guest, at the guest's house (the person and where he is)
+                    location_tok = Token("".join(x.text for x in np), np[0].start, np[-1].end, PLACE, np[-1].concept)
+                elif t.kind == ZI and np and np[0].kind == DIR and location_tok is None:
+                    location_tok = np[0]  # 宰自右少退: from the right
                 for x in np:
                     if x.kind == PLACE and location_tok is None:
                         location_tok = x
                     elif x.kind in (OBJECT, OTHER) and location_tok is None and any(c.kind == "place" for c in x.readings):
                         location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
-                if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL, DIR) for x in np):
+                if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL, DIR) or x.text in g.SLIGHTLY for x in np):
                     # 于 + a thing is where the act puts it: 㨎于醢, 加于肵俎, 實于左袂 (the whole noun
                     # phrase, its modifiers with it: 肵俎, not 俎)
                     last_place = max((k for k, x in enumerate(np) if x.kind in (PLACE, DIR)), default=len(np) - 1)
@@ -319,8 +340,20 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             notes.append("agent: presents to him next after the ones named (獻次X)")
         if topic and not objects_persons and not pp_persons and self.person_is_recipient(action):
             objects_persons = list(self._role_terms(topic))  # 其笙則獻…: the 笙 are the ones presented
+        if location_tok is None and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
+            # 側尊一甒醴在服北: what follows "is at" is where (the north of the garments)
+            where: list[Token] = []
+            for t in suffix:
+                if t.kind not in (PLACE, OBJECT, OTHER, VESSEL, DIR) or (where and where[-1].kind == DIR and t.kind != DIR):
+                    break
+                where.append(t)
+            if where and any(t.kind == DIR for t in where) and len(where) > 1:
+                location_tok = Token("".join(t.text for t in where), where[0].start, where[-1].end, PLACE, None)
         if location_tok is None:
             location_tok = next((t for t in prefix if t.kind == PLACE), None)
+        if location_tok is None:
+            # 宰自右少退賛命: from the right
+            location_tok = next((prefix[k + 1] for k, t in enumerate(prefix[:-1]) if t.kind == ZI and prefix[k + 1].kind == DIR), None)
         if (
             location_tok is None
             and verb.text not in (action.hant, action.hans)

@@ -449,3 +449,16 @@ def test_the_order_words_of_the_ji_presented_next_after_ranked_among_and_a_group
         ("主人", "獻", "公有司"),
         ("主人", "獻", "私臣"),
     ]
+
+
+def test_where_a_thing_is_at_from_a_side_and_at_someones_house(extractor):
+    """士冠 9, 26, 34, 48: 宰自右少退賛命 (from the right); 擯者告期於賔之家 (to the guest, at his house);
+    側尊一甒醴在服北 (where: north of the garments); 主人之贊者筵于東序少北 (a little north of the wall)."""
+    r = read(extractor, "宰自右少退賛命\n\n擯者告期於賔之家\n\n側尊一甒醴在服北\n\n主人之贊者筵于東序少北西面", "shiguanli")
+    assert fields(r, "text", "location") == [
+        ("宰自右少退賛命", "右"),
+        ("擯者告期於賔之家", "賔之家"),
+        ("側尊一甒醴在服北", "服北"),
+        ("主人之贊者筵于東序少北西面", "東序少北"),
+    ]
+    assert fields(r, "recipient")[1] == ("賔",)
