@@ -9,8 +9,9 @@ from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     COND,
     OBJECT,
-    YU,
     ROLE,
+    VESSEL,
+    YU,
     ZHI,
     Token,
 )
@@ -124,6 +125,11 @@ class RecipientRules(Reader):
             # a rite fact: the act goes to its usual receiver (士冠: the 醮 of the capped son)
             return (self.term(self.vocabulary.concepts[str(default.recipient)]),), False, f"the rite's receiver ({default.source})"
         rule = action.flag("recipientRule", "none")
+        if action.flag("speech") and action.flag("personObject") and rule in ("none", "other-party"):
+            # 若孤子則父兄戒宿: an invitation with no one named goes to whom the rite invites (主人戒賔)
+            invited = next((s.recipient for s in reversed(self.steps[-300:]) if s.action.key == action.key and s.recipient), ())
+            if invited and all(a.key != invited[0].key for a in agent):
+                return invited[:1], False, "the one this act goes to in the rite"
         if action.key in ("action-shou", "action-baishou"):
             nominal = clause.flags.get("nominal_object")
             if nominal in ("命",):
@@ -132,6 +138,10 @@ class RecipientRules(Reader):
             holder = self._holding(agent, clause.block)
             if holder is not None:
                 return holder, False, "receives from the one who holds it"
+            keeper = self._keeper_of(object_tokens)
+            if keeper is not None and all(a.key != keeper.key for a in agent):
+                # 賔降二等受皮弁: from the 執冠者, the one named for holding the caps
+                return (keeper,), False, "receives from the one named for holding it (執X者)"
             hander = self._handed_to(agent, clause.block)
             if hander is not None:
                 return hander, False, "receives from the one who handed it (授)"
@@ -218,6 +228,23 @@ class RecipientRules(Reader):
             if self.state.last_toast is not None:
                 return self.state.last_toast[1], False, "the one last toasted is served"
         return (), False, None
+
+    def _keeper_of(self, object_tokens: list[Token]) -> Term | None:
+        """The role of the rite's cast named for holding the thing received, or its kind (執冠者 for
+        皮弁, a cap: ``skos:broader``), if any."""
+        for t in object_tokens:
+            if t.concept is None or t.kind not in (OBJECT, VESSEL):
+                continue
+            for key in [t.concept.key, *sorted(self.vocabulary.broader_closure(t.concept.key) - {t.concept.key})]:
+                c = self.vocabulary.concepts.get(key)
+                for label in sorted(c.labels) if c is not None else ():
+                    keeper = next(
+                        (r for r in self.vocabulary.by_label.get("執" + label + "者", ()) if r.kind == "role" and self.profile.in_cast(r.key)),
+                        None,
+                    )
+                    if keeper is not None:
+                        return self.term(keeper)
+        return None
 
     def _holding(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
         """Who holds out the thing ``agent`` receives: another who has just taken it up, held it or
