@@ -94,7 +94,7 @@ class AgentRules(Reader):
             return st.before_condition, "carried over from before the condition"
         named = self._role_named_for(clause)
         if named is not None:
-            return (named,), "default agent: the role named for this act"
+            return (named,), "the role named for this act"
         if action.key == "action-cong":
             # 肝從, 燔從如初: the dish follows the cup, brought by whoever brought it before (特牲 賓長以肝從 …
             # 肝從; 兄弟長以燔從 … 燔從如初)
@@ -407,7 +407,8 @@ class AgentRules(Reader):
         return None
 
     def _role_named_for(self, clause: Clause) -> Term | None:
-        """A role whose name is the act + 者 does the act: 执幂 → 执幂者, 羞膳 → 羞膳者, 媵爵 → 媵爵者."""
+        """A role whose name is the act + 者 does the act: 执幂 → 执幂者, 羞膳 → 羞膳者, 媵爵 → 媵爵者; so
+        does one named for the act and the kind of the things named before it (爵弁皮弁…執 → 執冠者)."""
         verb = clause.verb
         rest = "".join(t.text for t in clause.suffix[:1] if t.kind in (OBJECT, OTHER, VESSEL, ROLE))
         # verb + object + 者 names who does it (執冪者, 羞膳者, 媵爵者); a bare verb + 者 may name the
@@ -416,6 +417,17 @@ class AgentRules(Reader):
             c = self._role_of_form(verb.text + rest + "者")
             if c is not None:
                 return self.term(c)
+        # things named before the act (爵弁皮弁緇布冠各一匴執: caps, held) name its role by their kind:
+        # 執 + 冠 + 者, the cap-holder
+        for t in clause.prefix:
+            if t.kind != OBJECT or t.concept is None or any(x.kind == ROLE for x in clause.prefix):
+                continue
+            for key in sorted(self.vocabulary.broader_closure(t.concept.key)):
+                kind = self.vocabulary.concepts.get(key)
+                for label in sorted(kind.labels) if kind is not None else ():
+                    c = self._role_of_form(verb.text + label + "者")
+                    if c is not None:
+                        return self.term(c)
         key = self.profile.readings.get(verb.text + "者")
         if key in self.vocabulary.concepts and self.vocabulary.concepts[key].kind == "role":
             return self.term(self.vocabulary.concepts[key])

@@ -625,6 +625,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         st.actors.update(a.key for a in agent if a.key)
         self._mention(tuple(objects_persons) + tuple(pp_persons))
         stative = action.key in g.POSITION_VERBS and bool(st.subject) and st.subject[:1] != agent[:1] and bool(subject)
+        if agent and default_agent and recipient and "action-toast" in self.vocabulary.broader_closure(action.key):
+            # 三醮 (by the rite's 賔, to the capped son): the one toasted goes on (嚌之 … 北面取脯)
+            st.subject = recipient
         if agent and not default_agent and not mutual and not stative:
             # after a mutual act (三讓) the actor before it goes on; so after where another stands (筮人
             # …即席坐西面 卦者在左 | 卒筮: the 筮人 completes the divining)

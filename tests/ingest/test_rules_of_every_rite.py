@@ -462,3 +462,21 @@ def test_where_a_thing_is_at_from_a_side_and_at_someones_house(extractor):
         ("主人之贊者筵于東序少北西面", "東序少北"),
     ]
     assert fields(r, "recipient")[1] == ("賔",)
+
+
+def test_the_role_named_for_holding_the_things_and_the_one_toasted_goes_on(extractor):
+    """士冠 35: 爵弁皮弁緇布冠各一匴執以待 — the caps are held by the one named for holding caps (執冠者),
+    who waits; 賔降二等受皮弁 — the 賔 receives the cap from him; 三醮…嚌之…北面取脯 — after the 賔's
+    醮 (a fact of the rite), the capped son tastes and takes the dried meat."""
+    r = read(extractor, "爵弁皮弁緇布冠各一匴執以待於西坫南", "shiguanli")
+    assert fields(r, "text", "agent") == [("爵弁皮弁緇布冠各一匴執", "執冠者"), ("以待於西坫南", "執冠者")]
+    r = read(extractor, "賔降二等受皮弁", "shiguanli")
+    assert [p.key for p in r.steps[-1].recipient] == ["role-zhiguanzhe"]
+    from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
+
+    r = extractor.extract(read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt")))
+    got = [(s.text, s.agent_label) for s in r.steps]
+    at = got.index(("嚌之其他如初", "冠者"))
+    assert got[at + 1 : at + 3] == [("北面取脯", "冠者"), ("見于母", "冠者")]
