@@ -89,7 +89,17 @@ class AgentRules(Reader):
             # a rite fact of the act to its usual receiver (士冠: the 賔 gives the 醮 to the capped son),
             # whatever subject stood before a condition (若不醴則醮用酒)
             return (self.term(self.vocabulary.concepts[str(usual.role)]),), f"default agent of the rite ({usual.source})"
+        last = self.steps[-1] if self.steps else None
+        condition_by_fact = (
+            last is not None
+            and last.block == clause.block
+            and not last.agent_explicit
+            and any(n.startswith("agent: opening agent") for n in last.notes)
+        )
         if any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens) and st.before_condition:
+            if condition_by_fact:
+                # 若殺則特豚載合升: the officers, who do the slaughter the condition speaks of, go on
+                return last.agent, "goes on from the condition, which no one else is named in"
             # 公有命则不易不洗: the condition's subject is not carried past 则
             return st.before_condition, "carried over from before the condition"
         named = self._role_named_for(clause)

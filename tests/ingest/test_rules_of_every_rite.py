@@ -480,3 +480,11 @@ def test_the_role_named_for_holding_the_things_and_the_one_toasted_goes_on(extra
     got = [(s.text, s.agent_label) for s in r.steps]
     at = got.index(("嚌之其他如初", "冠者"))
     assert got[at + 1 : at + 3] == [("北面取脯", "冠者"), ("見于母", "冠者")]
+
+
+def test_the_officers_named_by_a_condition_of_theirs_go_on_past_ze(extractor):
+    """士冠 89: 若殺則特豚載合升離肺實于鼎 — the slaughter is the officers' (a fact of the rite), and with
+    no one named the consequent is theirs too; 公有命則不易不洗 (a person named in the condition) still
+    leaves the consequent to the one acting before it."""
+    r = read(extractor, "冠者奠觶于薦東\n\n若殺則特豚載合升離肺實于鼎", "shiguanli")
+    assert [a for _, a in fields(r, "text", "agent")][1:] == ["有司"] * 4
