@@ -209,7 +209,7 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     if kind == "action-lvchou" and giver and receiver and any(w in step.text for w in g.RANKED_AMONG):
         # 佐食于旅齒于兄弟: "takes his place in the pledge round among the brothers" — they pass it to him
         giver, receiver = receiver, giver
-    elif kind == "action-lvchou" and len(giver) >= 2 and _no_written_receiver(step):
+    elif kind == "action-lvchou" and len(giver) >= 2 and not step.agent_alternative and _no_written_receiver(step):
         # 主婦及内賓宗婦亦旅: a group passes the pledge among itself, from the first named on
         receiver = giver[1:]
     if giver and receiver and not self_poured and {t.key for t in receiver} <= {t.key for t in giver} and kind != "action-lvchou":
