@@ -55,22 +55,30 @@ class AgentRules(Reader):
 
         In order (rules of the language; the rite's facts come from its profile, ``ontology/rites.ttl``):
 
-        1. the person a pivot verb just named (公命小臣 | 辞: the 小臣 declines);
+        1. the person a pivot verb just named (公命小臣 | 辞: the 小臣 declines); the roles the note
+           on the paragraph names for the act (註 徹者賛冠者主人之賛者為之); who did what a relative
+           phrase before the act says (羞燔者受: who brought the roast);
         2. the rite's usual giver of an act to its usual receiver (士冠: the 賔 gives the 醮);
-        3. the subject from before a condition, past 則 (公有命則不易不洗);
-        4. the role named for the act (執冪 → 執冪者), who drinks what he began (卒爵), who thanks
-           for the washing (拜洗), who salutes and goes up first (揖升); who brought a dish after the
-           cup before brings it again (肝從);
-        5. a 酢 is the return of the one toasted, unless the giver changed the cup to pour it himself;
+        3. the subject from before a condition, past 則 (公有命則不易不洗), unless the condition's own
+           act was the officers' by a rite fact, no one named (若殺則…: they go on);
+        4. the role named for the act, or for the act and the kind of things named before it
+           (執冪 → 執冪者; 爵弁皮弁…執 → 執冠者), who drinks or tastes what he began (卒爵, 嚌), who
+           does to the one who took the mat what he did before (冠者即筵坐 | 櫛: the 贊者), who holds
+           the cup and kneels, offers and drinks after the other's answering bow, who thanks for the
+           washing (拜洗), who salutes and goes up first (揖升); who brought a dish after the cup
+           before brings it again (肝從);
+        5. a 酢 is the return of the one toasted last, unless the giver changed the cup, or took it
+           back and poured it himself (主婦答拜受爵酌醋), to pour it for himself;
         6. the host toasts the chief guest; the presenter of a round gives its 獻 (never the
            presiding person); the same kind of toast by the same giver (in a rite with one 獻主
            throughout; elsewhere within one exchange);
-        7. 卒X completes the act X begun by someone; a reply (答拜, 对) is the other party's when the
+        7. 卒X completes the act X begun in this paragraph or the one before; a reply (答拜, 对) is the other party's when the
            carried subject made the act answered; mutual 讓 and numbered 揖 are both parties'; the
            junior saluted moves;
         8. a request or command of office opening a paragraph; the other party prepares the cup of
            one who does not pour (a rite fact: 君尊不酌); 反命 by whoever carried the command;
-        9. the rite's default agent of the act (燕禮記 凡荐与羞者小膳宰也);
+        9. the rite's default agent of the act (燕禮記 凡荐与羞者小膳宰也; an opening fact at a
+           paragraph's or a new morning's opening: 夙興 設洗);
         10. the server moves on; the subject carried over (nobody presents a cup to himself);
         11. at the opening of a rite, the rite's opener.
         """
