@@ -64,6 +64,10 @@ _THING_ACTS = frozenset(
 in salt and shaken, 特牲)."""
 
 
+_POURING = frozenset({"action-zhuo", "action-shi-fill"})
+"""Pouring and filling a cup (酌, 實): the wine is the one written with it, else unsaid."""
+
+
 class CupRules(Reader):
     """Which cup, which wine, which thing: the state of what each person holds."""
 
@@ -82,7 +86,8 @@ class CupRules(Reader):
         (``yk:cupAction``), the cup the agent took up and has not put away (a state per person:
         取觚 … 奠觚于篚), so that 主人筵前献賔 knows the cup is the 觚 washed before; else the last
         cup written earlier in the block.  A cup handed over (献, 酢, 酬, 授) passes to the receiver.
-        The wine written (酌膳, 实散) fills the agent's cup and goes with it to the toast.
+        The wine written (酌膳, 实散) fills the agent's cup and goes with it to the toast; a pouring
+        with no wine written (士虞 酌酒酳尸, 酒 being any wine) empties what was known of it.
         """
         st = self.state
         who = agent[0].key if agent else ""
@@ -135,6 +140,9 @@ class CupRules(Reader):
         if wine_tok is not None:
             wine = self.term(wine_tok.concept, wine_tok.text)  # type: ignore[arg-type]
             st.wine_in[who] = wine
+        elif action.key in _POURING or action.key == "action-xi":
+            # 酌 with no wine written: a new pouring, its wine unsaid (士虞 酌酒); a cup washed is empty
+            st.wine_in.pop(who, None)
         elif action.flag("cupAction") and action.key != "action-jiang":
             wine = st.wine_in.get(who)
         if vessel is not None and who in st.holder and agent:

@@ -488,3 +488,13 @@ def test_the_officers_named_by_a_condition_of_theirs_go_on_past_ze(extractor):
     leaves the consequent to the one acting before it."""
     r = read(extractor, "冠者奠觶于薦東\n\n若殺則特豚載合升離肺實于鼎", "shiguanli")
     assert [a for _, a in fields(r, "text", "agent")][1:] == ["有司"] * 4
+
+
+def test_a_new_pouring_with_no_wine_written_leaves_the_wine_unsaid(extractor):
+    """士虞: the sweet wine poured once (醴) is not the wine of every later cup: a pouring with no wine
+    written (主人…酌酳尸: 酒) leaves the wine unsaid, while the cup poured goes on with its wine."""
+    r = read(extractor, "主人酌醴授尸尸拜受\n\n主人洗角升酌酳尸尸拜受", "shiyuli")
+    wines = [(s.text, s.wine.label if s.wine else None) for s in r.steps]
+    assert wines[:2] == [("主人酌醴", "醴"), ("授尸", "醴")]
+    assert [t for t, _ in wines[3:]] == ["主人洗角", "升", "酌", "酳尸", "尸拜受"]
+    assert all(w is None for _, w in wines[3:])
