@@ -200,6 +200,11 @@ class RecipientRules(Reader):
                     break
                 if s.agent and s.agent[0].key != agent[0].key and self._is_principal(s.agent[0].key):
                     return s.agent[:1], False, "declines the other's act just done"
+        if rule == "other-party" and agent and "action-bai" in self.vocabulary.broader_closure(action.key):
+            giver = self._giver_of_drained_cup(agent, clause.block)
+            if giver is not None:
+                # 卒爵拜: the bow after draining the cup goes to whoever gave it (士虞 主人…獻祝 祝…卒爵拜)
+                return giver, False, "bows to the one who gave the cup he drained"
         if rule == "other-party":
             p = self.other_party(agent)
             return ((p,) if p else ()), False, "other party of the exchange"
@@ -228,6 +233,17 @@ class RecipientRules(Reader):
             if self.state.last_toast is not None:
                 return self.state.last_toast[1], False, "the one last toasted is served"
         return (), False, None
+
+    def _giver_of_drained_cup(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
+        """The giver of the cup ``agent`` has just drained (卒爵 right before, in this paragraph), from
+        the last toast he received; None if he has not just drained one."""
+        last = self.steps[-1] if self.steps else None
+        if last is None or last.block != block or last.action.key != "action-zujue" or last.agent[:1] != agent[:1]:
+            return None
+        for s in reversed(self.steps[-40:]):
+            if "action-toast" in self.vocabulary.broader_closure(s.action.key) and any(r.key == agent[0].key for r in s.recipient):
+                return s.agent[:1] if s.agent and s.agent[0].key != agent[0].key else None
+        return None
 
     def _keeper_of(self, object_tokens: list[Token]) -> Term | None:
         """The role of the rite's cast named for holding the thing received, or its kind (執冠者 for

@@ -498,3 +498,11 @@ def test_a_new_pouring_with_no_wine_written_leaves_the_wine_unsaid(extractor):
     assert wines[:2] == [("主人酌醴", "醴"), ("授尸", "醴")]
     assert [t for t, _ in wines[3:]] == ["主人洗角", "升", "酌", "酳尸", "尸拜受"]
     assert all(w is None for _, w in wines[3:])
+
+
+def test_the_bow_after_draining_a_cup_goes_to_who_gave_it(extractor):
+    """特牲 101 / 士虞 66: 主人酌獻祝 祝拜受角 … 卒角拜 — the 祝 bows to the 主人 who gave him the cup."""
+    r = read(extractor, "主人酌獻祝祝拜受角主人拜送\n\n賓長以肝從\n\n祝左執角祭豆興取肺坐祭嚌之興加于俎卒角拜主人答拜", "teshengkuishili")
+    got = fields(r, "text", "agent", "recipient")
+    at = [t for t, _, _ in got].index("卒角")
+    assert got[at + 1] == ("拜", "祝", "主人")
