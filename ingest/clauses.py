@@ -1083,7 +1083,8 @@ def _uttered_act(tokens: list[Token], a: int, i: int) -> str:
     than 辭 "the words" (醴 of 醴辭曰, 加 of 再加曰, 祝 of 始加祝曰 after the time 始加), or
     ``action-yue`` when only a speaker stands there (主人曰)."""
     acts = [t.concept.key for t in tokens[a:i] if t.concept is not None and t.concept.key.startswith("action-")]
-    acts = [k for k in acts if k != "action-ci-decline"] or acts
+    if acts and tokens[i - 1].text in g.WORDS_OF:
+        acts = acts[:-1]  # 醴辭曰, 昏辭曰: 辭 is "the words", not the act of declining
     return acts[-1] if acts else "action-yue"
 
 

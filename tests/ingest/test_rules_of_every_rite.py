@@ -506,3 +506,18 @@ def test_the_bow_after_draining_a_cup_goes_to_who_gave_it(extractor):
     got = fields(r, "text", "agent", "recipient")
     at = [t for t, _, _ in got].index("卒角")
     assert got[at + 1] == ("拜", "祝", "主人")
+
+
+def test_words_of_the_words_section_and_delivering_a_message(extractor):
+    """士昏 (the messenger's words, in the 記): 昏辭曰… is 曰 (辭 is "the words", not a declining);
+    致命曰敢納采 is the 致命 the narrative told (the 賓 to the 主人); 東面致命 is one act, delivering the
+    message, and the 主人 who bows after it is a new subject."""
+    text = (
+        "主人以賓升西面賓升西階當阿東面致命主人阼階上北面再拜\n\n賓出主人送于門外再拜\n\n記士昏禮凡行事必用昏昕\n\n"
+        "昏辭曰吾子有惠貺室某也請納采對曰某不敢辭致命曰敢納采"
+    )
+    r = read(extractor, text, "shihunli")
+    got = [(s.text, s.agent_label, extractor_label(s.action.key), s.recipient_label) for s in r.steps]
+    assert got[1:4] == [("賓升西階當阿", "賓", "升", None), ("東面致命", "賓", "致命", "主人"), ("主人阼階上北面再拜", "主人", "再拜", "賓")]
+    assert [(t, a) for t, _, a, _ in got[-3:]] == [("昏辭曰吾子有惠貺室某也請納采", "曰"), ("對曰某不敢辭", "對"), ("致命曰敢納采", "致命")]
+    assert got[-1][1] == "賓" and got[-1][3] == "主人"
