@@ -321,6 +321,8 @@ NOUN_AFTER: dict[str, frozenset[str]] = {
     "action-zan-assist": frozenset({"action-ji"}),
     "action-fu-touch": frozenset({"action-ji"}),
     "action-zhi": frozenset({"action-dian"}),
+    "action-qu": frozenset({"action-dian"}),  # 士虞 尸取奠: takes the cup set down
+    "action-ju": frozenset({"action-dian"}),  # 特牲 嗣舉奠: the heir lifts (drinks) the cup set down
     "action-shi-fill": frozenset({"action-ju"}),
     "action-shi-eat": frozenset({"action-ju"}),
     "action-ting": frozenset({"action-gu-bless"}),
