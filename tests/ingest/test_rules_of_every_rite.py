@@ -521,3 +521,9 @@ def test_words_of_the_words_section_and_delivering_a_message(extractor):
     assert got[1:4] == [("賓升西階當阿", "賓", "升", None), ("東面致命", "賓", "致命", "主人"), ("主人阼階上北面再拜", "主人", "再拜", "賓")]
     assert [(t, a) for t, _, a, _ in got[-3:]] == [("昏辭曰吾子有惠貺室某也請納采", "曰"), ("對曰某不敢辭", "對"), ("致命曰敢納采", "致命")]
     assert got[-1][1] == "賓" and got[-1][3] == "主人"
+
+
+def test_dian_after_taking_or_lifting_is_the_cup_set_down(extractor):
+    """特牲 140 嗣舉奠盥入, 士虞 尸取奠: 奠 after 舉 or 取 is the cup set down (註 舉猶飲也), one act."""
+    r = read(extractor, "嗣舉奠盥入北面再拜稽首", "teshengkuishili")
+    assert [(s.text, extractor_label(s.action.key), s.object) for s in r.steps][:2] == [("嗣舉奠", "舉", "奠"), ("盥", "盥", None)]
