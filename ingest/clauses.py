@@ -309,8 +309,21 @@ def counted_persons(r: _Rereading, i: int) -> int | None:
 
 
 def noun_after_verb(r: _Rereading, i: int) -> int | None:
-    """An act word read as a noun after certain verbs: 大夫祭荐 (荐 = the served dishes)."""
+    """An act word read as a noun after certain verbs: 大夫祭荐 (荐 = the served dishes); a place word
+    right after an act of setting in place, before 于, is the thing set (錯篚于尸左: the basket)."""
     t, prev = r.tokens[i], r.last()
+    nxt_tok = r.next(i)
+    if (
+        t.kind == PLACE
+        and _is_act(prev)
+        and prev is not None
+        and prev.concept is not None
+        and prev.concept.key in g.SETTING_OUT
+        and nxt_tok is not None
+        and nxt_tok.kind == YU
+    ):
+        r.out.append(with_kind(t, OBJECT, t.concept))
+        return i + 1
     if _is_act(t) and _is_act(prev):
         assert t.concept is not None and prev is not None and prev.concept is not None
         if t.concept.key in g.NOUN_AFTER.get(prev.concept.key, ()):

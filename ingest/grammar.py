@@ -34,6 +34,7 @@ ADVERBS: frozenset[str] = spelled(
         "旣",
         "反",  # back, again (before an act that has no 反- word of its own): 不洗反升
         "各",  # each
+        "交錯",  # alternately: 衆賓及衆兄弟交錯以辯 (not 錯 "to set down")
         "已",  # already
         "始",  # first
         "将",  # about to
@@ -123,9 +124,9 @@ CUP_HANDLING: frozenset[str] = frozenset(
 )
 """Acts done to a cup itself (洗, 取, 奠, 執, 舉, 受, 授, 卒): a form that is a cup and a wine (散) after them is the cup."""
 
-SETTING_OUT: frozenset[str] = frozenset({"action-she", "action-chen", "action-bu-spread", "action-zhuan", "action-che"})
-"""設, 陳, 布, 饌, 徹: what follows is the thing set out or cleared (設洗: the basin; 陳服: the garments;
-徹薦: the dishes served), not an act."""
+SETTING_OUT: frozenset[str] = frozenset({"action-she", "action-chen", "action-bu-spread", "action-zhuan", "action-che", "action-cuo"})
+"""設, 陳, 布, 饌, 徹, 錯: what follows is the thing set out or cleared (設洗: the basin; 陳服: the garments;
+徹薦: the dishes served; 錯篚: the basket set in place), not an act or a place."""
 
 THING_AS_SUBJECT: frozenset[str] = frozenset({"action-cong", "action-ru"})
 """從 and 入 take the thing carried as their subject: 燔從 (the roast follows, brought by its server),

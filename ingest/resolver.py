@@ -266,7 +266,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 while j < len(suffix) and (
                     suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE)
                     # 于醢北, 于阼階上, 實于左袂: a side of the thing or place is part of where
-                    or (suffix[j].kind == DIR and (j == i + 1 or (t.kind == YU and suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL))))
+                    or (suffix[j].kind == DIR and (j == i + 1 or (t.kind == YU and suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL, ROLE))))
                     # 筵于東序少北: "a little north of the east wall"
                     or (
                         t.kind == YU
@@ -282,18 +282,21 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 roles = self._role_terms(np)
                 if roles and t.kind == YU:
                     pp_persons.extend(roles)
+                if t.kind == ZI and np and np[0].kind == DIR and location_tok is None:
+                    location_tok = np[0]  # 宰自右少退: from the right
                 if (
                     t.kind == YU
-                    and len(np) >= 3
+                    and len(np) >= 2
                     and np[0].kind == ROLE
-                    and np[1].kind == ZHI
-                    and np[-1].kind in (PLACE, OTHER)
+                    and np[1].kind in (ZHI, DIR)
+                    and np[-1].kind in (PLACE, OTHER, DIR)
                     and location_tok is None
                 ):
-                    # 告期於賔之家: to the guest, at the guest's house (the person and where he is)
+                    # 告期於賔之家 (to the guest, at his house), 錯篚于尸左席上 (on the mat at the 尸's
+                    # left): a place named by a person
                     location_tok = Token("".join(x.text for x in np), np[0].start, np[-1].end, PLACE, np[-1].concept)
-                elif t.kind == ZI and np and np[0].kind == DIR and location_tok is None:
-                    location_tok = np[0]  # 宰自右少退: from the right
+                    if np[1].kind == DIR and roles:
+                        pp_persons = [p for p in pp_persons if p not in roles]  # 于尸左: a place, not a person
                 for x in np:
                     if x.kind == PLACE and location_tok is None:
                         location_tok = x

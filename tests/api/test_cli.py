@@ -119,7 +119,7 @@ def test_steps_into_a_closed_pipe_is_quiet():
 def test_export_for_gephi(tmp_path, capsys):
     out = tmp_path / "g.gexf"
     assert main(["export", "gexf", "--view", "steps", "--out", str(out)]) == 0
-    assert out.read_text(encoding="utf-8").count("<node ") == 613  # one per step of the excerpt
+    assert out.read_text(encoding="utf-8").count("<node ") == 612  # one per step of the excerpt
 
 
 def test_offsets_point_into_a_crlf_file_as_decoded(tmp_path, capsys):

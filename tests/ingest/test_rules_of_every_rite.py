@@ -527,3 +527,12 @@ def test_dian_after_taking_or_lifting_is_the_cup_set_down(extractor):
     """特牲 140 嗣舉奠盥入, 士虞 尸取奠: 奠 after 舉 or 取 is the cup set down (註 舉猶飲也), one act."""
     r = read(extractor, "嗣舉奠盥入北面再拜稽首", "teshengkuishili")
     assert [(s.text, extractor_label(s.action.key), s.object) for s in r.steps][:2] == [("嗣舉奠", "舉", "奠"), ("盥", "盥", None)]
+
+
+def test_cuo_sets_a_thing_in_a_place_named_by_a_person(extractor):
+    """士虞 從者錯篚于尸左席上: 錯 sets the basket (the thing) on the mat at the 尸's left (a place named
+    by a person, not the 尸 as a recipient); 交錯 "alternately" is no act."""
+    r = read(extractor, "從者錯篚于尸左席上", "shiyuli")
+    assert fields(r, "text", "agent", "object", "location", "recipient") == [("從者錯篚于尸左席上", "從者", "篚", "尸左席上", None)]
+    r = read(extractor, "衆賓及衆兄弟交錯以辯", "teshengkuishili")
+    assert [extractor_label(s.action.key) for s in r.steps] != ["錯"]
