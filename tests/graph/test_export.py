@@ -94,12 +94,12 @@ def test_every_node_and_edge_has_an_english_gloss(network, chain):
 
 
 def test_the_step_chain_is_the_steps_in_order_with_no_role_hubs(chain, client):
-    assert chain.number_of_nodes() == client.get("/steps").json()["total"] == 613
-    assert chain.number_of_edges() == 612
+    assert chain.number_of_nodes() == client.get("/steps").json()["total"] == 612
+    assert chain.number_of_edges() == 611
     assert {d["kind"] for _, d in chain.nodes(data=True)} == {"step"}
     assert nx.is_directed_acyclic_graph(chain)
     path = nx.dag_longest_path(chain)
-    assert [chain.nodes[n]["sequence"] for n in path] == list(range(1, 614))
+    assert [chain.nodes[n]["sequence"] for n in path] == list(range(1, 613))
     d = chain.nodes[STEP_70]
     assert (d["agent"], d["action"], d["recipient"], d["cup"], d["place"], d["phase"]) == ("主人", "献", "賔", "觚", "筵前", "主人献賔")
     assert d["label_en"] == "host — to present a cup — guest"
@@ -278,7 +278,7 @@ def test_export_over_http_names_the_file_and_its_media_type(client, service):
     r = client.get("/export/csv", params={"view": "steps"})
     assert r.headers["content-type"] == "text/csv; charset=utf-8; header=present"
     assert r.headers["content-disposition"] == 'attachment; filename="yili-kg-all-steps.csv"'
-    assert r.content.decode("utf-8-sig").count("\r\n") == 614
+    assert r.content.decode("utf-8-sig").count("\r\n") == 613
     assert client.get("/export/mermaid").headers["content-type"] == "text/vnd.mermaid; charset=utf-8"
     assert set(FORMATS) == {"graphml", "gexf", "cytoscape", "d3", "dot", "mermaid", "csv", "turtle", "ntriples", "jsonld"}
 
