@@ -34,7 +34,6 @@ ADVERBS: frozenset[str] = spelled(
         "旣",
         "反",  # back, again (before an act that has no 反- word of its own): 不洗反升
         "各",  # each
-        "交錯",  # alternately: 衆賓及衆兄弟交錯以辯 (not 錯 "to set down")
         "已",  # already
         "始",  # first
         "将",  # about to
@@ -166,8 +165,9 @@ NUMBERED_PRESENTATIONS: frozenset[str] = spelled({"亞", "三", "再"})
 
 ADDRESS: frozenset[str] = spelled({"爾", "尔", "汝", "吾子", "某", "我", "吾"})
 """Words of address (爾 "you", 吾子 "you, sir", 某 "so-and-so", 我/吾 "I"): found in words spoken,
-not in the narrative (女 is the bride of 士昏, 予 "to give", 厥 of 厥明 "the next day": left out).  A paragraph that goes on with such words after a paragraph of
-words goes on with the words (士冠 再加曰吉月令辰乃申爾服 | 敬爾威儀淑慎爾徳…)."""
+not in the narrative (女 is the bride of 士昏, 予 "to give", 厥 of 厥明 "the next day": left out).
+A paragraph that goes on with such words after a paragraph of words goes on with the words (士冠
+再加曰吉月令辰乃申爾服 | 敬爾威儀淑慎爾徳…)."""
 
 BEING_AT: frozenset[str] = spelled({"有", "在"})
 """有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""
