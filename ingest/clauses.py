@@ -437,12 +437,20 @@ def numbered_presenter(r: _Rereading, i: int) -> int | None:
         and nxt is not None
         and nxt.concept is not None
         and nxt.concept.key == "action-xian"
-        and _is_act(r.tokens[i + 2] if i + 2 < len(r.tokens) else None)
+        and _is_act(_act_after_position(r.tokens, i + 2))
         and not (prev is not None and prev.kind == ROLE)
     ):
         r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, None))
         return i + 2
     return None
+
+
+def _act_after_position(tokens: list[Token], k: int) -> Token | None:
+    """The token at ``k`` or, past a facing, a place or an adverb, the first one after them (三獻北面答拜:
+    the 答拜)."""
+    while k < len(tokens) and tokens[k].kind in (FACING, PLACE, ADV, DIR):
+        k += 1
+    return tokens[k] if k < len(tokens) else None
 
 
 def accompanying(r: _Rereading, i: int) -> int | None:
@@ -478,7 +486,11 @@ def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
     after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
     # 醴辭曰, 醮辭曰: "the words of the 醴" (士冠: the 辭 said with it), not a toast
     words_of = nxt is not None and nxt.text in g.WORDS_OF and after is not None and after.kind == YUE
-    after_bow = _is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.BOWS_FOR_A_GIFT
+    # 拜賜: the gift bowed for (but 拜獻尸: bows and presents to the 尸, two acts)
+    after_bow = (
+        _is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.BOWS_FOR_A_GIFT
+        and t.concept.key in g.GIFT_WORDS
+    )
     if between_noun_and_wine or after_bow or words_of:
         r.out.append(with_kind(t, OBJECT))
         return i + 1

@@ -154,6 +154,9 @@ WORDS_OF: frozenset[str] = spelled({"辭", "辞"})
 WINE_WORDS: frozenset[str] = spelled({"酒"})
 """酒 after a toast word makes it a noun phrase: 兩壺獻酒 (the wine for the presentations)."""
 
+GIFT_WORDS: frozenset[str] = frozenset({"action-ci"})
+"""賜 after a bow (拜賜) is the gift bowed for."""
+
 BOWS_FOR_A_GIFT: frozenset[str] = frozenset({"action-bai", "action-zaibai", "action-zaibaiqishou"})
 """拜賜: the bow for a gift or favour received; 賜 after it is the gift, not a toast."""
 

@@ -314,18 +314,30 @@ def received_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> T
             break
     else:
         return None
-    xian = resolver.vocabulary.concepts.get("action-xian")
-    if xian is None:
+    kind = "action-xian"
+    last = toasts[-1] if toasts else None
+    if (
+        last is not None
+        and last.type.key == "action-xian"
+        and any(r.key == giver[0].key for r in last.receiver)
+        and any(g_.key == step.agent[0].key for g_ in last.giver)
+    ):
+        # 有司徹 主人…獻尸 尸卒爵 … 尸酌 主人拜受爵: the one just presented pours the cup back to who
+        # presented it — his return toast (酢), though no 酢 is written
+        kind = "action-zuo"
+    concept = resolver.vocabulary.concepts.get(kind)
+    if concept is None:
         return None
     toast = Toast(
         step,
-        resolver.term(xian),
+        resolver.term(concept),
         giver,
         step.agent[:1],
         giver,
-        note="implicit: a filled cup received with a bow, no toast verb written",
+        note="implicit: a filled cup received with a bow, no toast verb written"
+        + ("; the cup given back by the one just presented: his 酢" if kind == "action-zuo" else ""),
     )
-    resolver.note_toast(giver, step.agent[:1], "action-xian")
+    resolver.note_toast(giver, step.agent[:1], kind)
     return toast
 
 

@@ -536,3 +536,15 @@ def test_cuo_sets_a_thing_in_a_place_named_by_a_person(extractor):
     assert fields(r, "text", "agent", "object", "location", "recipient") == [("從者錯篚于尸左席上", "從者", "篚", "尸左席上", None)]
     r = read(extractor, "衆賓及衆兄弟交錯以辯", "teshengkuishili")
     assert [extractor_label(s.action.key) for s in r.steps] != ["錯"]
+
+
+def test_presenting_after_a_bow_a_numbered_presenter_who_bows_and_a_cup_given_back(extractor):
+    """有司徹: 西面拜獻尸 — bows and presents to the 尸 (two acts; 拜賜 keeps its gift); 三獻北面答拜 — the
+    third presenter bows, no new 獻; 尸卒爵 … 尸酌 主人拜受爵 — the one just presented pours the cup back:
+    his 酢, though no 酢 is written."""
+    r = read(extractor, "主婦洗于房中出實爵尊南西面拜獻尸尸拜于筵上受", "yousiche")
+    assert toasts(r) == [("主婦", "獻", "尸")]
+    r = read(extractor, "主人洗爵升酌獻尸尸拜受爵主人拜送尸卒爵拜主人答拜受爵尸酌主人拜受爵尸答拜", "yousiche")
+    assert toasts(r) == [("主人", "獻", "尸"), ("尸", "酢", "主人")]
+    r = read(extractor, "上賔洗爵以升酌獻尸尸拜受爵三獻北面答拜", "yousiche")
+    assert toasts(r) == [("上賔", "獻", "尸")]
