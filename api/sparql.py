@@ -1595,13 +1595,22 @@ class _Slot:
         return self._process.pid if self._process is not None else None
 
     def _nice(self, value: int) -> bool:
-        """Set this slot's process's CPU priority (``nice``); False if not allowed (raising it back
-        needs privileges) or the process is gone."""
+        """Set the CPU priority (``nice``) of every thread of this slot's process; False if not
+        allowed (raising it back needs privileges) or the process is gone.
+
+        Linux keeps a priority per thread, and ``setpriority`` on a process id sets only its main
+        thread's, not that of the thread evaluating the query: so each thread listed in
+        ``/proc/<pid>/task`` is set (elsewhere, the process id alone)."""
         pid = self._pid()
         if pid is None:
             return False
         try:
-            os.setpriority(os.PRIO_PROCESS, pid, value)
+            threads = sorted(int(tid) for tid in os.listdir(f"/proc/{pid}/task"))
+        except (OSError, ValueError):
+            threads = [pid]
+        try:
+            for tid in threads:
+                os.setpriority(os.PRIO_PROCESS, tid, value)
             return True
         except (OSError, AttributeError):
             return False
