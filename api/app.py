@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 from yili.api.exports import make_export_router
 from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
 from yili.api.sparql import make_sparql_router
@@ -179,7 +180,7 @@ class YiliApp(FastAPI):
 
     sparql_get: Callable[[Any, Any, Any], Awaitable[None]] | None = None
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
             self.sparql_get is not None
             and scope["type"] == "http"

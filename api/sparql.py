@@ -496,7 +496,8 @@ def make_sparql_router(
                 host = value
         query_string = scope["query_string"]
         server = scope.get("server")
-        key = (query_string, accept, host, scope["scheme"], tuple(server) if server else None, scope.get("root_path"), scope["path"])
+        address = tuple(server) if server else None
+        key = (query_string, accept, host, scope["scheme"], address, scope.get("root_path"), scope["path"])
         operation = operations.get(key)
         if operation is None:
             request = Request(scope, receive)
@@ -521,8 +522,8 @@ def make_sparql_router(
             return
         except Exception:  # a fault of ours, never of the input: log it, answer without a traceback
             log.exception("SPARQL endpoint failed on GET /sparql")
-            failure = JSONResponse({"error": "internal", "message": "The SPARQL endpoint failed; the error has been logged."}, 500)
-            await failure(scope, receive, send)
+            message = "The SPARQL endpoint failed; the error has been logged."
+            await JSONResponse({"error": "internal", "message": message}, 500)(scope, receive, send)
             return
         headers = [(b"vary", b"Accept")]
         headers.extend((name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in result.headers.items())
