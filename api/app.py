@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -21,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 from yili.api.exports import make_export_router
 from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
 from yili.api.sparql import make_sparql_router
@@ -159,6 +161,38 @@ class LimitBody:
         await self.app(scope, receive, send)
 
 
+class YiliApp(FastAPI):
+    """The FastAPI application of :func:`create_app`, which answers a point lookup's ``GET /sparql``
+    without going through its middleware and routing.
+
+    A ``GET /sparql`` request without a ``Content-Length`` header (so one that :class:`LimitBody` and
+    :class:`HeadAsGet` would pass on untouched) goes straight to ``sparql_get``, the plain ASGI
+    application of :attr:`~yili.api.sparql.SparqlRouter.get_app`, which answers it as the
+    ``/sparql`` route would and handles its own errors: Starlette's middleware and the matching
+    of every route cost a point lookup about as much as its own handling.  Every other request
+    takes the usual way.
+
+    Attributes
+    ----------
+    sparql_get : ASGI application or None
+        What answers ``GET /sparql``; None (the default) sends it the usual way too.
+    """
+
+    sparql_get: Callable[[Any, Any, Any], Awaitable[None]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            self.sparql_get is not None
+            and scope["type"] == "http"
+            and scope["path"] == "/sparql"
+            and scope["method"] == "GET"
+            and not any(name == b"content-length" for name, _ in scope["headers"])
+        ):
+            await self.sparql_get(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
 def _body_refusal(length: str) -> JSONResponse | None:
     """The answer to a request declaring ``length`` bytes of body (a ``Content-Length`` value): 400 if
     it is not a number, 413 if it is over :data:`MAX_BODY_BYTES`, otherwise None (let it through)."""
@@ -175,7 +209,7 @@ def _context() -> dict[str, Any]:
     return context_document()["@context"]
 
 
-def create_app(service: Service) -> FastAPI:
+def create_app(service: Service) -> YiliApp:
     """Build the FastAPI application over a :class:`Service`.
 
     Parameters
@@ -192,7 +226,7 @@ def create_app(service: Service) -> FastAPI:
         POST; a query page for a browser), ``/docs`` (OpenAPI, Swagger UI) and ``/static`` (the
         viewer's files), none of them loading anything from another host.
     """
-    app = FastAPI(
+    app = YiliApp(
         title="yili-kg",
         version="0.1.0",
         description=(
@@ -212,9 +246,11 @@ def create_app(service: Service) -> FastAPI:
     service.queries.toasts(limit=1)  # read the toasts once now (the index /toasts filters), not in the first request
     service.queries.steps(limit=1)  # and the steps' index that /steps filters
     _give_back_memory()
-    app.include_router(make_sparql_router(
+    sparql = make_sparql_router(
         lambda: service.store, query_page=lambda: html_page("sparql.html"), store_path=lambda: service.store_path
-    ))
+    )
+    app.include_router(sparql)
+    app.sparql_get = sparql.get_app
     app.include_router(make_export_router(service))
     app.include_router(make_resource_router(lambda: service.store, service.base))
     q = service.queries

@@ -115,7 +115,7 @@ import threading
 import time
 import traceback
 import urllib.parse
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
@@ -148,6 +148,7 @@ __all__ = [
     "NotAcceptableError",
     "ReadOnlyError",
     "SparqlLimits",
+    "SparqlRouter",
     "UnsupportedMediaTypeError",
     "make_sparql_router",
 ]
@@ -367,7 +368,7 @@ def make_sparql_router(
     limits: SparqlLimits | None = None,
     query_page: Callable[[], Response] | None = None,
     store_path: Callable[[], str | None] | None = None,
-) -> APIRouter:
+) -> SparqlRouter:
     """Build the router of the read-only SPARQL 1.1 Protocol endpoint at ``/sparql``.
 
     Parameters
@@ -391,9 +392,10 @@ def make_sparql_router(
 
     Returns
     -------
-    fastapi.APIRouter
-        Routes ``GET /sparql`` and ``POST /sparql`` (the protocol's query operation), and a JSON 405
-        for other methods.  ``GET /sparql`` without a ``query`` parameter answers, when ``Accept``
+    SparqlRouter
+        An :class:`~fastapi.APIRouter` with the routes ``GET /sparql`` and ``POST /sparql`` (the
+        protocol's query operation), and a JSON 405 for other methods; its ``get_app`` answers
+        ``GET /sparql`` as a plain ASGI application.  ``GET /sparql`` without a ``query`` parameter answers, when ``Accept``
         names one of them explicitly (a wildcard does not count): the service description
         (:func:`~yili.api.service_description.service_description`) in Turtle, N-Triples, RDF/XML
         or JSON-LD, or ``query_page`` for ``text/html``; otherwise the 400 of a missing query.
@@ -423,7 +425,7 @@ def make_sparql_router(
         finally:
             await asyncio.to_thread(pool.close)
 
-    router = APIRouter(tags=["SPARQL"], lifespan=lifespan)
+    router = SparqlRouter(tags=["SPARQL"], lifespan=lifespan)
     named_graphs: list[tuple[str, int]] = []  # the store is read-only: counted once, at the first description
 
     def describe(request: Request) -> Response | None:
@@ -468,18 +470,71 @@ def make_sparql_router(
                 500,
             )
 
+    operations: dict[tuple[object, ...], _Operation] = {}  # read and checked, by what they were read from
+    operations_lock = threading.Lock()
+
     async def lean_get(scope: Any, receive: Any, send: Any) -> None:
         """``GET /sparql`` as a plain ASGI application, answered by :func:`sparql_get` as documented,
         without FastAPI's per-request work for a route (dependency solving, exit stacks), which cost
         a point lookup more than its own handling.  A ``HEAD`` (which reaches here only when no
-        middleware turns it into a ``GET``) is refused as every other method is."""
-        request = Request(scope, receive)
-        handler = sparql_get if scope["method"] == "GET" else sparql_other_method
-        response = await handler(request)
-        await response(scope, receive, send)
+        middleware turns it into a ``GET``) is refused as every other method is.
+
+        The operation read from a query string (with the ``Accept`` and ``Host`` headers and the
+        server's address, which the base IRI and the format depend on) is kept, for the last
+        :data:`_OPERATIONS_KEPT` short ones that were valid, so a query sent again is not read and
+        checked again; its answer is sent as plain ASGI messages, with the headers
+        :class:`~starlette.responses.Response` would give it."""
+        if scope["method"] != "GET":
+            response = await sparql_other_method(Request(scope, receive))
+            await response(scope, receive, send)
+            return
+        accept = host = None
+        for name, value in scope["headers"]:
+            if name == b"accept" and accept is None:
+                accept = value
+            elif name == b"host" and host is None:
+                host = value
+        query_string = scope["query_string"]
+        server = scope.get("server")
+        address = tuple(server) if server else None
+        key = (query_string, accept, host, scope["scheme"], address, scope.get("root_path"), scope["path"])
+        operation = operations.get(key)
+        if operation is None:
+            request = Request(scope, receive)
+            if "query" not in request.query_params:
+                response = await sparql_get(request)
+                await response(scope, receive, send)
+                return
+            try:
+                operation = await _read_operation(request, limits)
+            except YiliError as error:
+                await _error_response(error)(scope, receive, send)
+                return
+            if len(query_string) <= _OPERATION_KEY_BYTES:
+                with operations_lock:
+                    if len(operations) >= _OPERATIONS_KEPT:
+                        operations.pop(next(iter(operations)))  # the oldest
+                    operations[key] = operation
+        try:
+            result = await pool.evaluate(operation)
+        except YiliError as error:
+            await _error_response(error)(scope, receive, send)
+            return
+        except Exception:  # a fault of ours, never of the input: log it, answer without a traceback
+            log.exception("SPARQL endpoint failed on GET /sparql")
+            message = "The SPARQL endpoint failed; the error has been logged."
+            await JSONResponse({"error": "internal", "message": message}, 500)(scope, receive, send)
+            return
+        headers = [(b"vary", b"Accept")]
+        headers.extend((name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in result.headers.items())
+        headers.append((b"content-length", str(len(result.body)).encode("latin-1")))
+        headers.append((b"content-type", _content_type_header(result.media_type)))
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": result.body})
 
     # matched first, so it answers every GET; the APIRoute below documents it in the OpenAPI schema
     router.routes.append(Route("/sparql", _AsgiApp(lean_get), methods=["GET"], include_in_schema=False))
+    router.get_app = lean_get
 
     @router.get(
         "/sparql",
@@ -537,6 +592,41 @@ def make_sparql_router(
         return _error_response(MethodNotAllowedError(f"The SPARQL endpoint takes GET, HEAD and POST, not {request.method}."))
 
     return router
+
+
+_OPERATIONS_KEPT = 1024
+"""How many operations read from ``GET /sparql`` query strings the router keeps (see ``lean_get``)."""
+_OPERATION_KEY_BYTES = 4096
+"""The longest query string (bytes) whose operation is kept: at most some 4 MiB for them all."""
+
+
+def _content_type_header(media_type: str) -> bytes:
+    """The ``Content-Type`` value :class:`~starlette.responses.Response` sends for ``media_type``: a
+    ``text/`` type gets ``; charset=utf-8``.
+
+    >>> _content_type_header("text/csv")
+    b'text/csv; charset=utf-8'
+    >>> _content_type_header("application/sparql-results+json")
+    b'application/sparql-results+json'
+    """
+    if media_type.startswith("text/") and "charset=" not in media_type.lower():
+        media_type += "; charset=utf-8"
+    return media_type.encode("latin-1")
+
+
+class SparqlRouter(APIRouter):
+    """The router :func:`make_sparql_router` returns: an :class:`~fastapi.APIRouter` that also
+    offers ``GET /sparql`` as a plain ASGI application.
+
+    Attributes
+    ----------
+    get_app : ASGI application (scope, receive, send) -> None
+        Answers a ``GET /sparql`` request exactly as the router's route does.  An application may
+        call it for such a request before its middleware and routing (which cost a point lookup
+        more than its own handling), when its middleware would not change the request or its answer.
+    """
+
+    get_app: Callable[[Any, Any, Any], Awaitable[None]]
 
 
 class _AsgiApp:
@@ -1015,12 +1105,12 @@ class _Answer:
 
 @dataclass(frozen=True)
 class _Job:
-    """A query waiting for a worker process: its operation, its deadline (parent's monotonic clock)."""
+    """A query for a worker process: its operation, its deadline and the moment it was queued (the
+    server's :func:`time.monotonic` clock, seconds), and whether it holds a long lane already."""
 
     operation: _Operation
     deadline: float
-    future: Future[_Answer]
-    queued: float = 0.0
+    queued: float
     long: bool = False
 
 
@@ -1032,6 +1122,10 @@ _ERRORS_BY_NAME: dict[str, type[YiliError]] = {
 }
 """The errors :func:`_evaluate` raises, rebuilt by name in the server from a worker's report."""
 
+_INLINE_BYTES = 64 * 1024
+"""Largest answer body (bytes) a worker sends inside its reply; a larger one follows the reply as raw
+bytes, which the server reads on a thread rather than on its event loop."""
+
 
 class _ProcessPool:
     """``limits.max_concurrent_queries`` worker processes that evaluate queries and can be killed.
@@ -1041,8 +1135,9 @@ class _ProcessPool:
     :meth:`close` stops them all; a query after that starts a new set.  The store is dumped once,
     at the first start, and the dump is kept for replacements and restarts.
 
-    Used from any event loop and thread: it holds only thread-safe state, and answers through
-    :class:`concurrent.futures.Future` objects that each request wraps in its own loop.
+    Used from any event loop and thread: its shared state is guarded by locks, a request waits for a
+    free worker through a :class:`concurrent.futures.Future` that it wraps in its own loop, and then
+    talks to that worker's pipe from its own loop.
     """
 
     def __init__(
@@ -1091,7 +1186,7 @@ class _ProcessPool:
             long while the long-query lanes were full (``limits.short_lane``): 503 with Retry-After.
         QueryTimeoutError
             The budget ran out while the query ran (the worker stops by itself between rows, or is
-            killed and replaced).
+            killed and replaced), or the pool closed meanwhile.
         EvaluationCrashedError
             The worker process died during the query (it is replaced).
         YiliError
@@ -1104,30 +1199,17 @@ class _ProcessPool:
             await asyncio.shield(asyncio.wrap_future(workers.started))
         limits = self._limits
         now = time.monotonic()
-        deadline = now + limits.timeout_s
-        future: Future[_Answer] = Future()
         long = workers.known_long(operation)
         if long and not workers.enter_long():
             # it ran long before and every long lane is taken: refused at once, the short lane stays free
             raise EndpointBusyError(_lanes_message(limits, known=True))
         try:
-            workers.jobs.put(_Job(operation, deadline, future, queued=now, long=long))
+            slot = await workers.acquire(min(limits.max_queue_wait_s, limits.timeout_s))
         except BaseException:
             if long:
                 workers.leave_long()
             raise
-        waiting = asyncio.wrap_future(future)
-        done, _ = await asyncio.wait({waiting}, timeout=min(limits.max_queue_wait_s, limits.timeout_s))
-        if not done:
-            if future.cancel():  # still queued: no worker took it, and none will
-                if long:
-                    workers.leave_long()
-                raise EndpointBusyError(_busy_message(limits))
-            try:
-                return await asyncio.wait_for(waiting, timeout=max(0.0, deadline - time.monotonic()))
-            except TimeoutError:
-                raise QueryTimeoutError(_timeout_message(limits)) from None
-        return waiting.result()
+        return await slot.run(_Job(operation, now + limits.timeout_s, now, long))
 
     def close(self) -> None:
         """Stop every worker process (SIGKILL) and wait until each is reaped; idempotent."""
@@ -1139,15 +1221,16 @@ class _ProcessPool:
 
 
 class _Workers:
-    """One set of worker processes, from their start to :meth:`close`: a job queue and its slots.
+    """One set of worker processes, from their start to :meth:`close`: the slots that own them, the
+    idle ones, and the queries waiting for one.
 
-    Each :class:`_Slot` is a thread of the server that owns one worker process: it takes a job from
-    the shared queue, sends it to its process and waits for the answer until the job's deadline.
+    A query takes an idle :class:`_Slot` (:meth:`acquire`), or waits for the next one given back
+    (:meth:`release`), in arrival order.  The request's own event loop then writes the query to
+    the slot's process and awaits the reply on the pipe (:meth:`_Slot.run`); only a query that turns
+    long, a large answer or a dead process is handed to a thread.
 
     Attributes
     ----------
-    jobs : queue.SimpleQueue of _Job or None
-        Queries waiting for a worker, in arrival order; ``None`` tells a slot to stop.
     started : concurrent.futures.Future of None
         Done when every slot has made its first attempt to start its process (successful or not).
     closed : bool
@@ -1157,10 +1240,12 @@ class _Workers:
     def __init__(self, limits: SparqlLimits, dataset: Callable[[], _Source]) -> None:
         self.limits = limits
         self.dataset = dataset
-        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.started: Future[None] = Future()
         self.closed = False
         self._lock = threading.Lock()
+        self._returned = threading.Condition(self._lock)
+        self._idle: list[_Slot] = []  # a stack: the worker used last, whose caches are warm, goes first
+        self._waiters: deque[Future[_Slot]] = deque()
         self._starting = limits.max_concurrent_queries
         self._long = 0
         self._long_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
@@ -1169,8 +1254,56 @@ class _Workers:
         self._spare_thread = threading.Thread(target=self._keep_spare, name="sparql-spare", daemon=True)
         self._slots = [_Slot(self, number) for number in range(limits.max_concurrent_queries)]
         for slot in self._slots:
-            slot.thread.start()
+            slot.replace(first=True)
         self._spare_thread.start()
+
+    async def acquire(self, timeout_s: float) -> _Slot:
+        """A free slot: an idle one at once, or else the first one given back within ``timeout_s``
+        seconds (queries are served in arrival order).  The caller must give it back.
+
+        Raises
+        ------
+        EndpointBusyError
+            No slot was free within ``timeout_s``.
+        QueryTimeoutError
+            The workers are closing.
+        """
+        with self._lock:
+            if self.closed:
+                raise QueryTimeoutError("The SPARQL endpoint is shutting down; the query was not evaluated.")
+            if self._idle:
+                return self._idle.pop()
+            waiter: Future[_Slot] = Future()
+            self._waiters.append(waiter)
+        given = asyncio.wrap_future(waiter)
+        try:
+            done, _ = await asyncio.wait({given}, timeout=timeout_s)
+        except BaseException:  # the request was cancelled: a slot it was given goes back
+            if not waiter.cancel():
+                waiter.add_done_callback(self._give_back)
+            raise
+        if not done and waiter.cancel():  # still waiting: no slot came, and none will
+            raise EndpointBusyError(_busy_message(self.limits))
+        return await given
+
+    def _give_back(self, waiter: Future[_Slot]) -> None:
+        if not waiter.cancelled() and waiter.exception() is None:
+            self.release(waiter.result())
+
+    def release(self, slot: _Slot) -> None:
+        """Give a slot back: to the query that has waited longest for one, else to the idle ones."""
+        with self._lock:
+            waiter = None
+            while self._waiters and not self.closed:
+                candidate = self._waiters.popleft()
+                if candidate.set_running_or_notify_cancel():  # False: it gave up waiting
+                    waiter = candidate
+                    break
+            if waiter is None:
+                self._idle.append(slot)
+                self._returned.notify_all()
+        if waiter is not None:
+            waiter.set_result(slot)  # outside the lock: its callbacks may release a slot
 
     def known_long(self, operation: _Operation) -> bool:
         """Whether this query (the same text, dataset and format) ran long before."""
@@ -1242,11 +1375,13 @@ class _Workers:
                 self.started.set_result(None)
 
     def close(self) -> None:
-        """Kill every worker process, let the slot threads reap them and end, answer queued jobs 503."""
-        self.closed = True
+        """Kill every worker process, reap those of the slots given back (within a few seconds:
+        a query's own holder reaps the others), and answer the waiting queries 503."""
+        with self._lock:
+            self.closed = True
+            waiters = list(self._waiters)
+            self._waiters.clear()
         self._want_spare.set()
-        for _ in self._slots:
-            self.jobs.put(None)
         for slot in self._slots:
             slot.kill()
         while True:
@@ -1254,28 +1389,33 @@ class _Workers:
                 _reap(*self._spares.get_nowait())
             except queue.Empty:
                 break
-        for slot in self._slots:
-            slot.thread.join(timeout=10)
+        for waiter in waiters:
+            if waiter.set_running_or_notify_cancel():
+                waiter.set_exception(QueryTimeoutError("The SPARQL endpoint is shutting down; the query was not evaluated."))
+        end = time.monotonic() + 5.0
+        with self._lock:
+            while len(self._idle) < len(self._slots) and self._returned.wait(max(0.0, end - time.monotonic())):
+                pass
+            idle, self._idle = self._idle, []
+        for slot in idle:
+            slot.discard()
         with self._lock:
             if not self.started.done():
                 self.started.set_result(None)
-        while True:
-            try:
-                job = self.jobs.get_nowait()
-            except queue.Empty:
-                break
-            if job is not None and job.future.set_running_or_notify_cancel():
-                job.future.set_exception(QueryTimeoutError("The SPARQL endpoint is shutting down; the query was not evaluated."))
 
 
 class _Slot:
-    """A thread of the server that owns one worker process, feeds it queries and replaces it.
+    """One worker process, fed one query at a time by whoever holds the slot, and replaced when needed.
 
-    The thread starts its process, then loops: replace the process if it was killed or died, take a
-    job, send it (the operation and the seconds left), wait for the answer until the deadline.  Past
-    the deadline it answers the job 503, gives the process :data:`KILL_GRACE_S` to report that it
-    stopped by itself, and otherwise kills it (SIGKILL) and reaps it.  ``_lock`` guards starting and
-    killing the process against :meth:`_Workers.close`, called from another thread.
+    A request holds the slot from :meth:`_Workers.acquire` on: :meth:`run` writes the query (the
+    operation and the seconds left) to the process from the request's event loop and awaits the
+    reply with :meth:`asyncio.loop.add_reader`, which costs no thread.  A query still running after
+    ``limits.long_query_s``, a reply with a large body, a broken pipe or a cancelled request is
+    handed to a thread (:meth:`_finish`), which waits until the deadline, answers 503 past it, gives
+    the process :data:`KILL_GRACE_S` to report that it stopped by itself, and otherwise kills it
+    (SIGKILL).  The holder gives the slot back, or first replaces its process (:meth:`replace`).
+    ``_lock`` guards starting and killing the process against :meth:`_Workers.close`, called from
+    another thread.
     """
 
     def __init__(self, workers: _Workers, number: int) -> None:
@@ -1284,22 +1424,21 @@ class _Slot:
         self._lock = threading.Lock()
         self._process: BaseProcess | None = None
         self._connection: Connection | None = None
-        self.thread = threading.Thread(target=self._serve, name=f"sparql-slot-{number}", daemon=True)
 
-    def _serve(self) -> None:
+    def replace(self, first: bool = False) -> None:
+        """On a new thread: kill and reap this slot's process, start another, give the slot back.
+        ``first``: this is the slot's first start (counted by :meth:`_Workers.slot_started`)."""
+        threading.Thread(target=self._replace, args=(first,), name=f"sparql-slot-{self._number}", daemon=True).start()
+
+    def _replace(self, first: bool = False) -> None:
         try:
-            self._start()
-        finally:
-            self._workers.slot_started()
-        while not self._workers.closed:
-            if self._connection is None:
+            self.discard()
+            if not self._workers.closed:
                 self._start()
-            job = self._workers.jobs.get()
-            if job is None:
-                break
-            if job.future.set_running_or_notify_cancel():
-                self._run(job)
-        self._discard()
+        finally:
+            self._workers.release(self)
+            if first:
+                self._workers.slot_started()
 
     def _start(self) -> None:
         """Take the spare worker process if one is ready, else spawn one and wait until it has
@@ -1307,7 +1446,7 @@ class _Slot:
 
         On failure (the dump, the spawn, a worker that dies or takes over
         :data:`WORKER_START_TIMEOUT_S`) the error is logged and the slot stays without a process:
-        its next job is answered 500 and the start is tried again after it.
+        its next query is answered 500 and the start is tried again after it.
         """
         started = self._workers.take_spare() or _spawn_worker(self._workers, f"sparql-worker-{self._number}")
         if started is None:
@@ -1318,69 +1457,130 @@ class _Slot:
                 return
             self._process, self._connection = started
 
-    def _run(self, job: _Job) -> None:
-        """Evaluate ``job`` in this slot's process and settle its future (never raises)."""
-        future, limits, connection = job.future, self._workers.limits, self._connection
-        long = job.long  # a query that ran long before holds its lane already
-        remaining = job.deadline - time.monotonic()
+    async def run(self, job: _Job) -> _Answer:
+        """Evaluate ``job`` in this slot's process, from the running event loop, and give the slot
+        back (or hand it to a thread that will); raises as :meth:`_ProcessPool.evaluate`."""
+        workers, limits, connection = self._workers, self._workers.limits, self._connection
+        now = time.monotonic()
+        remaining = job.deadline - now
         refusal: BaseException | None = None
-        if time.monotonic() - job.queued > limits.max_queue_wait_s:
+        if now - job.queued > limits.max_queue_wait_s:
             refusal = EndpointBusyError(_busy_message(limits))  # it waited too long to start
         elif remaining <= 0:
             refusal = QueryTimeoutError(_timeout_message(limits))
         elif connection is None:
             refusal = RuntimeError("No SPARQL worker process could be started; see the log.")
         if refusal is not None or connection is None:
-            if long:
-                self._workers.leave_long()
-            future.set_exception(refusal or RuntimeError("no worker process"))
-            return
+            if job.long:
+                workers.leave_long()
+            if connection is None:
+                self.replace()
+            else:
+                workers.release(self)
+            raise refusal or RuntimeError("no worker process")
+        if job.long:
+            self._nice(19)
+        header: tuple[str, dict[str, str]] | None = None
+        reply: tuple[str, Any] | None = None
         try:
-            if long:
-                self._nice(19)
             connection.send((job.operation, remaining))
-            if connection.poll(min(remaining, limits.long_query_s)):
-                _settle(future, *connection.recv())
-                if long and not self._nice(0):
-                    self._discard()
-                return
-            left = job.deadline - time.monotonic()
-            if left > 0 and not long:
-                # a long query: it may hold one of the long lanes, at a lower CPU priority
-                self._workers.remember_long(job.operation)
-                if not self._workers.enter_long():
-                    future.set_exception(EndpointBusyError(_lanes_message(limits)))
-                    self._discard()  # stop it; the spare process takes this slot
-                    return
-                long = True
-                self._nice(19)
-            if left > 0:
-                if connection.poll(left):
-                    _settle(future, *connection.recv())
-                    if not self._nice(0):
-                        self._discard()  # its priority cannot be raised again: a fresh process takes over
-                    return
+            if await _readable(connection, min(remaining, limits.long_query_s)):
+                reply = connection.recv()
+                if reply[0] == "large":
+                    header, reply = reply[1], None  # a large body follows: read on a thread
         except (EOFError, OSError):
-            future.set_exception(self._died())
-            return
-        finally:
-            if long:
-                self._workers.leave_long()
-        future.set_exception(QueryTimeoutError(_timeout_message(limits)))
+            pass  # the process died: the thread finds out, answers, and replaces it
+        except BaseException:  # cancelled: the reply is still to come, and the slot with it
+            self._hand_over(job, now, None)
+            raise
+        if reply is not None:
+            if job.long:
+                workers.leave_long()
+                if not self._nice(0):
+                    self.replace()  # its priority cannot be raised again: a fresh process takes over
+                    return _outcome(*reply)
+            workers.release(self)
+            return _outcome(*reply)
+        future = self._hand_over(job, now, header)
         try:
-            if connection.poll(KILL_GRACE_S):
-                connection.recv()  # it stopped between rows (or finished just too late): keep it
-                if long and not self._nice(0):
-                    self._discard()  # at a low priority for good: a fresh process takes over
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=max(0.0, job.deadline - time.monotonic()))
+        except TimeoutError:
+            raise QueryTimeoutError(_timeout_message(limits)) from None
+
+    def _hand_over(self, job: _Job, sent: float, header: tuple[str, dict[str, str]] | None) -> Future[_Answer]:
+        """Finish ``job`` on a thread of its own (:meth:`_finish`); the future of its answer."""
+        future: Future[_Answer] = Future()
+        future.set_running_or_notify_cancel()  # the thread settles it: a waiter that gives up cannot cancel it
+        threading.Thread(
+            target=self._finish, args=(job, future, sent, header), name=f"sparql-slot-{self._number}", daemon=True
+        ).start()
+        return future
+
+    def _finish(self, job: _Job, future: Future[_Answer], sent: float, header: tuple[str, dict[str, str]] | None) -> None:
+        """On a thread: wait for the reply to ``job`` (sent at ``sent``, monotonic seconds) until its
+        deadline, as a long query once ``limits.long_query_s`` has passed; settle ``future``; give
+        the slot back, or replace its process first (never raises).  ``header``: the media type and
+        headers of a large answer whose body is still in the pipe."""
+        workers, limits, connection = self._workers, self._workers.limits, self._connection
+        assert connection is not None
+        long = job.long  # a query that ran long before holds its lane already
+        keep = True
+        try:
+            try:
+                if header is not None:
+                    _settle(future, "answer", _Answer(connection.recv_bytes(), *header))
+                    keep = not long or self._nice(0)
+                    return
+                short_left = sent + min(job.deadline - sent, limits.long_query_s) - time.monotonic()
+                if connection.poll(max(0.0, short_left)):
+                    _settle(future, *_receive(connection))
+                    keep = not long or self._nice(0)
+                    return
+                left = job.deadline - time.monotonic()
+                if left > 0 and not long:
+                    # a long query: it may hold one of the long lanes, at a lower CPU priority
+                    workers.remember_long(job.operation)
+                    if not workers.enter_long():
+                        future.set_exception(EndpointBusyError(_lanes_message(limits)))
+                        keep = False  # stop it; the spare process takes this slot
+                        return
+                    long = True
+                    self._nice(19)
+                if left > 0 and connection.poll(left):
+                    _settle(future, *_receive(connection))
+                    keep = self._nice(0)  # False: its priority cannot be raised again, a fresh process takes over
+                    return
+            except (EOFError, OSError):
+                future.set_exception(self._died())
+                keep = False
                 return
-        except (EOFError, OSError):
-            pass
-        log.info("Killing SPARQL worker process %s: its query ran past %g s", self._pid(), limits.timeout_s)
-        self._discard()
+            finally:
+                if long:
+                    workers.leave_long()
+            future.set_exception(QueryTimeoutError(_timeout_message(limits)))
+            try:
+                if connection.poll(KILL_GRACE_S):
+                    _receive(connection)  # it stopped between rows (or finished just too late): keep it
+                    keep = not long or self._nice(0)  # at a low priority for good: a fresh process takes over
+                    return
+            except (EOFError, OSError):
+                pass
+            log.info("Killing SPARQL worker process %s: its query ran past %g s", self._pid(), limits.timeout_s)
+            keep = False
+        except BaseException:  # never leave the slot held, nor the request unanswered
+            log.exception("A SPARQL slot failed")
+            keep = False
+            if not future.done():
+                future.set_exception(RuntimeError("SPARQL evaluation failed; see the log."))
+        finally:
+            if keep:
+                workers.release(self)
+            else:
+                self._replace()
 
     def _died(self) -> YiliError:
-        """The error for a job whose process ended under it; the process is reaped."""
-        code = self._discard()
+        """The error for a query whose process ended under it; the process is reaped."""
+        code = self.discard()
         if self._workers.closed:
             return QueryTimeoutError("The SPARQL endpoint is shutting down; the query was not finished.")
         how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit status {code}"
@@ -1396,25 +1596,34 @@ class _Slot:
         return self._process.pid if self._process is not None else None
 
     def _nice(self, value: int) -> bool:
-        """Set this slot's process's CPU priority (``nice``); False if not allowed (raising it back
-        needs privileges) or the process is gone."""
+        """Set the CPU priority (``nice``) of every thread of this slot's process; False if not
+        allowed (raising it back needs privileges) or the process is gone.
+
+        Linux keeps a priority per thread, and ``setpriority`` on a process id sets only its main
+        thread's, not that of the thread evaluating the query: so each thread listed in
+        ``/proc/<pid>/task`` is set (elsewhere, the process id alone)."""
         pid = self._pid()
         if pid is None:
             return False
         try:
-            os.setpriority(os.PRIO_PROCESS, pid, value)
+            threads = sorted(int(tid) for tid in os.listdir(f"/proc/{pid}/task"))
+        except (OSError, ValueError):
+            threads = [pid]
+        try:
+            for tid in threads:
+                os.setpriority(os.PRIO_PROCESS, tid, value)
             return True
         except (OSError, AttributeError):
             return False
 
     def kill(self) -> None:
-        """Kill this slot's process (SIGKILL) now; its thread notices, reaps it and goes on."""
+        """Kill this slot's process (SIGKILL) now; its holder notices, reaps it and goes on."""
         with self._lock:
             if self._process is not None:
                 self._process.kill()
 
-    def _discard(self) -> int | None:
-        """Kill and reap this slot's process, if any, and close the pipe to it (on the slot's thread).
+    def discard(self) -> int | None:
+        """Kill and reap this slot's process, if any, and close the pipe to it (by the slot's holder).
 
         Returns the process's exit code (negative: the signal that ended it), or None if there was
         no process or it could not be reaped.
@@ -1432,6 +1641,45 @@ class _Slot:
         if connection is not None:
             connection.close()
         return code
+
+
+async def _readable(connection: Connection, timeout_s: float) -> bool:
+    """Whether ``connection`` has something to read (a reply, or the end of a dead process's pipe)
+    within ``timeout_s`` seconds, awaited on the running event loop without a thread."""
+    loop = asyncio.get_running_loop()
+    fd = connection.fileno()
+    ready: asyncio.Future[bool] = loop.create_future()
+
+    def wake(value: bool) -> None:
+        if not ready.done():
+            ready.set_result(value)
+
+    try:
+        loop.add_reader(fd, wake, True)
+    except NotImplementedError:  # an event loop that cannot watch pipes (Windows' proactor)
+        return await asyncio.to_thread(connection.poll, timeout_s)
+    timer = loop.call_later(timeout_s, wake, False)
+    try:
+        return await ready
+    finally:
+        timer.cancel()
+        loop.remove_reader(fd)
+        os.set_blocking(fd, True)  # uvloop leaves a watched descriptor non-blocking; the pipe's reads block
+
+
+def _receive(connection: Connection) -> tuple[str, Any]:
+    """A worker's reply as :func:`_settle` takes it, a large answer's body read after its header."""
+    tag, detail = connection.recv()
+    if tag == "large":
+        return "answer", _Answer(connection.recv_bytes(), *detail)
+    return tag, detail
+
+
+def _outcome(tag: str, detail: Any) -> _Answer:
+    """The answer in a worker's reply, or the error it reports raised (see :func:`_settle`)."""
+    future: Future[_Answer] = Future()
+    _settle(future, tag, detail)
+    return future.result()
 
 
 @dataclass(frozen=True)
@@ -1559,9 +1807,10 @@ def _serve_queries(connection: Connection, limits: SparqlLimits) -> None:
     The dataset comes as ``("path", folder)``, an on-disk store opened read-only, or as
     ``("nquads", None)`` followed by N-Quads bytes; :func:`pyoxigraph.parse` keeps blank node labels (which
     ``Store.load`` would rename), so answers are the same as from the server's own store.  Each
-    query comes as ``(operation, seconds left)``; the reply is ``("answer", _Answer)``,
-    ``("error", (name, kind, status, message))`` for a :class:`YiliError`, or ``("failed",
-    traceback)``.
+    query comes as ``(operation, seconds left)``; the reply is ``("answer", _Answer)``, or
+    ``("large", (media type, headers))`` followed by the body as raw bytes when it is over
+    :data:`_INLINE_BYTES`, ``("error", (name, kind, status, message))`` for a :class:`YiliError`, or
+    ``("failed", traceback)``.
     """
     try:
         kind, path = connection.recv()
@@ -1583,9 +1832,13 @@ def _serve_queries(connection: Connection, limits: SparqlLimits) -> None:
         except EOFError:
             return
         deadline = time.monotonic() + seconds_left
-        reply: tuple[str, Any]
         try:
-            reply = ("answer", _evaluate(lambda: store, operation, limits, deadline, never))
+            answer = _evaluate(lambda: store, operation, limits, deadline, never)
+            if len(answer.body) > _INLINE_BYTES:  # the body follows as it is, unpickled
+                connection.send(("large", (answer.media_type, answer.headers)))
+                connection.send_bytes(answer.body)
+                continue
+            reply: tuple[str, Any] = ("answer", answer)
         except YiliError as error:
             reply = ("error", (type(error).__name__, error.kind, error.status, error.message))
         except Exception:

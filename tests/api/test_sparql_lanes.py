@@ -118,3 +118,54 @@ def test_limits_refuse_a_negative_short_lane() -> None:
         SparqlLimits(short_lane=-1)
     with pytest.raises(ValueError, match="max_queue_wait_s must be positive"):
         SparqlLimits(max_queue_wait_s=0)
+
+
+def _nice_of_threads(pid: int) -> list[int]:
+    """The nice value of each thread of ``pid`` (field 19 of /proc/<pid>/task/<tid>/stat), by thread id."""
+    values = []
+    try:
+        tids = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return values
+    for tid in tids:
+        try:
+            values.append(int(Path(f"/proc/{pid}/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()[16]))
+        except (OSError, IndexError, ValueError):
+            continue
+    return values
+
+
+def test_a_long_query_runs_at_the_lowest_priority_in_every_thread_of_its_worker(on_disk) -> None:
+    """Linux keeps a nice value per thread: the thread evaluating the query must be lowered, not
+    only the worker's main thread."""
+    store, path = on_disk
+    before = set(children())
+    limits = SparqlLimits(max_concurrent_queries=2, short_lane=1, long_query_s=0.2, timeout_s=3.0)
+    with TestClient(make_app(store, path, limits)) as client:
+        assert client.get("/sparql", params={"query": "ASK {}"}).status_code == 200
+        slow, answers = _in_background(client, HOSTILE)
+
+        def lowered() -> list[int]:
+            return [pid for pid in children() if pid not in before and (n := _nice_of_threads(pid)) and set(n) == {19}]
+
+        assert wait_for(lambda: len(lowered()) == 1, seconds=2.5), {pid: _nice_of_threads(pid) for pid in children()}
+        assert len(_nice_of_threads(lowered()[0])) >= 3  # the main thread, the server watch and the evaluator
+        slow.join(timeout=10)
+        assert "time budget of 3 s" in error(answers[0], 503, "timeout")
+        # the short lane's worker was never lowered, and answers at once
+        assert labels(client.get("/sparql", params={"query": STEP_LABELS})) == ["主人獻賓", "賓酢主人"]
+
+
+def test_an_answer_over_64_kib_arrives_whole(on_disk) -> None:
+    """A large answer follows its worker's reply as raw bytes, read on a thread (see _INLINE_BYTES)."""
+    store, path = on_disk
+    query = "SELECT ?n WHERE { VALUES ?x { " + " ".join(str(i) for i in range(3000)) + " } BIND(CONCAT(STR(?x), \"-padding-padding-padding\") AS ?n) }"
+    with TestClient(make_app(store, path, SparqlLimits(max_concurrent_queries=1))) as client:
+        for _ in range(2):  # the worker serves the next query after it
+            r = client.get("/sparql", params={"query": query}, headers={"Accept": "text/csv"})
+            assert r.status_code == 200
+            assert len(r.content) > 64 * 1024
+            lines = r.text.splitlines()
+            assert lines[0] == "n" and len(lines) == 3001
+            assert lines[1] == "0-padding-padding-padding" and lines[-1] == "2999-padding-padding-padding"
+            assert r.headers["content-type"] == "text/csv; charset=utf-8"
