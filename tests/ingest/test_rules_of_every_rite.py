@@ -548,3 +548,10 @@ def test_presenting_after_a_bow_a_numbered_presenter_who_bows_and_a_cup_given_ba
     assert toasts(r) == [("主人", "獻", "尸"), ("尸", "酢", "主人")]
     r = read(extractor, "上賔洗爵以升酌獻尸尸拜受爵三獻北面答拜", "yousiche")
     assert toasts(r) == [("上賔", "獻", "尸")]
+
+
+def test_the_sacrifices_bin_zhang_is_the_bin_a_fact_of_the_rite(extractor):
+    """特牲 (a rite fact with its 疏: 賓長以肝從…明亦賓長可知; 記疏 接尸者賓為三獻): the 賓長 who follows the
+    cup with the liver is the 賓, the third presenter; the 衆賓長 stays another man."""
+    r = read(extractor, "賓長以肝從\n\n衆賓長為加爵如初", "teshengkuishili")
+    assert [s.agent[0].key for s in r.steps] == ["role-bin", "role-zhongbinzhang"]
