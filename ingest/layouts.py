@@ -14,7 +14,10 @@ everywhere stay code points into the input as decoded.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yili.ontology.errors import InputError
@@ -224,7 +227,8 @@ def is_zhushu(text: str) -> bool:
     return is_mandoku(text) and bool(re.search(r"#\+TITLE:.*[注註]疏", text[:2000]))
 
 
-_LABELS = {"音義": ("other", "音義"), "疏": ("shu", "疏")}
+_LABELS = {"音義": ("other", "音義"), "疏": ("shu", "疏"), "䟽": ("shu", "疏")}
+"""The labels of the parenthesised layers of the 注疏 (䟽 is a variant of 疏 this edition also prints)."""
 
 
 def zhushu_segments(
@@ -234,9 +238,9 @@ def zhushu_segments(
 
     The stream of unindented lines reads ``[○]經 注… 音義(…) 疏(…)`` again and again: the classic
     runs up to a bare 注 (鄭玄's note), the note up to 音義( or 疏(, whose parenthesised text is the
-    音義 and the 疏; after the last parenthesis, or at a ○, the next classic begins.  A note that
-    no parenthesis follows runs on into the next classic, which cannot be told apart there
-    (a known limit of reading this layout by rule).
+    音義 and the 疏 (a space between two parentheses of one 疏 starts nothing); after the last
+    parenthesis, or at a ○, the next classic begins.  A note that no parenthesis follows runs on
+    into the next classic section with no mark between them; :func:`_split_run_on_notes` cuts it.
     """
     stream = [
         (c, s)
@@ -302,6 +306,9 @@ def zhushu_segments(
             piece = [stream[i]]
             i += 1
             continue
+        if mode == "after" and ch in "\u3000 ":
+            i += 1  # the space between two parentheses of one 疏 starts no classic
+            continue
         if ch == "○" or mode == "after":
             if mode != "classic" or ch == "○":
                 close_block()
@@ -315,36 +322,123 @@ def zhushu_segments(
     return _split_run_on_notes(blocks)
 
 
+class CharBigram:
+    """A character bigram model of one kind of text (the classic, or 鄭玄's note), with Witten–Bell
+    smoothing: ``P(c | a) = λ·n(a, c)/n(a) + (1 − λ)·P(c)``, ``λ = n(a)/(n(a) + t(a))`` where ``t(a)``
+    is the number of distinct characters seen after ``a``, and ``P(c)`` the add-one unigram.
+
+    Parameters
+    ----------
+    texts : Iterable[str]
+        The training texts, each read with a start mark before it and an end mark after it, so the
+        model knows how such a text begins and ends.
+    """
+
+    START, END = "\x02", "\x03"
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self._pairs: Counter[tuple[str, str]] = Counter()
+        self._after: Counter[str] = Counter()
+        self._kinds: Counter[str] = Counter()
+        self._chars: Counter[str] = Counter()
+        for text in texts:
+            seq = self.START + text + self.END
+            for a, c in zip(seq, seq[1:], strict=False):
+                if not self._pairs[(a, c)]:
+                    self._kinds[a] += 1
+                self._pairs[(a, c)] += 1
+                self._after[a] += 1
+                self._chars[c] += 1
+        self._total = sum(self._chars.values())
+        self._alphabet = len(self._chars) + 1
+
+    def logp(self, a: str, c: str) -> float:
+        """The natural log of ``P(c | a)``, ``a`` the character before ``c`` (or :attr:`START`)."""
+        unigram = (self._chars[c] + 1) / (self._total + self._alphabet)
+        seen = self._after[a]
+        if not seen:
+            return math.log(unigram)
+        weight = seen / (seen + self._kinds[a])
+        return math.log(weight * self._pairs[(a, c)] / seen + (1 - weight) * unigram)
+
+
+def _best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
+    """Where the note that opens ``text`` ends and the classic that closes it begins.
+
+    ``text`` is the run from a bare 注 (its first character) to just before the next 注: the note,
+    then the classic section the next note explains.  The cut ``j`` (``2 ≤ j < len(text)``) that
+    makes ``text[1:j]`` likeliest as a whole note and ``text[j:]`` likeliest as a whole classic
+    section wins (ties: the earliest); computed in one pass from running sums of the two models.
+    """
+    n = len(text)
+    # note_run[i]: log P_note(text[1:i]) without its end; classic_tail[i]: the classic text[i:] after its first char
+    note_run = [0.0] * (n + 1)
+    prev = CharBigram.START
+    for i in range(1, n):
+        note_run[i + 1] = note_run[i] + note.logp(prev, text[i])
+        prev = text[i]
+    classic_tail = [0.0] * (n + 1)
+    classic_tail[n - 1] = classic.logp(text[n - 1], CharBigram.END)
+    for i in range(n - 2, -1, -1):
+        classic_tail[i] = classic_tail[i + 1] + classic.logp(text[i], text[i + 1])
+    best, cut = -math.inf, n - 1
+    for j in range(2, n):
+        score = note_run[j] + note.logp(text[j - 1], CharBigram.END) + classic.logp(CharBigram.START, text[j]) + classic_tail[j]
+        if score > best:
+            best, cut = score, j
+    return cut
+
+
+def _is_note_mark(text: str, k: int) -> bool:
+    """A bare 注 (or 註) at ``text[k]`` that opens 鄭玄's note, not the 注釋曰 of a 疏."""
+    return text[k] in "注註" and text[k + 1 : k + 2] != "釋"
+
+
 def _split_run_on_notes(blocks: list) -> list:  # type: ignore[type-arg]
     """Split the classic back out of a 注 that no 音義/疏 parenthesis closed.
 
     In the 注疏 layout a note that no parenthesis follows runs on into the next classic section and
-    its note: ``注初筮位也賔及衆賓即位于門西東面北上注不象如初者…``.  A second bare 注 inside a note
-    marks the next note; the classic stands between the end of the first note's last sentence (its
-    last 也: 鄭玄's glosses end so, the classic's narrative seldom does) and that 注.  A run with no 也
-    is left as it is (no rule tells the gloss from the classic there).
+    its note, with no mark between them: ``注拜使者屈辱來迎己大夫不答拜將命注不答拜爲人使也``.  A
+    second bare 注 inside a note marks the next note, so a classic section stands before it; where
+    it begins is decided by two character bigram models (:class:`CharBigram`) learnt from the same
+    file: one from its classic sections that a 注 closes, one from its notes that a parenthesis or a
+    ○ closes (the two kinds of text the layout marks).  The cut makes the note before it likeliest
+    as a whole note and the text after it likeliest as a whole classic section (:func:`_best_cut`):
+    鄭玄's glosses (``X猶Y也``, ``今文X爲Y``) read unlike the narrative of the classic.  A file's
+    models depend on that file alone, so a chapter reads the same alone or with others.
     """
+
+    def text_of(chars: list) -> str:  # type: ignore[type-arg]
+        return "".join(c for c, _ in chars)
+
+    def bare_note(layer: str, text: str) -> bool:
+        return layer == "zhu" and len(text) > 1 and _is_note_mark(text, 0)
+
+    classic_texts = [text_of(classic).lstrip("○") for classic, _ in blocks]
+    note_texts = []
+    for _, notes in blocks:
+        for layer, _who, chars in notes:
+            text = text_of(chars)
+            if bare_note(layer, text) and not any(_is_note_mark(text, k) for k in range(1, len(text))):
+                note_texts.append(text[1:])
+    classic_model, note_model = CharBigram(classic_texts), CharBigram(note_texts)
     out: list = []
     for classic, notes in blocks:
-        pending = [(classic, [])]
+        pending: list = [(classic, [])]  # type: ignore[type-arg]
         for layer, who, chars in notes:
-            text = "".join(c for c, _ in chars)
-            cuts = [k for k in range(1, len(text)) if text[k] in "注註" and layer == "zhu" and "也" in text[:k]]
-            if not cuts:
-                pending[-1][1].append((layer, who, chars))
-                continue
+            text = text_of(chars)
+            marks = [k for k in range(2, len(text)) if _is_note_mark(text, k)] if bare_note(layer, text) else []
             start = 0
-            for k in cuts:
-                end_note = text.rfind("也", start, k) + 1
-                if end_note <= start or end_note >= k:
+            for k in marks:
+                if k - start < 3:  # room for one character of note and one of classic
                     continue
-                pending[-1][1].append((layer, who, chars[start:end_note]))
-                pending.append((chars[end_note:k], []))
+                cut = start + _best_cut(text[start:k], note_model, classic_model)
+                pending[-1][1].append((layer, who, chars[start:cut]))
+                pending.append((chars[cut:k], []))
                 start = k
             pending[-1][1].append((layer, who, chars[start:]))
         out.extend(pending)
     return out
-
 
 
 _TITLE_LINE = re.compile(r"^(儀禮|仪礼)?卷[第苐]|[第苐][一二三四五六七八九十]+(\u3000|$)")

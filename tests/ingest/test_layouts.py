@@ -134,7 +134,7 @@ def test_the_zheng_notes_in_parentheses_are_commentary_of_the_classic_before_the
     assert doc.blocks[-1].classic.reading_text.endswith("私臣門東北面西上獻次兄弟升受降飲")
 
 
-def test_a_note_that_runs_on_into_the_next_classic_is_split_at_its_last_ye():
+def test_a_note_that_runs_on_into_the_next_classic_is_split_where_the_note_ends():
     """儀禮注疏 (KR1d0028): 注初筮位也賔及衆賓即位于門西東面北上注不象如初者…"""
     from yili.ingest.document import read_file
 
@@ -144,6 +144,34 @@ def test_a_note_that_runs_on_into_the_next_classic_is_split_at_its_last_ye():
     classic = [b.classic.reading_text for b in doc.blocks]
     assert "賔及衆賓即位于門西東面北上" in classic
     assert not any("賔及衆賓即位" in p.reading_text for b in doc.blocks for p in b.commentary)
+
+
+def test_a_note_with_no_ye_is_split_from_the_classic_it_runs_on_into():
+    """公食大夫禮 in the 注疏 (KR1d0028_009): ``…將命注不答拜爲人使也將猶致也賓再拜稽首注受命大夫還
+    注復於君賓不拜送遂從之注不拜送者…``: notes with no parenthesis after them, two with no 也, each
+    run on into the next classic section.  The classic is read as classic, block by block, and each
+    note stays the note of the classic before it.  (The cut is not always right: the note 拜使者屈辱
+    來迎己 before 大夫不答拜將命 is cut after its first character, and 使者屈辱來迎己 is read as classic.)"""
+    from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
+
+    doc = read_file(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_009.txt"))
+    classic = [b.classic.reading_text for b in doc.blocks]
+    at = classic.index("賓再拜稽首")
+    assert classic[at : at + 3] == ["賓再拜稽首", "大夫還", "賓不拜送遂從之"]
+    notes = [[p.reading_text for p in b.commentary] for b in doc.blocks[at - 1 : at + 3]]
+    assert [n[0] for n in notes] == ["注不答拜爲人使也將猶致也", "注受命", "注復於君", "注不拜送者爲從之不終事"]
+
+
+def test_the_note_and_classic_models_are_learnt_from_the_file_alone():
+    """The cut between a run-on note and the classic after it (``_best_cut``) follows the two
+    character models: a gloss ending 也 before a narrative that opens with its actor."""
+    from yili.ingest.layouts import CharBigram, _best_cut
+
+    classic = CharBigram(["賓升", "主人拜送", "賓再拜", "主人降洗"])
+    note = CharBigram(["拜送猶送也", "降猶下也", "送謂拜也"])
+    assert _best_cut("注送猶下也主人拜", note, classic) == 5  # 注送猶下也 | 主人拜
 
 
 def test_the_three_editions_read_the_same_classic():
@@ -158,11 +186,12 @@ def test_the_three_editions_read_the_same_classic():
     def classic(edition: str, chapter: str) -> str:
         return classic_text(read_file(shared_path("corpus", "kanripo", edition, f"{edition}_{chapter}.txt")))
 
-    # every chapter the three editions share; floors just under `make editions` (the 注疏's own limit: a
-    # note that runs on into the next classic section with no mark between them loses that classic)
+    # every chapter the three editions share; floors just under `make editions` (the 鄭注 file lacks a
+    # few pages of 士冠, 士相見 and 既夕; in the 注疏 a note that runs on into the next classic section is
+    # cut from it by the models of the two kinds of text, which misplace a few cuts)
     for chapter in ("001", "003", "004", "005", "008", "009", "010", "011", "012", "013", "014", "015", "017"):
         shuzhu = classic("KR1d0040", chapter)
-        for edition, floor in (("KR1d0026", 0.89), ("KR1d0028", 0.83)):
+        for edition, floor in (("KR1d0026", 0.89), ("KR1d0028", 0.95)):
             other = classic(edition, chapter)
             # of the 述註's classic, how much is read; of what is read as classic, how much is the 述註's
             assert share_matched(shuzhu, other) >= floor, (chapter, edition)
@@ -200,8 +229,8 @@ def test_the_same_passage_gives_the_same_steps_in_every_edition(extractor):
     the 述註 has one in the other edition with the same text, agent, act and recipients, and the toasts
     come in the same order with the same giver, receiver and type.  The text stays as each edition
     writes it (荅拜 in the 鄭注; a reading that did not know 荅 cut 賓荅 | 拜).  What differs is the
-    editions' own text (a note that runs on into the next classic section with no mark between them
-    in the 注疏: 注酬主人訖主人西階上酬介)."""
+    editions' own text, and a few cuts between a 注疏 note and the classic it runs on into with no
+    mark between them (注酬|主人訖主人西階上酬介 where 注酬主人訖|主人西階上酬介 is right)."""
     from yili.ingest.document import read_file
     from yili.ingest.editions import agreement
 
@@ -211,7 +240,7 @@ def test_the_same_passage_gives_the_same_steps_in_every_edition(extractor):
         return extractor.extract(read_file(shared_path("corpus", "kanripo", edition, f"{edition}_004.txt")))
 
     shuzhu = read("KR1d0040")
-    for edition, step_floor, toast_floor in (("KR1d0028", 0.96, 0.94), ("KR1d0026", 0.98, 1.0)):
+    for edition, step_floor, toast_floor in (("KR1d0028", 0.97, 1.0), ("KR1d0026", 0.98, 1.0)):
         agreed = agreement(shuzhu, read(edition))
         assert (agreed.steps >= step_floor, agreed.toasts >= toast_floor) == (True, True), (edition, agreed)
     # 荅拜 is read as the act 答拜 (acts are shown by their concept's label), the text stays as written
