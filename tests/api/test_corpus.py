@@ -50,7 +50,7 @@ def test_rites_lists_the_thirteen_rites_in_chapter_order(corpus):
     ("edition", "step", "page"),
     [
         ("shuzhu", "89/4", "KR1d0040_WYG_015-22b"),
-        ("zhushu", "107/4", "KR1d0028_WYG_015-26b"),
+        ("zhushu", "93/4", "KR1d0028_WYG_015-26b"),
         ("zhengzhu", "88/4", "KR1d0026_SBCK_015-9b"),
     ],
 )
