@@ -112,16 +112,61 @@ def _iri(term: Term | None, base: str) -> URIRef | None:
     return URIRef(iri)
 
 
+class _Terms:
+    """The IRIs of a namespace as attributes (``yk.Step``), each made once: an rdflib
+    :class:`~rdflib.Namespace` makes and checks a new :class:`~rdflib.URIRef` at every access."""
+
+    def __init__(self, namespace: Any) -> None:
+        self._namespace = namespace
+
+    def __getattr__(self, name: str) -> URIRef:
+        term = URIRef(self._namespace[name])
+        setattr(self, name, term)
+        return term
+
+
+_RDF, _RDFS, _DCTERMS, _PROV, _OA, _SPDX, _XSD = (_Terms(ns) for ns in (RDF, RDFS, DCTERMS, PROV, OA, SPDX, XSD))
+
+_XSD_INTEGER = pyoxigraph.NamedNode(str(XSD.integer))
+_XSD_BOOLEAN = pyoxigraph.NamedNode(str(XSD.boolean))
+
+
+def _lit(value: str | int | bool, datatype: URIRef | None = None) -> pyoxigraph.Literal:
+    """The literal rdflib's ``Literal(value, datatype=datatype)`` stands for, made as a pyoxigraph
+    term directly: a string as ``xsd:string``, an int as ``xsd:integer``, a bool as ``xsd:boolean``
+    (``true``/``false``), or the lexical form ``value`` of ``datatype``."""
+    if datatype is not None:
+        return pyoxigraph.Literal(str(value), datatype=pyoxigraph.NamedNode(str(datatype)))
+    if isinstance(value, bool):
+        return pyoxigraph.Literal("true" if value else "false", datatype=_XSD_BOOLEAN)
+    if isinstance(value, int):
+        return pyoxigraph.Literal(str(value), datatype=_XSD_INTEGER)
+    return pyoxigraph.Literal(value)
+
+
 class _GraphWriter:
-    """One named graph of the builder: ``add((s, p, o))`` with rdflib terms, kept as Oxigraph quads."""
+    """One named graph of the builder: ``add((s, p, o))`` with rdflib or pyoxigraph terms, kept as
+    Oxigraph quads (each IRI converted once per graph)."""
 
     def __init__(self, quads: list[pyoxigraph.Quad], name: URIRef) -> None:
         self._quads = quads
         self._name = pyoxigraph.NamedNode(str(name))
+        self._nodes: dict[str, pyoxigraph.NamedNode] = {}
+
+    def _node(self, term: Any) -> Any:
+        if type(term) is URIRef:
+            node = self._nodes.get(term)
+            if node is None:
+                node = self._nodes[term] = pyoxigraph.NamedNode(term)
+            return node
+        if isinstance(term, pyoxigraph.Literal):
+            return term
+        return _ox(term)
 
     def add(self, triple: tuple[Any, Any, Any]) -> None:
         s, p, o = triple
-        self._quads.append(pyoxigraph.Quad(_ox(s), _ox(p), _ox(o), self._name))
+        node = self._node
+        self._quads.append(pyoxigraph.Quad(node(s), node(p), node(o), self._name))
 
 
 def _ox(term: Any) -> Any:
@@ -164,7 +209,7 @@ class GraphBuilder:
             vocab.add(triple)
         self._layer_author, self._author_by_name = _authorities(source)
         self._work_by_title = _labels_of_scheme(source, "works")
-        self.yk = Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :])
+        self.yk = _Terms(Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :]))
 
     def add(self, extraction: Extraction) -> URIRef:
         """Add one edition's steps, toasts, phases, blocks and commentary.
@@ -186,46 +231,46 @@ class GraphBuilder:
         rite = mint("rite", doc.rite, base=b)
         edition = mint("text", doc.rite, doc.edition, base=b)
         profile = extraction.profile
-        g.add((rite, RDF.type, yk.Rite))
-        g.add((rite, RDFS.label, Literal(profile.hant or doc.rite, lang="zh-Hant")))
-        g.add((rite, RDFS.label, Literal(profile.hans or doc.rite, lang="zh-Hans")))
+        g.add((rite, _RDF.type, yk.Rite))
+        g.add((rite, _RDFS.label, Literal(profile.hant or doc.rite, lang="zh-Hant")))
+        g.add((rite, _RDFS.label, Literal(profile.hans or doc.rite, lang="zh-Hans")))
         if profile.en:
-            g.add((rite, RDFS.label, Literal(profile.en, lang="en")))
+            g.add((rite, _RDFS.label, Literal(profile.en, lang="en")))
         if profile.iri:
             # the rite's profile in the vocabulary: its cast and facts, with their sources
-            g.add((rite, RDFS.seeAlso, _rebase(URIRef(profile.iri), b)))
-        g.add((edition, RDF.type, yk.Edition))
+            g.add((rite, _RDFS.seeAlso, _rebase(URIRef(profile.iri), b)))
+        g.add((edition, _RDF.type, yk.Edition))
         g.add((edition, yk.editionOf, rite))
-        g.add((edition, DCTERMS.source, Literal(Path(doc.source).name)))
+        g.add((edition, _DCTERMS.source, _lit(Path(doc.source).name)))
         if doc.title:
-            g.add((edition, DCTERMS.title, Literal(doc.title)))
+            g.add((edition, _DCTERMS.title, _lit(doc.title)))
             # the work the edition is of, by its title less the 卷 (儀禮述註卷三 → 儀禮述註)
             work = self._work_by_title.get(VOLUME.sub("", doc.title).strip())
             if work is not None:
-                g.add((edition, DCTERMS.isPartOf, _rebase(work, b)))
+                g.add((edition, _DCTERMS.isPartOf, _rebase(work, b)))
         self._provenance(g, gid, doc)
         for block in doc.blocks:
             bi = mint("block", doc.rite, doc.edition, block.number, base=b)
-            g.add((bi, RDF.type, yk.Block))
-            g.add((bi, yk.blockNumber, Literal(block.number)))
+            g.add((bi, _RDF.type, yk.Block))
+            g.add((bi, yk.blockNumber, _lit(block.number)))
             g.add((bi, yk.inEdition, edition))
-            g.add((bi, yk.charStart, Literal(block.classic.start)))
-            g.add((bi, yk.charEnd, Literal(block.classic.end)))
-            g.add((bi, yk.text, Literal(block.classic.text)))
+            g.add((bi, yk.charStart, _lit(block.classic.start)))
+            g.add((bi, yk.charEnd, _lit(block.classic.end)))
+            g.add((bi, yk.text, _lit(block.classic.text)))
             for k, piece in enumerate(block.commentary, start=1):
                 ci = mint("commentary", doc.rite, doc.edition, block.number, k, base=b)
-                g.add((ci, RDF.type, yk.Commentary))
+                g.add((ci, _RDF.type, yk.Commentary))
                 g.add((ci, yk.comments, bi))
                 g.add((ci, yk.inEdition, edition))
                 g.add((ci, yk.layer, _rebase(LAYERS[piece.layer], b)))
                 if piece.commentator:
-                    g.add((ci, yk.commentator, Literal(piece.commentator)))
+                    g.add((ci, yk.commentator, _lit(piece.commentator)))
                 author = self._layer_author.get(piece.layer) or self._author_by_name.get(piece.commentator or "")
                 if author is not None:
-                    g.add((ci, DCTERMS.creator, _rebase(author, b)))
-                g.add((ci, yk.charStart, Literal(piece.start)))
-                g.add((ci, yk.charEnd, Literal(piece.end)))
-                g.add((ci, yk.text, Literal(piece.text)))
+                    g.add((ci, _DCTERMS.creator, _rebase(author, b)))
+                g.add((ci, yk.charStart, _lit(piece.start)))
+                g.add((ci, yk.charEnd, _lit(piece.end)))
+                g.add((ci, yk.text, _lit(piece.text)))
         toasts = {t.step.sequence: t for t in extraction.toasts}
         steps = extraction.steps
         iris = [step_iri(s, b) for s in steps]
@@ -240,9 +285,9 @@ class GraphBuilder:
             self._toast(g, toast, iris[seq - 1])
         for phase in extraction.phases:
             pi = mint("phase", doc.rite, doc.edition, phase.number, base=b)
-            g.add((pi, RDF.type, yk.Phase))
-            g.add((pi, RDFS.label, Literal(phase.label)))
-            g.add((pi, yk.sequence, Literal(phase.number)))
+            g.add((pi, _RDF.type, yk.Phase))
+            g.add((pi, _RDFS.label, _lit(phase.label)))
+            g.add((pi, yk.sequence, _lit(phase.number)))
             g.add((pi, yk.firstStep, iris[phase.first - 1]))
             g.add((pi, yk.lastStep, iris[phase.last - 1]))
             g.add((pi, yk.inEdition, edition))
@@ -261,37 +306,37 @@ class GraphBuilder:
         source = mint("file", doc.rite, doc.edition, base=b)
         checksum = mint("file", doc.rite, doc.edition, "sha256", base=b)
         edition = mint("text", doc.rite, doc.edition, base=b)
-        g.add((gid, RDF.type, PROV.Entity))
-        g.add((gid, PROV.wasGeneratedBy, activity))
-        g.add((gid, PROV.wasDerivedFrom, source))
-        g.add((activity, RDF.type, PROV.Activity))
-        g.add((activity, PROV.used, source))
-        g.add((activity, PROV.wasAssociatedWith, software))
+        g.add((gid, _RDF.type, _PROV.Entity))
+        g.add((gid, _PROV.wasGeneratedBy, activity))
+        g.add((gid, _PROV.wasDerivedFrom, source))
+        g.add((activity, _RDF.type, _PROV.Activity))
+        g.add((activity, _PROV.used, source))
+        g.add((activity, _PROV.wasAssociatedWith, software))
         when = build_time()
         if when is not None:
-            g.add((activity, PROV.endedAtTime, Literal(when.strftime("%Y-%m-%dT%H:%M:%SZ"), datatype=XSD.dateTime)))
-        g.add((software, RDF.type, PROV.SoftwareAgent))
-        g.add((software, RDFS.label, Literal(f"yili-kg {version}")))
-        g.add((software, DCTERMS.hasVersion, Literal(version)))
-        g.add((source, RDF.type, PROV.Entity))
-        g.add((source, DCTERMS.title, Literal(Path(doc.source).name)))
-        g.add((source, DCTERMS.isFormatOf, edition))
-        g.add((source, SPDX.checksum, checksum))
-        g.add((checksum, RDF.type, SPDX.Checksum))
-        g.add((checksum, SPDX.algorithm, SPDX.checksumAlgorithm_sha256))
-        g.add((checksum, SPDX.checksumValue, Literal(doc.digest, datatype=XSD.hexBinary)))
+            g.add((activity, _PROV.endedAtTime, _lit(when.strftime("%Y-%m-%dT%H:%M:%SZ"), _XSD.dateTime)))
+        g.add((software, _RDF.type, _PROV.SoftwareAgent))
+        g.add((software, _RDFS.label, _lit(f"yili-kg {version}")))
+        g.add((software, _DCTERMS.hasVersion, _lit(version)))
+        g.add((source, _RDF.type, _PROV.Entity))
+        g.add((source, _DCTERMS.title, _lit(Path(doc.source).name)))
+        g.add((source, _DCTERMS.isFormatOf, edition))
+        g.add((source, _SPDX.checksum, checksum))
+        g.add((checksum, _RDF.type, _SPDX.Checksum))
+        g.add((checksum, _SPDX.algorithm, _SPDX.checksumAlgorithm_sha256))
+        g.add((checksum, _SPDX.checksumValue, _lit(doc.digest, _XSD.hexBinary)))
 
     def _step(self, g: _GraphWriter, s: Step, iri: URIRef, rite: URIRef, edition: URIRef, doc: Document) -> None:
         yk, b = self.yk, self.base
-        g.add((iri, RDF.type, yk.Step))
-        g.add((iri, yk.sequence, Literal(s.sequence)))
+        g.add((iri, _RDF.type, yk.Step))
+        g.add((iri, yk.sequence, _lit(s.sequence)))
         g.add((iri, yk.partOfRite, rite))
         g.add((iri, yk.inEdition, edition))
         g.add((iri, yk.inBlock, mint("block", doc.rite, doc.edition, s.block, base=b)))
-        g.add((iri, yk.charStart, Literal(s.char_start)))
-        g.add((iri, yk.charEnd, Literal(s.char_end)))
-        g.add((iri, yk.text, Literal(s.text)))
-        g.add((iri, RDFS.label, Literal(f"{s.sequence}. {s.text}")))
+        g.add((iri, yk.charStart, _lit(s.char_start)))
+        g.add((iri, yk.charEnd, _lit(s.char_end)))
+        g.add((iri, yk.text, _lit(s.text)))
+        g.add((iri, _RDFS.label, _lit(f"{s.sequence}. {s.text}")))
         # labels as written in this edition (賔, not 宾), for display and exports
         for prop, value in (
             (yk.agentLabel, s.agent_label),
@@ -303,8 +348,8 @@ class GraphBuilder:
             (yk.page, s.page),
         ):
             if value:
-                g.add((iri, prop, Literal(value)))
-        g.add((iri, yk.blockNumber, Literal(s.block)))
+                g.add((iri, prop, _lit(value)))
+        g.add((iri, yk.blockNumber, _lit(s.block)))
         for t in s.agent:
             if (x := _iri(t, b)) is not None:
                 g.add((iri, yk.agent, x))
@@ -314,43 +359,43 @@ class GraphBuilder:
             if (x := _iri(t, b)) is not None:
                 g.add((iri, yk.recipient, x))
         if s.object:
-            g.add((iri, yk.objectLabel, Literal(s.object)))
+            g.add((iri, yk.objectLabel, _lit(s.object)))
         if (x := _iri(s.object_term, b)) is not None:
             g.add((iri, yk.object, x))
         for prop, term in ((yk.vessel, s.vessel), (yk.wine, s.wine), (yk.facing, s.facing), (yk.rankOrder, s.rank_order)):
             if (x := _iri(term, b)) is not None:
                 g.add((iri, prop, x))
         if s.location:
-            g.add((iri, yk.locationLabel, Literal(s.location)))
+            g.add((iri, yk.locationLabel, _lit(s.location)))
         if (x := _iri(s.location_term, b)) is not None:
             g.add((iri, yk.location, x))
         g.add((iri, yk.mode, _rebase(MODES[s.mode], b)))
         if s.negated:
-            g.add((iri, yk.negated, Literal(True)))
+            g.add((iri, yk.negated, _lit(True)))
         if s.part == "ji":
-            g.add((iri, yk.inAppendix, Literal(True)))
+            g.add((iri, yk.inAppendix, _lit(True)))
         # the source span, as Web Annotation selectors
         span = URIRef(str(iri) + "#source")
         pos, quote = URIRef(str(iri) + "#position"), URIRef(str(iri) + "#quote")
         g.add((iri, yk.source, span))
-        g.add((span, RDF.type, OA.SpecificResource))
-        g.add((span, OA.hasSource, edition))
-        g.add((span, OA.hasSelector, pos))
-        g.add((span, OA.hasSelector, quote))
-        g.add((pos, RDF.type, OA.TextPositionSelector))
-        g.add((pos, OA.start, Literal(s.char_start, datatype=XSD.nonNegativeInteger)))
-        g.add((pos, OA.end, Literal(s.char_end, datatype=XSD.nonNegativeInteger)))
-        g.add((quote, RDF.type, OA.TextQuoteSelector))
-        g.add((quote, OA.exact, Literal(s.text)))
+        g.add((span, _RDF.type, _OA.SpecificResource))
+        g.add((span, _OA.hasSource, edition))
+        g.add((span, _OA.hasSelector, pos))
+        g.add((span, _OA.hasSelector, quote))
+        g.add((pos, _RDF.type, _OA.TextPositionSelector))
+        g.add((pos, _OA.start, _lit(s.char_start, _XSD.nonNegativeInteger)))
+        g.add((pos, _OA.end, _lit(s.char_end, _XSD.nonNegativeInteger)))
+        g.add((quote, _RDF.type, _OA.TextQuoteSelector))
+        g.add((quote, _OA.exact, _lit(s.text)))
         if s.notes:
-            g.add((iri, yk.note, Literal("; ".join(s.notes))))
+            g.add((iri, yk.note, _lit("; ".join(s.notes))))
 
     def _toast(self, g: _GraphWriter, t: Toast, iri: URIRef) -> None:
         yk, b = self.yk, self.base
         givers = [x for x in (_iri(p, b) for p in t.giver) if x is not None]
         receivers = [x for x in (_iri(p, b) for p in t.receiver) if x is not None]
         # every toast is in the graph; one whose giver or receiver cannot be named has none, and says so
-        g.add((iri, RDF.type, yk.Toast))
+        g.add((iri, _RDF.type, yk.Toast))
         if (x := _iri(t.type, b)) is not None:
             g.add((iri, yk.toastType, x))
         if (x := _iri(t.type_alternative, b)) is not None:
@@ -372,13 +417,13 @@ class GraphBuilder:
             (yk.toastTypeLabel, rec["type"]),
         ):
             if value:
-                g.add((iri, prop, Literal(value)))
+                g.add((iri, prop, _lit(value)))
         unnamed = [who for who, named in (("giver", givers), ("receiver", receivers)) if not named]
         if unnamed:
-            g.add((iri, yk.note, Literal(f"the {' and the '.join(unnamed)} of this toast {'are' if len(unnamed) > 1 else 'is'} not named in the text")))
+            g.add((iri, yk.note, _lit(f"the {' and the '.join(unnamed)} of this toast {'are' if len(unnamed) > 1 else 'is'} not named in the text")))
         elif len(t.giver) > 1 or len(t.receiver) > 1 or t.note:
             parts = [f"{rec['giver']} {rec['type']} {rec['receiver']}"] + ([t.note] if t.note else [])
-            g.add((iri, yk.note, Literal("; ".join(parts))))
+            g.add((iri, yk.note, _lit("; ".join(parts))))
 
 
 def _authorities(vocabulary: Graph) -> tuple[dict[str, URIRef], dict[str, URIRef]]:
