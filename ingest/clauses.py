@@ -386,10 +386,19 @@ def nominalised_act(r: _Rereading, i: int) -> int | None:
     k = i
     while k < len(r.tokens) and k - i < 4 and r.tokens[k].kind in (ACTION, VESSEL, OBJECT, OTHER, WINE):
         k += 1
+    if _is_bow(r, t) and nxt is not None and nxt.kind == ACTION:
+        return None  # 長皆答拜 | 舉觶者祭: a bow takes no act as its object; the phrase begins after it
     if t.kind == ACTION and k > i + 1 and k < len(r.tokens) and r.tokens[k].text in g.NOMINALISER:
         r.out.extend(with_kind(x, TAIL) for x in r.tokens[i:k])
         return k
     return None
+
+
+def _is_bow(r: _Rereading, t: Token) -> bool:
+    """True for a bow (拜, 答拜, 再拜稽首: a kind of ``action-bai``), an act complete in itself."""
+    if t.kind != ACTION or t.concept is None or r.vocabulary is None:
+        return False
+    return "action-bai" in r.vocabulary.broader_closure(t.concept.key)
 
 
 def elliptic_repeat(r: _Rereading, i: int) -> int | None:
@@ -598,6 +607,28 @@ def slightly_back_from_a_place(r: _Rereading, i: int) -> int | None:
     return i + 2
 
 
+def their_elder(r: _Rereading, i: int) -> int | None:
+    """其 + 長 is one person, "their elder", the elder of each of those just named (特牲 賓弟子及兄弟
+    弟子…舉觶于其長; 有司徹 主人答其長拜): 其 opens the noun, so no clause ends on it."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.text in g.THEIR and nxt is not None and nxt.kind == ROLE and nxt.concept is None and nxt.text in g.ELDEST:
+        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, None))
+        return i + 2
+    return None
+
+
+def possessed_act_word(r: _Rereading, i: int) -> int | None:
+    """Act + 其 + act word: the second is a thing, "their X", the object of the first (有司徹 賔及兄弟
+    交錯其酬: pass their pledges back and forth; 鄉射 獲者執其薦: his dishes)."""
+    t, nxt, prev = r.tokens[i], r.next(i), r.last()
+    if t.text in g.THEIR and _is_act(prev) and _is_act(nxt):
+        assert nxt is not None
+        r.out.append(t)
+        r.out.append(with_kind(nxt, OBJECT))
+        return i + 2
+    return None
+
+
 def the_rest(r: _Rereading, i: int) -> int | None:
     """其他 + 如… is "the rest (of the procedure) as …", not persons: 嚌之其他如初 (士冠)."""
     t, nxt = r.tokens[i], r.next(i)
@@ -671,6 +702,8 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     side_of_a_place,
     presented_next_after,
+    their_elder,
+    possessed_act_word,
     the_rest,
     elliptic_repeat,
     numbered_presenter,

@@ -39,7 +39,6 @@ ADVERBS: frozenset[str] = spelled(
         "将",  # about to
         "并",  # together
         "夙",  # early: 夙興 (rises early, 士冠 註 夙早也)
-        "交錯",  # in alternation: 衆賓及衆兄弟交錯以辯 (特牲 註 交錯猶言東西)
         "每",  # every: 每曲揖 (at every turn of the path, 士冠)
         "毎",
     }
@@ -198,6 +197,13 @@ THE_REST: frozenset[str] = spelled({"衆", "眾", "众"})
 
 ELDEST: frozenset[str] = spelled({"長"})
 """長 after a group: its eldest, one person (衆賔長, 兄弟長)."""
+
+THEIR: frozenset[str] = spelled({"其"})
+"""其 before a person: "their", the person of each of those just named (舉觶于其長: to their elders)."""
+
+JUNIORS: tuple[str, ...] = ("弟子", "之後生者")
+"""What names the juniors of a side (賓弟子, 兄弟弟子, 兄弟之後生者: 注 弟子後生也): their elder is the
+elder of that side."""
 
 UP_DOWN: frozenset[str] = spelled({"上", "下"})
 """上/下 after a place is its top or foot (西階上, 阼階下)."""

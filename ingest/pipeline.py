@@ -89,7 +89,8 @@ def identifications(
     佐食), ``註曰主人壻也`` (士昏: from here the 主人 is the groom).
 
     A rule of the language of the commentary: a note sentence ``XY也`` that opens the note (after
-    its 註曰, or bare as the 鄭注 writes it in parentheses) or follows another sentence's 也, with X
+    its 註曰, after the 注疏's bare 注, or bare as the 鄭注 writes it in parentheses) or follows
+    another sentence's 也, with X
     a word (1–3 characters) written in the block's classic text and Y the label of a role of the
     rite's cast, reads X as that role from this block on,
     until another note changes it.  An office that is not one of the rite's parties (燕禮 注曰主人宰夫也:
@@ -114,8 +115,9 @@ def identifications(
         if piece.layer != LAYER_NOTE:
             continue
         text = piece.reading_text
-        # a note opens with 註曰 in the 述註, with nothing in the 鄭注's parentheses (利佐食也)
-        for m in re.finditer(r"(?=(?:^[\s○]*|[註注]曰|也)([^\s○也曰，。]{2,7})也)", text):
+        # a note opens with 註曰 in the 述註, with a bare 注 in the 注疏 (注利佐食也), with nothing in
+        # the 鄭注's parentheses (利佐食也)
+        for m in re.finditer(r"(?=(?:^[\s○]*[註注]?|[註注]曰|也)([^\s○也曰，。]{2,7})也)", text):
             sentence = m.group(1)
             for k in range(1, min(3, len(sentence) - 1) + 1):
                 x, y = sentence[:k], sentence[k:]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from yili.ingest import grammar as g
 from yili.ingest.document import Document
 from yili.ingest.steps import Step, Term
 from yili.ingest.tokens import (
@@ -43,6 +44,8 @@ class ReadingState:
     last_toast_alternative: bool = False
     last_xian: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
     xians: list[tuple[tuple[Term, ...], tuple[Term, ...]]] = field(default_factory=list)
+    rounds: list[tuple[tuple[Term, ...], tuple[Term, ...]]] = field(default_factory=list)
+    """The pledges passed (旅酬) so far, as (givers, receivers)."""
     pivot_agent: tuple[Term, ...] = ()
     pivot_commander: tuple[Term, ...] = ()
     last_alternatives: tuple[Term, ...] = ()
@@ -54,6 +57,10 @@ class ReadingState:
     condition_continues: bool = False
     rite_closed: bool = False
     last_speaker: tuple[Term, ...] = ()  # who said the last words (in a dialogue, the reply is to him)
+    elders: tuple[Term, ...] = ()
+    """The persons 其長 last named (舉觶于其長): a bare 長 after it is they (長皆答拜)."""
+    owners: tuple[Term, ...] = ()
+    """The agents of the act being read: whose 其長 it is."""
     variant_open: bool = False
 
 
@@ -98,6 +105,12 @@ class Reader:
             presenter = self.numbered_presenter(t.text) if t.concept is None else None
             if presenter is not None:
                 out.append(presenter)
+            elif t.concept is None and t.text[:1] in g.THEIR and t.text[1:] in g.ELDEST:
+                elders = self._elders_of(self.state.owners)
+                self.state.elders = elders
+                out.extend(elders)
+            elif t.concept is None and t.text in g.ELDEST and self.state.elders:
+                out.extend(self.state.elders)
             elif t.concept is not None:
                 # a word read as a role it does not spell (利 for 佐食, 主人 for 壻 after 註 主人壻也)
                 # is shown by the role's own label
@@ -111,6 +124,26 @@ class Reader:
             if all(t.key != s.key for s in seen):
                 seen.append(t)
         return tuple(seen)
+
+    def _elders_of(self, persons: tuple[Term, ...]) -> tuple[Term, ...]:
+        """Each person's elder, in order (其長): the juniors of a side (賓弟子, 兄弟弟子: :data:`JUNIORS`)
+        have the elder of that side, 長 + the side (長兄弟) if the vocabulary names one, else the
+        side's head (賓; 注 賓取觶酬兄弟之黨 長兄弟取觶酬賓之黨); anyone else, 長 + his name, or
+        himself."""
+        out: list[Term] = []
+        for p in persons:
+            side = p.label
+            for suffix in g.JUNIORS:
+                side = side.removesuffix(suffix)
+            found = None
+            for name in (f"長{side}", side) if side else ():
+                concept = next((c for c in self.vocabulary.by_label.get(name, ()) if c.kind == "role"), None)
+                if concept is not None and concept.key != p.key:
+                    found = self.term(concept)
+                    break
+            if found is not None and all(found.key != o.key for o in out):
+                out.append(found)
+        return tuple(out)
 
     def numbered_presenter(self, text: str) -> Term | None:
         """三獻 / 亞獻 as a person: the giver of that presentation to whom the first went (the 尸),

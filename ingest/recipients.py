@@ -165,6 +165,9 @@ class RecipientRules(Reader):
                 return agent, False, "a self-poured return toast (更爵 … 自酢)"
             if self.state.last_xian is not None:
                 return self.state.last_xian[0], False, "the return toast goes to who gave the last 献"
+        if rule == "each-other" and len(agent) >= 2:
+            # 衆賓及衆兄弟交錯以辯: the two sides pass the pledge to each other (註 交錯猶言東西)
+            return agent, False, "each side to the other"
         if rule == "answer":
             # 答拜 answers a bow, 对 a 辞, 许 a 命/请, 命 a 请 — each directed at the agent
             # (射人命賔 … 许诺: to the 射人; 射人请賔 公曰命某为賔: to the 射人)

@@ -81,10 +81,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
     def begin_appendix(self) -> None:
         """The 記 begins: no narrative state carries into it (who acts, who holds which cup, the last
-        toast); its steps are of part ``ji``.  The labels the text uses are kept."""
-        labels = self.state.labels
+        toast); its steps are of part ``ji``.  The labels the text uses are kept, and so are the
+        pledge rounds told (a 記 that places a person in a round names it: 宗人…與旅齒于衆賓)."""
+        labels, rounds = self.state.labels, self.state.rounds
         self.state = ReadingState()
-        self.state.labels = labels
+        self.state.labels, self.state.rounds = labels, rounds
         self.part = "ji"
 
     def set_lookahead(self, clauses: list[Clause]) -> None:
@@ -254,6 +255,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.served_by = ()
 
         # persons after the verb ----------------------------------------------------------------
+        st.owners = agent  # 舉觶于其長: the elders of the ones who raise the cup
         objects_persons: list[Term] = []
         pp_persons: list[Term] = []
         location_tok: Token | None = None
@@ -449,7 +451,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.last_speaker = agent
         if recipient_why:
             notes.append(f"recipient: {recipient_why}")
-        if len(agent) > 1 and recipient and all(any(p.key == a.key for a in agent) for p in recipient):
+        if (
+            len(agent) > 1
+            and recipient
+            and action.flag("recipientRule") != "each-other"  # 交錯: the two sides, each the other's receiver
+            and all(any(p.key == a.key for a in agent) for p in recipient)
+        ):
             recipient, recipient_alt = (), False  # a mutual act (三讓): the parties to each other, no one else
         if causative or (action.key == "action-ming" and objects_persons):
             recipient = tuple(objects_persons[:1]) if causative else recipient
@@ -776,6 +783,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         """Record a toast in the reading state (the served person, the 献 a 酢 returns)."""
         self.state.last_toast = (giver, receiver)
         self.state.last_toast_alternative = alternative
+        if kind == "action-lvchou" and giver and receiver:
+            self.state.rounds.append((giver, receiver))
         if kind == "action-xian":
             self.state.last_xian = (giver, receiver)
             if giver and receiver:

@@ -207,8 +207,17 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
                 type_alt, type_term = type_term, resolver.term(chou)
                 note = "媵 to one who is not a superior: the 酬 of the exchange (注 此降于正主酬也)"
     if kind == "action-lvchou" and giver and receiver and any(w in step.text for w in g.RANKED_AMONG):
-        # 佐食于旅齒于兄弟: "takes his place in the pledge round among the brothers" — they pass it to him
-        giver, receiver = receiver, giver
+        # 佐食于旅齒于兄弟: "takes his place in the pledge round among the brothers" — they pass it to him:
+        # the ones who pass the pledge in the round that rank takes part in (衆賓及衆兄弟交錯以辯), or that rank
+        among = {t.key for t in receiver} | {  # 旅齒于兄弟: the 兄弟 of the round are its 衆兄弟
+            c.key for t in receiver for w in g.THE_REST for c in voc.by_label.get(w + t.label, ()) if c.kind == "role"
+        }
+        joined = next(
+            (gv for gv, rv in reversed(resolver.state.rounds) if len(gv) > 1 and among & {t.key for t in (*gv, *rv)}), None
+        )
+        giver, receiver = joined or receiver, giver
+    elif kind == "action-lvchou" and step.action.key in voc.concepts and voc.concepts[step.action.key].flag("recipientRule") == "each-other":
+        pass  # 交錯: each side gives and receives (衆賓及衆兄弟交錯以辯)
     elif kind == "action-lvchou" and len(giver) >= 2 and not step.agent_alternative and _no_written_receiver(step):
         # 主婦及内賓宗婦亦旅: a group passes the pledge among itself, from the first named on
         receiver = giver[1:]

@@ -555,3 +555,61 @@ def test_the_sacrifices_bin_zhang_is_the_bin_a_fact_of_the_rite(extractor):
     cup with the liver is the 賓, the third presenter; the 衆賓長 stays another man."""
     r = read(extractor, "賓長以肝從\n\n衆賓長為加爵如初", "teshengkuishili")
     assert [s.agent[0].key for s in r.steps] == ["role-bin", "role-zhongbinzhang"]
+
+
+def test_qi_zhang_is_their_elders_and_no_clause_ends_on_qi(extractor):
+    """其 opens a noun: 舉觶于其長 is "to their elders", the elder of each side (特牲 註 賓取觶酬兄弟之黨
+    長兄弟取觶酬賓之黨: the 賓 and the 長兄弟); a bare 長 after it is they (長皆答拜); a bow takes no
+    act as its object, so 舉觶者 after it is the subject of what follows."""
+    r = read(extractor, "賓弟子及兄弟弟子洗各酌于其尊中庭北面西上舉觶于其長奠觶拜長皆答拜舉觶者祭卒觶", "teshengkuishili")
+    assert [(t.giver and "+".join(x.label for x in t.giver), "+".join(x.label for x in t.receiver)) for t in r.toasts] == [
+        ("賓弟子+兄弟弟子", "賓+長兄弟")
+    ]
+    assert extractor_label(r.toasts[0].type.key) == "媵"  # 舉觶 = 媵, the cup raised to an elder
+    assert fields(r, "text", "agent")[2:6] == [
+        ("舉觶于其長", "賓弟子+兄弟弟子"),
+        ("奠觶", "賓弟子+兄弟弟子"),
+        ("拜", "賓弟子+兄弟弟子"),
+        ("長皆答拜", "賓+長兄弟"),
+    ]
+    assert fields(r, "text", "agent")[6] == ("舉觶者祭", "賓弟子+兄弟弟子")
+    # 有司徹 writes the juniors 兄弟之後生者 (註 弟子後生也): their elder is the 長兄弟
+    r = read(extractor, "兄弟之後生者舉觶于其長洗升酌降北面立于阼階南長在左", "yousiche")
+    assert toasts(r) == [("兄弟之後生者", "媵", "長兄弟")]  # shown as written, the role of 兄弟弟子
+    assert r.toasts[0].giver[0].key == "role-xiongdidizi"
+    assert fields(r, "text", "agent")[-1] == ("長在左", "長兄弟")
+
+
+def test_jiaocuo_is_the_pledge_passed_between_two_sides_each_to_the_other(extractor):
+    """交錯 (註 交錯猶言東西): the two sides pass the pledge back and forth, each giving and receiving;
+    one named in the 記 as ranked in the round (與旅齒于衆賓, 佐食于旅齒于兄弟) has it from that round."""
+    r = read(extractor, "長兄弟北面答拜揖復位衆賓及衆兄弟交錯以辯皆如初儀", "teshengkuishili")
+    assert fields(r, "text", "agent", "action", "recipient")[-1] == (
+        "衆賓及衆兄弟交錯以辯皆如初儀", "衆賓+衆兄弟", "交錯", "衆賓+衆兄弟"
+    )
+    assert toasts(r) == [("衆賓", "旅酬", "衆賓+衆兄弟")]
+    assert [p.label for p in r.toasts[0].giver] == ["衆賓", "衆兄弟"]
+    # the 記 as the 述註 prints it, two paragraphs (KR1d0040_015)
+    r = read(extractor, "衆賓及衆兄弟交錯以辯\n\n記凢祝呼佐食許諾宗人獻與旅齒于衆賓\n\n佐食于旅齒于兄弟", "teshengkuishili")
+    assert [("+".join(x.label for x in t.giver), "+".join(x.label for x in t.receiver)) for t in r.toasts[-2:]] == [
+        ("衆賓+衆兄弟", "宗人"),
+        ("衆賓+衆兄弟", "佐食"),
+    ]
+    # 有司徹 交錯其酬: their pledges (其 + an act word after an act is a thing)
+    r = read(extractor, "賔兄弟交錯其酬無算爵", "yousiche")
+    assert fields(r, "text", "action") == [("賔兄弟交錯其酬無算爵", "交錯")]
+    assert r.steps[0].object.startswith("其酬")  # the pledges are what is passed, not a clause of their own
+    assert toasts(r) == [("賔", "旅酬", "賔+兄弟")]
+
+
+def test_the_zhushu_bare_zhu_opens_a_note_that_names_a_word(extractor):
+    """注疏 ``○利洗散獻于尸 … 注利佐食也``: a note opening with the bare 注 reads 利 as the 佐食, as the
+    述註's 註曰利佐食也 does: the three editions give the 佐食's presentation to the 尸."""
+    from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
+
+    for edition in ("KR1d0040", "KR1d0028", "KR1d0026"):
+        r = extractor.extract(read_file(shared_path("corpus", "kanripo", edition, f"{edition}_015.txt")))
+        found = next(t for t in r.toasts if t.step.text == "獻于尸" and t.step.action.key == "action-xian")
+        assert ([p.label for p in found.giver], [p.label for p in found.receiver]) == (["佐食"], ["尸"]), edition
