@@ -82,6 +82,24 @@ def _cast_labels(profile: RiteProfile, vocabulary: Vocabulary) -> list[tuple[str
     return cache[key]
 
 
+def appendix_within(block: Block, text: str) -> int | None:
+    """Where the 記 begins inside a block's classic text, as an offset into ``text`` (the document),
+    or None: at a 記 that opens a printed line after a line the paragraph ended on (shorter than half
+    the block's longest line), with no note between them to end the block there (述註 鄉射
+    ``…鄉樂惟¶ / 欲¶ / 記大夫與則公士為賓¶``).  A layout rule: a paragraph's last line is short."""
+    reading, spans = block.classic.reading_text, block.classic.reading_spans
+    lines: list[tuple[int, int]] = []  # (first reading index, length) of each printed line
+    for k in range(len(reading)):
+        if k == 0 or "\n" in text[spans[k - 1][1] : spans[k][0]]:
+            lines.append((k, 0))
+        lines[-1] = (lines[-1][0], lines[-1][1] + 1)
+    width = max((n for _, n in lines), default=0)
+    for (_, before), (first, _) in zip(lines, lines[1:], strict=False):
+        if reading[first] == g.APPENDIX_MARK and before * 2 < width:
+            return spans[first][0]
+    return None
+
+
 def identifications(
     block: Block, profile: RiteProfile, vocabulary: Vocabulary
 ) -> tuple[dict[str, Concept], dict[str, Concept]]:
@@ -303,15 +321,24 @@ class Extractor:
         for block in document.blocks:
             if resolver.part != "ji" and block.classic.reading_text.lstrip("○\u3000 ").startswith(g.APPENDIX_MARK):
                 resolver.begin_appendix()
+            appendix_at = appendix_within(block, document.text) if resolver.part != "ji" else None
             held, local = identifications(block, profile, self.vocabulary)
             identified.update(held)
             resolver.noted_doers = doers(block, profile, self.vocabulary)
             tokens = self.tokenizer.tokenize_piece(block.classic, {**readings, **identified, **local}, cast)
             tokens = _title_as_heading(tokens, profile, opening=not resolver.steps)
             words = _words_of_rite(tokens, block.classic.reading_text, resolver, words)
-            clauses = segment(tokens, block.number, self.vocabulary, words)
+            if appendix_at is None:
+                clauses = segment(tokens, block.number, self.vocabulary, words)
+            else:  # the narrative's end and the 記's beginning, read apart
+                clauses = [
+                    *segment([t for t in tokens if t.start < appendix_at], block.number, self.vocabulary, words),
+                    *segment([t for t in tokens if t.start >= appendix_at], block.number, self.vocabulary, words),
+                ]
             resolver.set_lookahead(clauses)
             for n, clause in enumerate(clauses):
+                if appendix_at is not None and clause.start >= appendix_at and resolver.part != "ji":
+                    resolver.begin_appendix()
                 step = resolver.resolve(clause, first_in_block=(n == 0))
                 toast = toast_of(resolver, step, [])
                 if toast is None:

@@ -216,7 +216,7 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
             (gv for gv, rv in reversed(resolver.state.rounds) if len(gv) > 1 and among & {t.key for t in (*gv, *rv)}), None
         )
         giver, receiver = joined or receiver, giver
-    elif kind == "action-lvchou" and step.action.key in voc.concepts and voc.concepts[step.action.key].flag("recipientRule") == "each-other":
+    elif kind == "action-lvchou" and _each_other(voc, step.action.key):
         pass  # 交錯: each side gives and receives (衆賓及衆兄弟交錯以辯)
     elif kind == "action-lvchou" and len(giver) >= 2 and not step.agent_alternative and _no_written_receiver(step):
         # 主婦及内賓宗婦亦旅: a group passes the pledge among itself, from the first named on
@@ -249,6 +249,11 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     )
     resolver.note_toast(giver, receiver, kind, toast.receiver_alternative)
     return toast
+
+
+def _each_other(voc, key: str) -> bool:  # type: ignore[no-untyped-def]
+    """True for an act done by several persons to each other (``yk:recipientRule "each-other"``: 交錯)."""
+    return key in voc.concepts and voc.concepts[key].flag("recipientRule") == "each-other"
 
 
 def _toast_type(voc, key: str) -> str | None:  # type: ignore[no-untyped-def]

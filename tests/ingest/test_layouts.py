@@ -265,3 +265,24 @@ def test_a_composed_character_is_one_character_and_opens_no_parenthesis():
     k = note.reading_text.index("〓")
     start, end = note.reading_spans[k]
     assert doc.text[start:end] == "[孑*(焉-正+?)]"
+
+
+def test_a_ji_that_opens_a_printed_line_after_a_paragraphs_short_last_line_begins_the_ji(extractor):
+    """述註 鄉射 prints ``…羞惟所有鄉樂惟¶ / 欲¶ / 記大夫與則公士為賓¶`` with no note between the narrative's
+    last line and the 記, so they are one block; the 記 begins at its own line all the same (the short
+    line 欲 ended the paragraph), and the 記's presentations are the host's, as the other editions read them."""
+    from yili.ingest.document import read_file
+    from yili.ingest.pipeline import appendix_within
+
+    from tests.conftest import shared_path
+
+    doc = read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_005.txt"))
+    block = next(b for b in doc.blocks if "記大夫與" in b.classic.reading_text)
+    at = appendix_within(block, doc.text)
+    assert at is not None and doc.text[at : at + 5] == "記大夫與則"
+    assert all(appendix_within(b, doc.text) is None for b in doc.blocks if b is not block)
+    r = extractor.extract(doc)
+    parts = {s.text: s.part for s in r.steps if s.block == block.number}
+    assert (parts["羞惟所有鄉樂惟欲"], parts["記大夫與則公士為賓"]) == ("narrative", "ji")
+    first = next(t for t in r.toasts if t.step.text == "獻用爵其他用觶")
+    assert [p.label for p in first.giver] == ["主人"]
