@@ -18,8 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from yili.ontology.errors import InputError, YiliError
-from yili.ontology.namespaces import check_base
 from yili.ontology.version import software_version
+
+# nothing heavier at the top: a SPARQL worker process (``spawn``) imports this module again as the
+# server's main module, and should hold the store and the evaluator alone (see yili.api.sparql_eval)
 
 EXIT_USAGE = 2
 
@@ -182,6 +184,8 @@ def _base(value: str | None) -> str | None:
     """
     if value is None:
         return None
+    from yili.ontology.namespaces import check_base
+
     return check_base(value)
 
 

@@ -1,0 +1,618 @@
+"""The evaluation side of the SPARQL endpoint (:mod:`yili.api.sparql`): the limits, a query operation
+read from a request, content negotiation, and the evaluation of one query with pyoxigraph, with the
+entry point of a worker process.
+
+This module imports nothing but the standard library, pyoxigraph and the project's errors, so a
+worker process (started with ``spawn``, which imports the module of its entry point) holds the
+store and the evaluator alone, some 30 MiB, not the web framework: the server's own process is the
+only one that imports FastAPI.  :mod:`yili.api.sparql` re-exports every name it defines.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, Literal, TypeVar
+
+import pyoxigraph
+from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
+from yili.ontology.errors import (
+    NotAcceptableError,
+    QueryError,
+    QueryTimeoutError,
+    ReadOnlyError,
+    RequestTooLargeError,
+    YiliError,
+)
+
+log = logging.getLogger("yili.api.sparql")
+
+
+TRUNCATED_HEADER = "X-SPARQL-Results-Truncated"
+
+
+WORKER_STACK_BYTES = 256 * 1024 * 1024
+"""Stack of each evaluating thread: room for Oxigraph's recursion on ``SparqlLimits.max_brackets``."""
+
+
+@dataclass(frozen=True)
+class SparqlLimits:
+    """Bounds on what one request may cost the endpoint.
+
+    Parameters
+    ----------
+    max_query_length : int, default 100_000
+        Longest query accepted, in characters (after form decoding); longer: 413 ``too_large``.
+    max_body_bytes : int, default 1_000_000
+        Largest POST body read, in bytes; larger (by ``Content-Length`` or as it streams in): 413.
+    timeout_s : float, default 10.0
+        Time budget per query in seconds, from the moment the request is queued for evaluation to
+        the last byte serialised; past it: 503 ``timeout``, with a message naming this limit.
+    max_rows : int, default 100_000
+        Most solutions (``SELECT``) or triples (``CONSTRUCT`` / ``DESCRIBE``) one answer may hold.
+    truncate_results : bool, default False
+        What happens past ``max_rows``: ``False`` answers 413 ``too_large`` (a client never mistakes
+        a partial answer for a whole one); ``True`` answers 200 with the first ``max_rows`` rows and
+        the header ``X-SPARQL-Results-Truncated: <max_rows>``.
+    max_brackets : int, default 10_000
+        Most brackets (``{ ( [ <``, counted in the raw text) a query may hold; more: 413.  Nesting
+        depth cannot exceed it, so with :data:`WORKER_STACK_BYTES` of stack Oxigraph's recursive
+        parser cannot overflow (it needs about 4 KiB per level, 40 MiB at this bound).
+    max_concurrent_queries : int, default 4
+        Workers (processes or threads) evaluating queries; further queries wait for a free worker,
+        and the wait counts against their time budget.
+    max_queue_wait_s : float, default 2.0
+        With ``isolation="process"``, the longest a query waits for a free worker; past it the
+        query is answered 503 ``busy`` with ``Retry-After`` (it never ran), not ``timeout``.
+    long_query_s : float, default 0.5
+        With ``isolation="process"``, a query still running after this many seconds is *long*:
+        its worker's CPU priority is lowered (``nice`` 19) so that short queries on the other
+        workers come first.
+    short_lane : int, default 2
+        With ``isolation="process"``, workers that long queries cannot hold: at most
+        ``max_concurrent_queries - short_lane`` long queries run at once, and a query that becomes
+        long when they are all taken is stopped and answered 503 ``busy`` with ``Retry-After``.
+        Point lookups thus always find a worker, whatever slow queries arrive.  With a single
+        worker there is no short lane (one long query at a time).
+    max_worker_memory_bytes : int, default 2 GiB
+        With ``isolation="process"``, how much more address space a worker may take while it
+        evaluates (``RLIMIT_AS`` over what it holds at start).  A query that needs more (a huge
+        sort or join) fails in its worker, which is replaced, and the request gets a 500 JSON
+        answer ``evaluation_crashed``; the other workers and the server are unaffected.
+    isolation : {"process", "thread"}, default "process"
+        Where queries are evaluated.  ``"process"``: in worker processes, each holding a copy of
+        the store, killed when a query runs past its budget (so a hostile query costs its worker at
+        most ``timeout_s`` plus :data:`KILL_GRACE_S` and a restart); the safe choice for a public
+        endpoint.  ``"thread"``: on threads of the server process, with no start-up cost and no
+        copy, but a query past its budget stops only at its next result row and may hold its
+        thread for minutes meanwhile; for tests and trusted users.
+
+    Raises
+    ------
+    ValueError
+        If a bound is not positive, or ``isolation`` is neither ``"process"`` nor ``"thread"``.
+
+    Examples
+    --------
+    >>> SparqlLimits().max_rows
+    100000
+    >>> SparqlLimits(timeout_s=2.5).timeout_s
+    2.5
+    >>> SparqlLimits().isolation
+    'process'
+    """
+
+    max_query_length: int = 100_000
+    max_body_bytes: int = 1_000_000
+    timeout_s: float = 10.0
+    max_rows: int = 100_000
+    truncate_results: bool = False
+    max_brackets: int = 10_000
+    max_concurrent_queries: int = 4
+    max_worker_memory_bytes: int = 2 * 1024**3
+    isolation: Literal["process", "thread"] = "process"
+    max_queue_wait_s: float = 2.0
+    long_query_s: float = 0.5
+    short_lane: int = 2
+
+    def __post_init__(self) -> None:
+        bounds = ("max_query_length", "max_body_bytes", "timeout_s", "max_rows", "max_brackets")
+        for name in (*bounds, "max_concurrent_queries", "max_worker_memory_bytes", "max_queue_wait_s", "long_query_s"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"SparqlLimits.{name} must be positive, not {getattr(self, name)!r}")
+        if self.short_lane < 0:
+            raise ValueError(f"SparqlLimits.short_lane must be at least 0, not {self.short_lane!r}")
+        if self.isolation not in ("process", "thread"):
+            raise ValueError(f"SparqlLimits.isolation must be 'process' or 'thread', not {self.isolation!r}")
+
+
+@dataclass(frozen=True)
+class _Operation:
+    """One query operation, read from the request and checked, ready to evaluate."""
+
+    query: str
+    default_graphs: tuple[str, ...]
+    named_graphs: tuple[str, ...]
+    base_iri: str
+    accept: str
+    format: str | None
+
+
+# Comments, IRIs and strings, in the order a SPARQL lexer tries them (SPARQL 1.1 Query, 19.8).
+_IRIREF = r"""<(?:[^<>"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>"""
+
+
+_STRING = (
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n\r]|\\.)*"'
+    r"|'(?:[^'\\\n\r]|\\.)*'"
+)
+
+
+_OPAQUE = re.compile(rf"(?P<comment>#[^\n\r]*)|(?P<iri>{_IRIREF})|(?P<string>{_STRING})", re.DOTALL)
+
+
+_FROM = re.compile(r"(?<![\w:?$@.\-])FROM(?:\s+NAMED)?\s*(?:<>|[\w.\-]*:)", re.IGNORECASE)
+
+
+def _declares_dataset(query: str) -> bool:
+    """Whether the query has a ``FROM`` or ``FROM NAMED`` clause (SPARQL 1.1 Query, section 13.2).
+
+    Comments, IRIs and strings are blanked first, so ``"quoted from the commentary"`` does not count.
+    Used only to decide whether the default graph is the union of all graphs; a wrong guess changes
+    which graph is queried, never what the endpoint is allowed to do.
+
+    >>> _declares_dataset("SELECT * FROM <http://example.org/g> WHERE { ?s ?p ?o }")
+    True
+    >>> _declares_dataset('SELECT * WHERE { ?s ?p "from" } # FROM <x>')
+    False
+    """
+
+    def blank(match: re.Match[str]) -> str:
+        return " " if match.lastgroup == "comment" else "<>" if match.lastgroup == "iri" else '""'
+
+    return _FROM.search(_OPAQUE.sub(blank, query)) is not None
+
+
+_RESULTS_FORMATS: tuple[QueryResultsFormat, ...] = (
+    QueryResultsFormat.JSON,
+    QueryResultsFormat.XML,
+    QueryResultsFormat.CSV,
+    QueryResultsFormat.TSV,
+)
+
+
+_RESULTS_NAMES: dict[str, QueryResultsFormat] = {
+    "json": QueryResultsFormat.JSON,
+    "srj": QueryResultsFormat.JSON,
+    "xml": QueryResultsFormat.XML,
+    "srx": QueryResultsFormat.XML,
+    "csv": QueryResultsFormat.CSV,
+    "tsv": QueryResultsFormat.TSV,
+}
+
+
+_GRAPH_FORMATS: tuple[RdfFormat, ...] = (
+    RdfFormat.TURTLE,
+    RdfFormat.N_TRIPLES,
+    RdfFormat.RDF_XML,
+    RdfFormat.JSON_LD,
+)
+
+
+_GRAPH_NAMES: dict[str, RdfFormat] = {
+    "turtle": RdfFormat.TURTLE,
+    "ttl": RdfFormat.TURTLE,
+    "ntriples": RdfFormat.N_TRIPLES,
+    "n-triples": RdfFormat.N_TRIPLES,
+    "nt": RdfFormat.N_TRIPLES,
+    "rdfxml": RdfFormat.RDF_XML,
+    "rdf+xml": RdfFormat.RDF_XML,
+    "rdf": RdfFormat.RDF_XML,
+    "xml": RdfFormat.RDF_XML,
+    "jsonld": RdfFormat.JSON_LD,
+    "json-ld": RdfFormat.JSON_LD,
+    "json": RdfFormat.JSON_LD,
+    # N3 is a superset of Turtle, so a Turtle answer is an N3 answer (SPARQLWrapper's N3 asks format=n3)
+    "n3": RdfFormat.TURTLE,
+    "text/n3": RdfFormat.TURTLE,
+    "text/rdf+n3": RdfFormat.TURTLE,
+}
+
+
+_Format = TypeVar("_Format", QueryResultsFormat, RdfFormat)
+
+
+def _negotiate(
+    accept: str,
+    format_name: str | None,
+    offered: Sequence[_Format],
+    names: Mapping[str, _Format],
+    from_media_type: Callable[[str], _Format | None],
+    what: str,
+) -> _Format:
+    """Choose the answer's format: ``format=`` if given, else the best match for ``Accept``.
+
+    ``format_name`` is every ``format=`` value joined with commas; its first name or media type that
+    is offered for this query form wins.
+
+    Each offered format gets the q-value of the most specific media range that matches it (exact,
+    then ``type/*``, then ``*/*``); the highest q wins, then the most specific range, then the order
+    of ``offered`` (whose first entry is the default, also used when ``Accept`` is absent).
+
+    Raises
+    ------
+    NotAcceptableError
+        ``format=`` names nothing offered for this query form, or ``Accept`` excludes every offer.
+    """
+    if format_name is not None and format_name.strip():
+        for part in format_name.split(","):
+            key = part.split(";")[0].strip().lower()
+            chosen = names.get(key) or (_lookup(from_media_type, key) if "/" in key else None)
+            if chosen is not None and chosen in offered:
+                return chosen
+        raise NotAcceptableError(f"format={format_name[:40]!r} is not available for {what}; use one of: {', '.join(names)}.")
+    ranges = media_ranges(accept)
+    if not ranges:
+        return offered[0]
+    best: tuple[float, int, int] | None = None
+    chosen_format: _Format | None = None
+    for position, offer in enumerate(offered):
+        offer_type = offer.media_type.split(";")[0].split("/")[0]
+        match: tuple[int, float] | None = None  # (specificity, q) of the most specific range
+        for media_range, q in ranges:
+            if media_range == "*/*":
+                specificity = 1
+            elif media_range.endswith("/*"):
+                if media_range[:-2] != offer_type:
+                    continue
+                specificity = 2
+            elif _lookup(from_media_type, media_range) == offer:
+                specificity = 3
+            else:
+                continue
+            if match is None or (specificity, q) > match:
+                match = (specificity, q)
+        if match is None or match[1] <= 0:
+            continue
+        rank = (match[1], match[0], -position)
+        if best is None or rank > best:
+            best, chosen_format = rank, offer
+    if chosen_format is None:
+        offers = ", ".join(offer.media_type.split(";")[0] for offer in offered)
+        raise NotAcceptableError(f"Accept: {accept[:100]!r} allows no format offered for {what} ({offers}).")
+    return chosen_format
+
+
+def _lookup(from_media_type: Callable[[str], _Format | None], media_type: str) -> _Format | None:
+    """pyoxigraph's format for a media type (with its aliases), or None."""
+    try:
+        return from_media_type(media_type)
+    except (ValueError, TypeError):
+        return None
+
+
+def media_ranges(accept: str) -> list[tuple[str, float]]:
+    """The ``(media range, q)`` pairs of an Accept header; ranges with a malformed q are dropped.
+
+    >>> media_ranges("text/csv;q=0.5, application/sparql-results+json")
+    [('text/csv', 0.5), ('application/sparql-results+json', 1.0)]
+    """
+    ranges = []
+    for part in accept.split(","):
+        media_range, *parameters = part.split(";")
+        media_range = media_range.strip().lower()
+        if "/" not in media_range:
+            continue
+        q = 1.0
+        for parameter in parameters:
+            key, _, value = parameter.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = min(max(float(value.strip()), 0.0), 1.0)
+                except ValueError:
+                    q = -1.0
+        if q >= 0:
+            ranges.append((media_range, q))
+    return ranges
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """A serialised answer: body bytes, media type and extra headers."""
+
+    body: bytes
+    media_type: str
+    headers: dict[str, str]
+
+
+_INLINE_BYTES = 64 * 1024
+"""Largest answer body (bytes) a worker sends inside its reply; a larger one follows the reply as raw
+bytes, which the server reads on a thread rather than on its event loop."""
+
+
+def _worker_main(connection: Connection, limits: SparqlLimits, server_pid: int) -> None:
+    """Entry point of a worker process: serve queries from ``connection`` until it closes.
+
+    Evaluation runs on a thread with a :data:`WORKER_STACK_BYTES` stack (see the module docstring).
+    Ctrl-C, which a terminal sends to the server and its workers alike, is ignored: the server
+    stops its workers itself.  A watcher thread ends the process if the server disappears.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _cap_memory(limits.max_worker_memory_bytes)
+    threading.Thread(target=_exit_with_server, args=(server_pid,), name="sparql-server-watch", daemon=True).start()
+    evaluator = threading.Thread(target=_serve_queries, args=(connection, limits), name="sparql-evaluator")
+    _start_with_large_stack(evaluator)
+    evaluator.join()
+
+
+def _cap_memory(extra_bytes: int) -> None:
+    """Cap this worker's address space at what it holds now plus ``extra_bytes`` (``RLIMIT_AS``),
+    so one query cannot take the machine's memory; a no-op where the limit cannot be set."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[0])
+        current = pages * os.sysconf("SC_PAGE_SIZE")
+        limit = current + extra_bytes + WORKER_STACK_BYTES
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, ValueError):
+        log.warning("could not cap the memory of a SPARQL worker")
+
+
+def _exit_with_server(server_pid: int) -> None:
+    """End this worker process once its parent, the server, is gone (checked every second)."""
+    while os.getppid() == server_pid:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _serve_queries(connection: Connection, limits: SparqlLimits) -> None:
+    """In a worker process: open or load the dataset, say ``("ready", triples)``, then answer each query.
+
+    The dataset comes as ``("path", folder)``, an on-disk store opened read-only, or as
+    ``("nquads", None)`` followed by N-Quads bytes; :func:`pyoxigraph.parse` keeps blank node labels (which
+    ``Store.load`` would rename), so answers are the same as from the server's own store.  Each
+    query comes as ``(operation, seconds left)``; the reply is ``("answer", _Answer)``, or
+    ``("large", (media type, headers))`` followed by the body as raw bytes when it is over
+    :data:`_INLINE_BYTES`, ``("error", (name, kind, status, message))`` for a :class:`YiliError`, or
+    ``("failed", traceback)``.
+    """
+    try:
+        kind, path = connection.recv()
+        if kind == "path":
+            store = pyoxigraph.Store.read_only(path)
+        else:
+            store = pyoxigraph.Store()
+            store.bulk_extend(pyoxigraph.parse(connection.recv_bytes(), format=RdfFormat.N_QUADS))
+    except EOFError:
+        return
+    except Exception:
+        connection.send(("failed", traceback.format_exc()))
+        return
+    connection.send(("ready", len(store) if kind != "path" else None))  # counting a store on disk reads it all
+    never = threading.Event()  # the server enforces the budget; the deadline suffices here
+    while True:
+        try:
+            operation, seconds_left = connection.recv()
+        except EOFError:
+            return
+        deadline = time.monotonic() + seconds_left
+        try:
+            answer = _evaluate(lambda: store, operation, limits, deadline, never)
+            if len(answer.body) > _INLINE_BYTES:  # the body follows as it is, unpickled
+                connection.send(("large", (answer.media_type, answer.headers)))
+                connection.send_bytes(answer.body)
+                continue
+            reply: tuple[str, Any] = ("answer", answer)
+        except YiliError as error:
+            reply = ("error", (type(error).__name__, error.kind, error.status, error.message))
+        except Exception:
+            reply = ("failed", traceback.format_exc())
+        connection.send(reply)
+
+
+_STACK_SIZE_LOCK = threading.Lock()
+
+
+def _start_with_large_stack(thread: threading.Thread) -> None:
+    """Start ``thread`` with a :data:`WORKER_STACK_BYTES` stack (the default elsewhere is unchanged).
+
+    :func:`threading.stack_size` is process-wide, so it is set just for this start and restored.
+    """
+    with _STACK_SIZE_LOCK:
+        try:
+            previous = threading.stack_size(WORKER_STACK_BYTES)
+        except (ValueError, RuntimeError):  # a platform that cannot size thread stacks
+            thread.start()
+            return
+        try:
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+
+
+def _timeout_message(limits: SparqlLimits) -> str:
+    return (
+        f"The query ran past the time budget of {limits.timeout_s:g} s (SparqlLimits.timeout_s); "
+        "narrow the pattern or add a LIMIT."
+    )
+
+
+def _evaluate(
+    get_store: Callable[[], pyoxigraph.Store],
+    operation: _Operation,
+    limits: SparqlLimits,
+    deadline: float,
+    stop: threading.Event,
+) -> _Answer:
+    """Evaluate one query with pyoxigraph and serialise its answer (on a worker's large-stack thread).
+
+    Results are read one row at a time; reading stops as soon as the budget is spent (``deadline``,
+    on this process's :func:`time.monotonic` clock, or ``stop`` set) or ``limits.max_rows`` is
+    passed.  pyoxigraph's result objects never leave this thread.
+
+    Raises
+    ------
+    QueryError
+        The query does not parse (the parser's message), a dataset IRI is invalid, or evaluation fails.
+    NotAcceptableError
+        No offered format for this query form satisfies ``Accept`` / ``format=``.
+    RequestTooLargeError
+        More than ``limits.max_rows`` rows, unless ``limits.truncate_results``.
+    QueryTimeoutError
+        The budget ran out between rows.
+    """
+
+    def check_budget() -> None:
+        if stop.is_set() or time.monotonic() > deadline:
+            raise QueryTimeoutError(_timeout_message(limits))
+
+    check_budget()
+    store = get_store()
+    try:
+        results = store.query(operation.query, base_iri=operation.base_iri, **_dataset(operation))
+        check_budget()
+        headers: dict[str, str] = {}
+        if isinstance(results, QueryBoolean):
+            results_format = _results_format(operation, "ASK results")
+            return _Answer(_bytes(results.serialize(format=results_format)), results_format.media_type, {})
+        if isinstance(results, QuerySolutions):
+            results_format = _results_format(operation, "SELECT results")
+            variables = [str(variable) for variable in results.variables]
+            rows = _take(results, limits, check_budget, headers)
+            body = _serialize_solutions(variables, rows, results_format)
+            check_budget()
+            return _Answer(body, results_format.media_type, headers)
+        graph_format = _negotiate(
+            operation.accept,
+            operation.format,
+            _GRAPH_FORMATS,
+            _GRAPH_NAMES,
+            RdfFormat.from_media_type,
+            "CONSTRUCT and DESCRIBE results",
+        )
+        triples = _take(results, limits, check_budget, headers)
+        body = _bytes(pyoxigraph.serialize(triples, format=graph_format))
+        check_budget()
+        return _Answer(body, graph_format.media_type, headers)
+    except YiliError:
+        raise
+    except SyntaxError as error:
+        if _looks_like_update(operation.query):
+            raise ReadOnlyError(
+                "This SPARQL endpoint is read-only: the query is a SPARQL Update (INSERT, DELETE, LOAD, "
+                "CLEAR, CREATE, DROP, COPY, MOVE or ADD), which is not accepted."
+            ) from None
+        raise QueryError(f"The query is not valid SPARQL 1.1: {error}") from None
+    except (RuntimeError, ValueError, TypeError) as error:
+        # pyoxigraph's evaluation errors; an OSError (the storage failing) is the server's fault,
+        # not the client's, and goes on to be logged and answered 500.
+        raise QueryError(f"The query could not be evaluated: {error}") from None
+
+
+def _results_format(operation: _Operation, what: str) -> QueryResultsFormat:
+    """The negotiated format of SELECT or ASK results (see :func:`_negotiate`)."""
+    return _negotiate(
+        operation.accept,
+        operation.format,
+        _RESULTS_FORMATS,
+        _RESULTS_NAMES,
+        QueryResultsFormat.from_media_type,
+        what,
+    )
+
+
+def _dataset(operation: _Operation) -> dict[str, Any]:
+    """pyoxigraph's dataset arguments for an operation (SPARQL 1.1 Protocol 2.1.4).
+
+    Protocol parameters, when given, replace the query's dataset entirely (an absent
+    ``default-graph-uri`` means an empty default graph).  Otherwise a query without ``FROM`` sees the
+    union of all graphs as its default graph.
+    """
+    if operation.default_graphs or operation.named_graphs:
+        return {
+            "default_graph": [_graph_name(iri, "default-graph-uri") for iri in operation.default_graphs],
+            "named_graphs": [_graph_name(iri, "named-graph-uri") for iri in operation.named_graphs],
+        }
+    if _declares_dataset(operation.query):
+        return {}
+    return {"use_default_graph_as_union": True}
+
+
+def _graph_name(iri: str, parameter: str) -> pyoxigraph.NamedNode:
+    try:
+        return pyoxigraph.NamedNode(iri)
+    except ValueError as error:
+        raise QueryError(f"{parameter} {iri!r} is not a valid IRI: {error}") from None
+
+
+def _take(results: Any, limits: SparqlLimits, check_budget: Callable[[], None], headers: dict[str, str]) -> list[Any]:
+    """Read at most ``limits.max_rows`` rows lazily, checking the budget before each one.
+
+    One row past the cap means the answer is too large: RequestTooLargeError, or, with
+    ``limits.truncate_results``, the first ``max_rows`` rows and a truncation header.
+    """
+    rows: list[Any] = []
+    for row in results:
+        if len(rows) == limits.max_rows:
+            if not limits.truncate_results:
+                raise RequestTooLargeError(
+                    f"The answer has more rows than the limit of {limits.max_rows:,} "
+                    "(SparqlLimits.max_rows); add a LIMIT or narrow the pattern."
+                )
+            headers[TRUNCATED_HEADER] = str(limits.max_rows)
+            break
+        rows.append(row)
+        check_budget()
+    return rows
+
+
+def _serialize_solutions(variables: Sequence[str], rows: Sequence[Any], results_format: QueryResultsFormat) -> bytes:
+    """Serialise solutions already read, with pyoxigraph's serialiser for ``results_format``.
+
+    pyoxigraph serialises only a live result iterator, which the row cap and the time budget cannot
+    stop midway; so the rows read are handed back to pyoxigraph as SPARQL Results TSV (W3C, *SPARQL
+    1.1 Query Results CSV and TSV Formats*, section 3), whose terms are written in pyoxigraph's own
+    N-Triples syntax, parsed with :func:`pyoxigraph.parse_query_results` and serialised from there.
+    """
+    lines = ["\t".join(variables)]
+    lines.extend("\t".join("" if term is None else _term_text(term) for term in row) for row in rows)
+    tsv = ("\n".join(lines) + "\n").encode("utf-8")
+    parsed = pyoxigraph.parse_query_results(tsv, format=QueryResultsFormat.TSV)
+    return _bytes(parsed.serialize(format=results_format))
+
+
+def _term_text(term: Any) -> str:
+    """A term in SPARQL / N-Triples syntax; a triple term as ``<<( s p o )>>`` (RDF 1.2)."""
+    if isinstance(term, pyoxigraph.Triple):
+        return f"<<( {_term_text(term.subject)} {_term_text(term.predicate)} {_term_text(term.object)} )>>"
+    return str(term)
+
+
+def _bytes(serialized: bytes | None) -> bytes:
+    """pyoxigraph's serialisers return None only when given an output file; never here."""
+    return serialized if serialized is not None else b""
+
+
+_UPDATE_START = re.compile(
+    r"^(?:\s|#[^\n]*\n|(?:PREFIX\s+[^:\s]*:\s*<[^>]*>)|(?:BASE\s*<[^>]*>))*"
+    r"(INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD|WITH)\b",
+    re.IGNORECASE,
+)
+
+
+def _looks_like_update(query: str) -> bool:
+    """True if the text, after its prologue (PREFIX, BASE, comments), starts with an update verb:
+    an update sent where a query belongs gets the read-only refusal, not a syntax error."""
+    return bool(_UPDATE_START.match(query))
