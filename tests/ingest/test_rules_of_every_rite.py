@@ -613,3 +613,21 @@ def test_the_zhushu_bare_zhu_opens_a_note_that_names_a_word(extractor):
         r = extractor.extract(read_file(shared_path("corpus", "kanripo", edition, f"{edition}_015.txt")))
         found = next(t for t in r.toasts if t.step.text == "獻于尸" and t.step.action.key == "action-xian")
         assert ([p.label for p in found.giver], [p.label for p in found.receiver]) == (["佐食"], ["尸"]), edition
+
+
+def test_officers_of_the_kitchen_and_the_second_guest_are_one_person_each(extractor):
+    """有司徹 次賔 (the second guest), 婦贊者 (the women assisting the 主婦), 雍正, 雍府; 公食大夫 旅人 (註
+    旅人雍人之屬): each one person, not 次 + 賔, 婦 + 贊者, or the pledge 旅 (no toast in 旅人南面加匕于鼎)."""
+    r = read(extractor, "次賔羞匕湆如尸禮\n\n婦贊者執昌菹醢以授主婦\n\n雍正執一匕以從雍府執二匕以從", "yousiche")
+    assert fields(r, "text", "agent") == [
+        ("次賔羞匕湆如尸禮", "次賔"),
+        ("婦贊者執昌菹醢", "婦贊者"),
+        ("以授主婦", "婦贊者"),
+        ("雍正執一匕", "雍正"),
+        ("以從", "雍正"),
+        ("雍府執二匕", "雍府"),
+        ("以從", "雍府"),
+    ]
+    r = read(extractor, "雍人以俎入陳于鼎南旅人南面加匕于鼎退", "gongshidafuli")
+    assert list(r.toasts) == []
+    assert ("旅人南面加匕于鼎", "旅人", "加") in fields(r, "text", "agent", "action")
