@@ -196,7 +196,11 @@ def comparison(r: _Rereading, i: int) -> int | None:
     stop = ends[0] if ends else i
     while ends and stop + 1 < len(r.tokens) and r.tokens[stop + 1].kind == END:
         stop += 1  # 如初儀, 如初禮: "as the first rite", one comparison (特牲 為加爵如初儀 | 不及佐食)
-    if not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ACTION:
+    if not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ROLE and not _starts_subject(r.tokens, i + 1):
+        # 如 + a person who is the subject of no act: "as (in) X", no person of the rite (有司徹 …尸以醋
+        # 主人亦如擯 | 主人答拜, 亦如擯其綏祭: as in the 儐尸)
+        stop = i + 1
+    elif not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ACTION:
         # 如 + an act and its object: 見姑姊如見母 (as he saw his mother): up to the next act or subject
         stop = i + 1
         while stop + 1 < len(r.tokens) and r.tokens[stop + 1].kind in (OBJECT, OTHER, VESSEL, WINE, ZHI, NUM) or (

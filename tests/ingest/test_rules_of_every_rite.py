@@ -631,3 +631,17 @@ def test_officers_of_the_kitchen_and_the_second_guest_are_one_person_each(extrac
     r = read(extractor, "雍人以俎入陳于鼎南旅人南面加匕于鼎退", "gongshidafuli")
     assert list(r.toasts) == []
     assert ("旅人南面加匕于鼎", "旅人", "加") in fields(r, "text", "agent", "action")
+
+
+def test_ru_and_a_person_who_does_nothing_is_a_comparison_not_a_subject(extractor):
+    """有司徹 ``尸以醋主人亦如擯 其綏祭…`` and ``…亦如擯 主人答拜``: 如擯 is "as in the 儐尸" (擯 for 儐), not the
+    usher 擯者 as the subject of what follows: the host presents the 祝 and answers the bow."""
+    r = read(extractor, "祝酌授尸尸以醋主人亦如擯主人答拜", "yousiche")
+    assert fields(r, "text", "agent", "action")[-1] == ("亦如擯主人答拜", "主人", "答拜")
+    text = "主人洗酌酳尸賔羞肝皆如儐禮卒爵主人拜祝受尸爵尸答拜祝酌授尸尸以醋主人亦如擯其綏祭其嘏亦如儐"
+    r = read(extractor, text + "\n\n其獻祝與二佐食其位其薦脀皆如儐", "yousiche")  # KR1d0040_017, paragraphs 140-141
+    assert [(t.giver[0].label, extractor_label(t.type.key), t.receiver[0].label) for t in r.toasts] == [
+        ("主人", "獻", "尸"),
+        ("尸", "酢", "主人"),
+        ("主人", "獻", "祝"),
+    ]
