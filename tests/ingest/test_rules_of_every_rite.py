@@ -645,3 +645,11 @@ def test_ru_and_a_person_who_does_nothing_is_a_comparison_not_a_subject(extracto
         ("尸", "酢", "主人"),
         ("主人", "獻", "祝"),
     ]
+
+
+def test_yi_li_is_standing_still_one_act_of_its_subject(extractor):
+    """疑立 (註 疑正立自定之貌) is one act, to stand still: 主人阼階東疑立 is the host's, a clause of its own,
+    not the object of the 設 before it (鄉飲酒 乃設折俎 | 主人阼階東疑立 | 賓坐左執爵)."""
+    r = read(extractor, "乃設折俎主人阼階東疑立賓坐左執爵祭脯醢", "xiangyinjiuli")
+    assert fields(r, "text", "action")[0] == ("乃設折俎", "設")
+    assert fields(r, "text", "agent", "action")[1:3] == [("主人阼階東疑立", "主人", "立"), ("賓坐", "賓", "坐")]
