@@ -582,9 +582,15 @@ def thing_that_is_somewhere(r: _Rereading, i: int) -> int | None:
 
 def thing_in_a_list(r: _Rereading, i: int) -> int | None:
     """A word that is an act and a thing, joined by 與 to a thing after it, is a thing in a list (士冠
-    筮與席所卦者具饌於西塾: the stalks, the mat and the diagram things), not the act of divining."""
+    筮與席所卦者具饌於西塾: the stalks, the mat and the diagram things), not the act of divining; so is
+    an act that is also a wine right before another wine (士喪 醴酒錯于豆南: the 醴 and the 酒)."""
     t, nxt = r.tokens[i], r.next(i)
     after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    wine = next((c for c in t.readings if c.kind == WINE), None) if _is_act(t) else None
+    if wine is not None and nxt is not None and any(c.key == "object-jiu" or c.kind == WINE for c in (*nxt.readings, nxt.concept) if c):
+        # 醴酒: the sweet wine and the wine, two things set out (士喪 醴酒錯于豆南), not the act of 醴
+        r.out.append(with_kind(t, WINE, wine))
+        return i + 1
     if not (_is_act(t) and nxt is not None and nxt.kind == CONJ and nxt.text in g.WITH and after is not None):
         return None
     if after.kind not in (OBJECT, VESSEL, PLACE, WINE) and not (_is_act(after) and any(c.kind != ACTION for c in after.readings)):
@@ -840,6 +846,8 @@ def _noun_phrase_end(tokens: list[Token], i: int, stop: int) -> int:
     if i >= stop:
         return i
     t = tokens[i]
+    if t.kind == ROLE and i + 1 < stop and tokens[i + 1].kind == DIR and tokens[i + 1].text in g.COMPASS:
+        return i + 2  # 于侑東: east of the 侑, a place (有司徹 尸北面于侑東答拜); 左/右 after him is a hand
     if t.kind in (ROLE, PLACE):
         return i + 1
     j = i

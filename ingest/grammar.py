@@ -195,6 +195,9 @@ ALL: frozenset[str] = spelled({"皆"})
 THE_REST: frozenset[str] = spelled({"衆", "眾", "众"})
 """衆 + a rank: the rest of that rank after its leader (衆賓 after the 賓, 衆兄弟 after the 長兄弟)."""
 
+COMPASS: frozenset[str] = spelled({"東", "西", "南", "北"})
+"""The four quarters: after a person in a 于-phrase, the place on that side of him (于侑東)."""
+
 ELDEST: frozenset[str] = spelled({"長"})
 """長 after a group: its eldest, one person (衆賔長, 兄弟長)."""
 

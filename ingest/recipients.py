@@ -311,12 +311,13 @@ class RecipientRules(Reader):
         return None
 
     def _handed_to(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
-        """Who last handed (授) something to ``agent`` in this block or the one before, if anyone:
-        佐食授挼祭 尸受 (特牲: the 尸 receives from the 佐食)."""
+        """Who last handed (授) something to ``agent`` in this block or the two before, if anyone:
+        佐食授挼祭 尸受 (特牲: the 尸 receives from the 佐食); 有司徹 尸…取爵酌 | 司宮設席于東序 | 主人…拜受爵:
+        from the 尸 who poured, a paragraph of setting the mat between."""
         if not agent:
             return None
         for s in reversed(self.steps[-6:]):
-            if s.block < block - 1:
+            if s.block < block - 2:
                 return None
             if s.action.key == "action-shou-hand" and s.agent and any(r.key == agent[0].key for r in s.recipient):
                 return s.agent[:1]

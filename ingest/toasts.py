@@ -329,16 +329,21 @@ def received_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> T
     else:
         return None
     kind = "action-xian"
-    last = toasts[-1] if toasts else None
-    if (
-        last is not None
-        and last.type.key == "action-xian"
-        and any(r.key == giver[0].key for r in last.receiver)
-        and any(g_.key == step.agent[0].key for g_ in last.giver)
-    ):
-        # 有司徹 主人…獻尸 尸卒爵 … 尸酌 主人拜受爵: the one just presented pours the cup back to who
-        # presented it — his return toast (酢), though no 酢 is written
-        kind = "action-zuo"
+    for t in reversed(toasts[-4:]):
+        if t.step.block < step.block - 30:  # 有司徹: some twenty paragraphs of dishes between 獻尸 and its 酢
+            break
+        if t.type.key == "action-zuo" and any(g_.key == giver[0].key for g_ in t.giver):
+            break  # he has returned a presentation since
+        if (
+            t.type.key == "action-xian"
+            and any(r.key == giver[0].key for r in t.receiver)
+            and any(g_.key == step.agent[0].key for g_ in t.giver)
+        ):
+            # 有司徹 主人…獻尸 尸卒爵 … 尸酌 主人拜受爵: the one presented pours the cup back to who
+            # presented him — his return toast (酢), though no 酢 is written, also when the presenter
+            # has presented another since (主人獻侑 … 尸…酌 主人拜受爵)
+            kind = "action-zuo"
+            break
     concept = resolver.vocabulary.concepts.get(kind)
     if concept is None:
         return None

@@ -653,3 +653,28 @@ def test_yi_li_is_standing_still_one_act_of_its_subject(extractor):
     r = read(extractor, "乃設折俎主人阼階東疑立賓坐左執爵祭脯醢", "xiangyinjiuli")
     assert fields(r, "text", "action")[0] == ("乃設折俎", "設")
     assert fields(r, "text", "agent", "action")[1:3] == [("主人阼階東疑立", "主人", "立"), ("賓坐", "賓", "坐")]
+
+
+def test_li_before_jiu_is_the_sweet_wine_not_a_presentation(extractor):
+    """士喪 醴酒錯于豆南, 醴酒北面: the 醴 and the 酒 set out for the dead, two wines, no toast; 主人醴賓 is
+    still the host's 醴 of the guest (a presentation)."""
+    r = read(extractor, "奠由楹内入于室醴酒北面\n\n豆錯爼錯于豆東立于爼北西上醴酒錯于豆南", "shisangli")
+    assert list(r.toasts) == []
+    assert all(s.action.label != "醴" for s in r.steps)
+    r = read(extractor, "主人醴賓", "shiguanli")
+    assert toasts(r) == [("主人", "獻", "賓")]
+
+
+def test_a_person_and_a_quarter_after_yu_is_a_place_and_a_cup_poured_back_is_a_zuo(extractor):
+    """有司徹: 尸酌 … 主婦…西面拜受爵 尸北面于侑東答拜: 于侑東 is "east of the 侑", a place, so the 尸 bows
+    and the 主婦 receives from him: his return toast for her presentation (註 將酢主婦); 尸…取爵酌 |
+    司宮設席 | 主人…拜受爵: the 尸's 酢 of the host, though the host presented the 侑 in between."""
+    r = read(extractor, "主婦洗爵于房中出酌入户西面拜獻尸尸拜受\n\n尸酌主婦出于房西面拜受爵尸北面于侑東答拜", "yousiche")
+    assert [(t.giver[0].label, extractor_label(t.type.key), t.receiver[0].label) for t in r.toasts][-1] == ("尸", "酢", "主婦")
+    assert fields(r, "text", "agent", "recipient")[-1] == ("答拜", "尸", "主婦")
+    r = read(extractor, "主人酌獻尸尸拜受\n\n主人酌獻侑侑拜受\n\n尸升坐取爵酌\n\n司宫設席于東序西面\n\n主人東楹東北面拜受爵", "yousiche")
+    assert [(t.giver[0].label, extractor_label(t.type.key), t.receiver[0].label) for t in r.toasts] == [
+        ("主人", "獻", "尸"),
+        ("主人", "獻", "侑者"),
+        ("尸", "酢", "主人"),
+    ]
