@@ -316,11 +316,17 @@ class RecipientRules(Reader):
         from the 尸 who poured, a paragraph of setting the mat between."""
         if not agent:
             return None
-        for s in reversed(self.steps[-6:]):
+        recent = self.steps[-6:]
+        for k in range(len(recent) - 1, -1, -1):
+            s = recent[k]
             if s.block < block - 2:
                 return None
             if s.action.key == "action-shou-hand" and s.agent and any(r.key == agent[0].key for r in s.recipient):
                 return s.agent[:1]
+            poured = k > 0 and recent[k - 1].action.key in ("action-zhuo", "action-shi-fill") and recent[k - 1].agent[:1] == s.agent[:1]
+            if s.action.key == "action-shou-hand" and poured and s.recipient and all(r.key != agent[0].key for r in s.recipient):
+                # 祝酌授尸 賔拜受爵: a cup poured and handed to another is his to give (有司徹: the 尸's)
+                return s.recipient[:1]
             if (
                 "action-toast" in self.vocabulary.broader_closure(s.action.key)
                 and s.agent

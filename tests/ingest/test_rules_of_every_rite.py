@@ -678,3 +678,18 @@ def test_a_person_and_a_quarter_after_yu_is_a_place_and_a_cup_poured_back_is_a_z
         ("主人", "獻", "侑者"),
         ("尸", "酢", "主人"),
     ]
+
+
+def test_a_cup_poured_and_handed_to_another_is_received_from_him(extractor):
+    """有司徹 (述註, KR1d0040_017) 尸作止爵…賔拜祝受爵尸答拜 | 祝酌授尸賔拜受爵: the 祝 pours and hands the
+    cup to the 尸, and the 賓 receives it from the 尸: the 尸's return toast (酢) for the 賓's third
+    presentation; the pourer is not the giver."""
+    from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
+
+    r = extractor.extract(read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_017.txt")))
+    at = next(k for k, s in enumerate(r.steps) if s.text == "祝酌" and r.steps[k + 2].text == "賔拜受爵")
+    assert [(s.text, s.agent[0].label, s.recipient[0].label) for s in r.steps[at + 1 : at + 3]] == [("授尸", "祝", "尸"), ("賔拜受爵", "賔", "尸")]
+    toast = next(t for t in r.toasts if t.step.sequence == r.steps[at + 2].sequence)
+    assert (toast.giver[0].label, extractor_label(toast.type.key), toast.receiver[0].label) == ("尸", "酢", "賔")
