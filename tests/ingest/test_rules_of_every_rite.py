@@ -693,3 +693,12 @@ def test_a_cup_poured_and_handed_to_another_is_received_from_him(extractor):
     assert [(s.text, s.agent[0].label, s.recipient[0].label) for s in r.steps[at + 1 : at + 3]] == [("授尸", "祝", "尸"), ("賔拜受爵", "賔", "尸")]
     toast = next(t for t in r.toasts if t.step.sequence == r.steps[at + 2].sequence)
     assert (toast.giver[0].label, extractor_label(toast.type.key), toast.receiver[0].label) == ("尸", "酢", "賔")
+
+
+def test_places_of_the_hall_and_the_archers_and_the_losers_are_words_of_their_own(extractor):
+    """上篚 (the basket on the hall), 兩楹間, 射位 are places; 不勝者 (the losers) is a person, not a negated
+    act (鄉射 不勝者執弛弓升飲: they drink the penalty cup)."""
+    r = read(extractor, "取爵于上篚獻工\n\n三耦及衆射者皆與其耦進立于射位北上\n\n一耦進不勝者執弛弓升飲", "xiangsheli")
+    assert fields(r, "text", "location")[:2] == [("取爵于上篚", "上篚"), ("獻工", None)]
+    assert ("立于射位北上", "射位") in fields(r, "text", "location")
+    assert fields(r, "text", "agent", "negated")[-3:-1] == [("不勝者執弛弓", "不勝者", False), ("升", "不勝者", False)]
