@@ -627,6 +627,19 @@ def their_elder(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def absence(r: _Rereading, i: int) -> int | None:
+    """無 + a noun (a person, a thing, a cup) says that there is none, and negates no act: 無司正 (there
+    is no 司正, 鄉射 記), 無筭爵 (the cups without count), 無介 | 不殺, 無爼 | 賓酢主人."""
+    t, nxt = r.tokens[i], r.next(i)
+    if not (t.kind == NEG and t.text in g.ABSENT and nxt is not None and nxt.kind in (ROLE, OBJECT, VESSEL, OTHER, WINE)):
+        return None
+    k = i + 1
+    while k < len(r.tokens) and r.tokens[k].kind in (OBJECT, VESSEL, OTHER, WINE) or (k == i + 1 and r.tokens[k].kind == ROLE):
+        k += 1
+    r.out.extend(with_kind(x, TAIL) for x in r.tokens[i:k])
+    return k
+
+
 def possessed_act_word(r: _Rereading, i: int) -> int | None:
     """Act + 其 + act word: the second is a thing, "their X", the object of the first (有司徹 賔及兄弟
     交錯其酬: pass their pledges back and forth; 鄉射 獲者執其薦: his dishes)."""
@@ -713,6 +726,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     side_of_a_place,
     presented_next_after,
     their_elder,
+    absence,
     possessed_act_word,
     the_rest,
     elliptic_repeat,

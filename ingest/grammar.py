@@ -51,6 +51,9 @@ SUMMARY_ADVERBS: frozenset[str] = spelled({"辩", "徧", "遍", "辯"})
 NEGATORS: frozenset[str] = spelled({"不", "无", "無", "弗", "毋", "未", "莫"})
 """不拜, 不啐酒, 无加席: the act is left out, and that is what the rite prescribes."""
 
+ABSENT: frozenset[str] = spelled({"無", "无"})
+"""無 before a noun: "there is no …" (無司正, 無筭爵), a statement, not the negation of an act."""
+
 CONDITIONAL: frozenset[str] = spelled({"若", "如若", "唯", "惟"})
 """若…则 "if … then"; 若賔若长 "either … or"; 唯公所酬 "whomever the ruler chooses"."""
 

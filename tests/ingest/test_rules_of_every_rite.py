@@ -702,3 +702,14 @@ def test_places_of_the_hall_and_the_archers_and_the_losers_are_words_of_their_ow
     assert fields(r, "text", "location")[:2] == [("取爵于上篚", "上篚"), ("獻工", None)]
     assert ("立于射位北上", "射位") in fields(r, "text", "location")
     assert fields(r, "text", "agent", "negated")[-3:-1] == [("不勝者執弛弓", "不勝者", False), ("升", "不勝者", False)]
+
+
+def test_wu_before_a_noun_says_there_is_none_and_negates_no_act(extractor):
+    """鄉射 記 無爼賓酢主人 (there is no stand; the guest returns the host's toast), 無介不殺, 一人舉觶遂無筭爵
+    無司正 (there is no 司正: no one to toast)."""
+    r = read(extractor, "無爼賓酢主人主人不崇酒\n\n一人舉觶遂無筭爵無司正", "xiangsheli")
+    assert toasts(r) == [("賓", "酢", "主人")]
+    assert fields(r, "text", "agent", "negated")[0] == ("無爼賓酢主人", "賓", False)
+    assert all("司正" not in s.as_record()["recipient"] for s in r.steps if s.as_record()["recipient"])
+    r = read(extractor, "無介不殺", "xiangsheli")
+    assert fields(r, "text", "negated") == [("無介不殺", True)]  # 不 still negates 殺
