@@ -198,7 +198,9 @@ class AgentRules(Reader):
                 and last is not None
                 and last.block == clause.block
                 and last.agent[:1] == st.subject[:1]
-                and last.action.key in ("action-zhuo", "action-shou")  # he has taken the cup back, or poured
+                # he has taken the cup back, or poured, or filled it (鄉射 主人實爵以酢於西階上: the host pours
+                # the 大夫's 酢 for himself)
+                and last.action.key in ("action-zhuo", "action-shou", "action-shi-fill")
                 and any(s.block == clause.block and s.agent_explicit and s.agent[:1] == st.subject[:1] for s in self.steps[-6:])
             )
             if not ((changed or giver_goes_on) and st.subject):

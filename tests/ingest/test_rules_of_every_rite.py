@@ -713,3 +713,13 @@ def test_wu_before_a_noun_says_there_is_none_and_negates_no_act(extractor):
     assert all("司正" not in s.as_record()["recipient"] for s in r.steps if s.as_record()["recipient"])
     r = read(extractor, "無介不殺", "xiangsheli")
     assert fields(r, "text", "negated") == [("無介不殺", True)]  # 不 still negates 殺
+
+
+def test_the_host_who_fills_the_cup_pours_the_zuo_for_himself(extractor):
+    """鄉射 大夫授主人爵於兩楹間復位 主人實爵以酢於西階上: the 大夫's return toast, filled and drunk by the
+    host himself (giver 大夫, performed by 主人), and the host sits and bows after it."""
+    text = "主人以爵降大夫降主人辭降卒洗主人盥\n\n揖讓升大夫授主人爵於兩楹間復位主人實爵以酢於西階上坐奠爵拜大夫答拜"
+    r = read(extractor, "主人洗升實爵席前獻於大夫大夫西階上拜進受爵反位主人大夫之右拜送\n\n大夫坐祭立飲卒爵\n\n" + text, "xiangsheli")
+    zuo = r.toasts[-1]
+    assert (zuo.giver[0].label, extractor_label(zuo.type.key), zuo.receiver[0].label, zuo.performed_by[0].label) == ("大夫", "酢", "主人", "主人")
+    assert fields(r, "text", "agent")[-5:-3] == [("以酢於西階上", "主人"), ("坐", "主人")]
