@@ -389,6 +389,11 @@ def _best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
     return cut
 
 
+_LEARNT_CHARS = 300
+"""The least text (characters) of each kind, note and classic, a file must mark for its models to
+decide the cuts; a chapter marks thousands."""
+
+
 def _is_note_mark(text: str, k: int) -> bool:
     """A bare 注 (or 註) at ``text[k]`` that opens 鄭玄's note, not the 注釋曰 of a 疏."""
     return text[k] in "注註" and text[k + 1 : k + 2] != "釋"
@@ -405,7 +410,8 @@ def _split_run_on_notes(blocks: list) -> list:  # type: ignore[type-arg]
     ○ closes (the two kinds of text the layout marks).  The cut makes the note before it likeliest
     as a whole note and the text after it likeliest as a whole classic section (:func:`_best_cut`):
     鄭玄's glosses (``X猶Y也``, ``今文X爲Y``) read unlike the narrative of the classic.  A file's
-    models depend on that file alone, so a chapter reads the same alone or with others.
+    models depend on that file alone, so a chapter reads the same alone or with others; a file with
+    less than :data:`_LEARNT_CHARS` of either is cut after the note's last 也, where it has one.
     """
 
     def text_of(chars: list) -> str:  # type: ignore[type-arg]
@@ -422,6 +428,8 @@ def _split_run_on_notes(blocks: list) -> list:  # type: ignore[type-arg]
             if bare_note(layer, text) and not any(_is_note_mark(text, k) for k in range(1, len(text))):
                 note_texts.append(text[1:])
     classic_model, note_model = CharBigram(classic_texts), CharBigram(note_texts)
+    # a file too small to learn from (a snippet) is cut after the note's last 也 instead, where it has one
+    learnt = sum(map(len, note_texts)) >= _LEARNT_CHARS and sum(map(len, classic_texts)) >= _LEARNT_CHARS
     out: list = []
     for classic, notes in blocks:
         pending: list = [(classic, [])]  # type: ignore[type-arg]
@@ -432,7 +440,8 @@ def _split_run_on_notes(blocks: list) -> list:  # type: ignore[type-arg]
             for k in marks:
                 if k - start < 3:  # room for one character of note and one of classic
                     continue
-                cut = start + _best_cut(text[start:k], note_model, classic_model)
+                ye = text.rfind("也", start, k - 1) + 1
+                cut = start + _best_cut(text[start:k], note_model, classic_model) if learnt or ye <= start else ye
                 pending[-1][1].append((layer, who, chars[start:cut]))
                 pending.append((chars[cut:k], []))
                 start = k

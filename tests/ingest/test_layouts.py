@@ -286,3 +286,14 @@ def test_a_ji_that_opens_a_printed_line_after_a_paragraphs_short_last_line_begin
     assert (parts["羞惟所有鄉樂惟欲"], parts["記大夫與則公士為賓"]) == ("narrative", "ji")
     first = next(t for t in r.toasts if t.step.text == "獻用爵其他用觶")
     assert [p.label for p in first.giver] == ["主人"]
+
+
+def test_a_zhushu_snippet_too_small_to_learn_from_is_cut_after_the_notes_ye(extractor):
+    """Three lines of 注疏 mark no note closed by a parenthesis, so there is nothing to learn the note's
+    language from: ``注獻進也賓拜受注…`` is cut after 也, and 賓拜受 is classic.  (The last note, which no
+    later 注 or parenthesis bounds, keeps what follows it: 注受爵也主人拜送.)"""
+    from yili.ingest.document import parse_text
+
+    doc = parse_text("#+TITLE: 儀禮注疏\n○主人獻賓注獻進也賓拜受注受爵也主人拜送¶\n", edition="t")
+    assert [b.classic.reading_text for b in doc.blocks] == ["○主人獻賓", "賓拜受"]
+    assert [[p.reading_text for p in b.commentary] for b in doc.blocks] == [["注獻進也"], ["注受爵也主人拜送"]]
