@@ -139,7 +139,10 @@ class CupRules(Reader):
         wine: Term | None = None
         if wine_tok is not None:
             wine = self.term(wine_tok.concept, wine_tok.text)  # type: ignore[arg-type]
-            st.wine_in[who] = wine
+            if action.flag("cupAction"):
+                # a wine poured, filled or drunk is in the cup; one named where the jars are set out
+                # (鄉射 尊於賔席之東兩壺斯禁左𤣥酒) is in no one's hand
+                st.wine_in[who] = wine
         elif action.key in _POURING or action.key == "action-xi":
             # 酌 with no wine written: a new pouring, its wine unsaid (士虞 酌酒); a cup washed is empty
             st.wine_in.pop(who, None)

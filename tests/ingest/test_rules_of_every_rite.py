@@ -723,3 +723,12 @@ def test_the_host_who_fills_the_cup_pours_the_zuo_for_himself(extractor):
     zuo = r.toasts[-1]
     assert (zuo.giver[0].label, extractor_label(zuo.type.key), zuo.receiver[0].label, zuo.performed_by[0].label) == ("大夫", "酢", "主人", "主人")
     assert fields(r, "text", "agent")[-5:-3] == [("以酢於西階上", "主人"), ("坐", "主人")]
+
+
+def test_a_wine_named_where_the_jars_are_set_is_in_no_ones_cup(extractor):
+    """鄉射 尊於賔席之東兩壺斯禁左𤣥酒 (the 玄酒, water set for form, beside the wine): no cup handled after
+    it holds 玄酒; a wine written with the pouring is in the cup (酌醴)."""
+    r = read(extractor, "尊於賔席之東兩壺斯禁左𤣥酒皆加勺\n\n主人坐取爵于篚降洗賔降主人坐奠爵于篚下盥洗", "xiangsheli")
+    assert [w for w in (s.as_record()["wine"] for s in r.steps[1:]) if w] == []
+    r = read(extractor, "贊者洗于房中側酌醴加柶覆之面葉", "shiguanli")
+    assert [(s.action.label, s.as_record()["wine"]) for s in r.steps[:2]] == [("洗", None), ("酌", "醴")]
