@@ -2,7 +2,8 @@
 
 Numbers on these machines are noisy, so what the benchmark reports are ratios measured in the same
 run: Oxigraph against rdflib on the same queries; this server against the Oxigraph server and
-rdflib-endpoint serving the same graph; the build against jieba's own cut of the same text; 64x the
+rdflib-endpoint serving the same graph, and beside a bare ASGI app that evaluates in process
+(``bare_asgi.py``: the floor of any Python front, in one and two processes); the build against jieba's own cut of the same text; 64x the
 input against 16x.  Run with ``make bench`` (which installs the peers, the ``bench`` extra).  The HTTP
 part needs Debian's ``wrk``; without it, it is skipped with a note.
 
@@ -310,6 +311,11 @@ def bench_http(graph: Path) -> None:
         ),
         "rdflib-endpoint": ([str(endpoint), "serve", str(graph / "graph.trig"), "--host", "127.0.0.1", "--port", "{port}"], "/?query=ASK%7B%7D"),
     }
+    # the floor of any Python front: a bare ASGI app evaluating in process (benchmarks/bare_asgi.py)
+    bare = [str(BIN / "uvicorn"), "bare_asgi:app", "--app-dir", str(Path(__file__).parent), "--port", "{port}", "--log-level", "warning", "--no-access-log"]
+    for processes in (1, 2):
+        peers[f"bare ASGI x{processes}"] = (bare + ["--workers", str(processes)], "/sparql?query=ASK%7B%7D")
+    os.environ["YILI_BENCH_STORE"] = str(graph / "store")
     for name, (cmd, ready) in peers.items():
         if not Path(cmd[0]).exists():
             print(f"{name}: not installed (make bench installs the bench extra)")
@@ -322,11 +328,13 @@ def bench_http(graph: Path) -> None:
                 return f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(q)}"
 
             wrk(url(point), seconds=2, accept=json_results)  # warm-up
-            results[name] = {"point lookup": wrk(url(point), accept=json_results), "who toasts whom": wrk(url(who), accept=json_results)}
+            results[name] = {"point lookup": wrk(url(point), accept=json_results)}
+            if not name.startswith("bare"):
+                results[name]["who toasts whom"] = wrk(url(who), accept=json_results)
             if name == "yili-kg":
                 results[name]["/toasts?giver=主人"] = wrk(f"http://127.0.0.1:{port}/toasts?giver=%E4%B8%BB%E4%BA%BA")
             rss[name] = rss_mib(proc.pid)
-            if name != "rdflib-endpoint":
+            if name in ("yili-kg", "oxigraph server"):
                 under_load[name] = {}
                 for n in (0, 2, 4):
                     with slow_clients(url(SLOW), n) as outcomes:
@@ -346,9 +354,14 @@ def bench_http(graph: Path) -> None:
         print(f"  {name:16} point lookups with 0 / 2 / 4 slow queries: " + " / ".join(f"{by_n[n]:.0f}" for n in (0, 2, 4)) + f" requests/s -> {by_n[4] / base:.0%} kept under 4")
     if "yili-kg" in results:
         ours = results["yili-kg"]["point lookup"][0]
-        for peer in ("rdflib-endpoint", "oxigraph server"):
+        for peer in ("rdflib-endpoint", "oxigraph server", "bare ASGI x1", "bare ASGI x2"):
             if peer in results:
                 print(f"  SPARQL point lookups: yili-kg at {ours / results[peer]['point lookup'][0]:.2f}x {peer}")
+    if "oxigraph server" in results:
+        ox = results["oxigraph server"]["point lookup"][0]
+        for n in (1, 2):
+            if f"bare ASGI x{n}" in results:
+                print(f"  the floor of Python: a bare ASGI app in {n} process(es), evaluating in process, at {results[f'bare ASGI x{n}']['point lookup'][0] / ox:.2f}x the Oxigraph server")
         print(f"  /toasts?giver=主人 (first page): {results['yili-kg']['/toasts?giver=主人'][0]:.0f} requests/s (target: 1,000)")
 
 
