@@ -3,9 +3,10 @@
 Numbers on these machines are noisy, so what the benchmark reports are ratios measured in the same
 run: Oxigraph against rdflib on the same queries; this server against the Oxigraph server and
 rdflib-endpoint serving the same graph, and beside a bare ASGI app that evaluates in process
-(``bare_asgi.py``: the floor of any Python front, in one and two processes); the build against jieba's own cut of the same text; 64x the
-input against 16x.  Run with ``make bench`` (which installs the peers, the ``bench`` extra).  The HTTP
-part needs Debian's ``wrk``; without it, it is skipped with a note.
+(``bare_asgi.py``: the floor of any Python front, in one and two processes); the build against
+jieba's own cut of the same text; 64x the input against 16x.  Run with ``make bench`` (which
+installs the peers, the ``bench`` extra).  The HTTP part needs Debian's ``wrk``; without it, it is
+skipped with a note.
 
 The graph is the three editions of ``../shared/corpus/kanripo/`` (13 rites, 39 chapters), built
 with ``yili-kg build`` into a temporary folder; without ../shared, the excerpt repeated 40 times.
@@ -41,11 +42,9 @@ QUERIES = {
     "who toasts whom (GROUP BY)": YK
     + "SELECT ?g ?t ?r (COUNT(*) AS ?n) WHERE { ?s a yk:Toast ; yk:giverLabel ?g ; yk:toastTypeLabel ?t ; "
     "yk:receiverLabel ?r } GROUP BY ?g ?t ?r ORDER BY DESC(?n) ?g ?t ?r",
-    "a page of 50 steps in order": YK
-    + "SELECT ?s ?seq ?text WHERE { ?s yk:inEdition ?e ; yk:sequence ?seq ; yk:text ?text . "
+    "a page of 50 steps in order": YK + "SELECT ?s ?seq ?text WHERE { ?s yk:inEdition ?e ; yk:sequence ?seq ; yk:text ?text . "
     "FILTER(?e = <EDITION>) } ORDER BY ?seq LIMIT 50 OFFSET 100",
-    "next+ path from a step": YK
-    + "SELECT (COUNT(?later) AS ?n) WHERE { <STEP> yk:next+ ?later }",
+    "next+ path from a step": YK + "SELECT (COUNT(?later) AS ?n) WHERE { <STEP> yk:next+ ?later }",
     "CONTAINS filter on the text": YK + 'SELECT ?s ?text WHERE { ?s yk:text ?text FILTER(CONTAINS(?text, "獻賔")) }',
 }
 SLOW = YK + "SELECT (COUNT(*) AS ?n) WHERE { ?a yk:next ?b . ?c yk:next ?d . FILTER(?a != ?d) }"
@@ -122,7 +121,9 @@ def bench_build(workdir: Path) -> tuple[Path, str]:
     texts = [p.read_text(encoding="utf-8") for p in files]
     t_jieba = jieba_seconds(texts)
     mib = size / 2**20
-    print(f"yili-kg build, {len(files)} files, {mib:.1f} MiB of text, --jobs 1: {seconds:.1f} s ({mib / seconds:.2f} MiB/s), max RSS {rss / 1024:.0f} MiB ({rss / 1024 / mib:.0f} MiB per MiB of input)")
+    print(
+        f"yili-kg build, {len(files)} files, {mib:.1f} MiB of text, --jobs 1: {seconds:.1f} s ({mib / seconds:.2f} MiB/s), max RSS {rss / 1024:.0f} MiB ({rss / 1024 / mib:.0f} MiB per MiB of input)"
+    )
     print(f"jieba's cut (HMM off) of the same text: {t_jieba:.1f} s ({mib / t_jieba:.2f} MiB/s)")
     print(f"  -> the build runs at {t_jieba / seconds:.2f}x jieba's cut speed (target: at least 0.5x)")
     if len(files) > 1:
@@ -145,7 +146,9 @@ def linearity(workdir: Path) -> None:
         f.write_text(text + ("\n\n" + body) * (n - 1), encoding="utf-8")
         runs[n], _ = build([str(f)], workdir / f"x{n}", jobs=1)
         shutil.rmtree(workdir / f"x{n}", ignore_errors=True)
-    print(f"excerpt x16: {runs[16]:.1f} s; x64: {runs[64]:.1f} s -> 4x the input in {runs[64] / runs[16]:.2f}x the time (target: at most 4.4x)")
+    print(
+        f"excerpt x16: {runs[16]:.1f} s; x64: {runs[64]:.1f} s -> 4x the input in {runs[64] / runs[16]:.2f}x the time (target: at most 4.4x)"
+    )
 
 
 # ------------------------------------------------------------------------------------- in process
@@ -167,7 +170,9 @@ def bench_in_process(graph: Path) -> None:
         t_ox, rows_ox = timed(lambda q=q: list(store.query(q, use_default_graph_as_union=True)), 5)
         t_rdf, rows_rdf = timed(lambda q=q: list(ds.query(q)), 1)
         same = len(rows_ox) == len(rows_rdf)  # type: ignore[arg-type]
-        print(f"  {name}: Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.0f} ms -> {t_rdf / t_ox:.0f}x ({'same' if same else 'DIFFERENT'} row count)")
+        print(
+            f"  {name}: Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.0f} ms -> {t_rdf / t_ox:.0f}x ({'same' if same else 'DIFFERENT'} row count)"
+        )
 
 
 def first_step(store) -> tuple[str, str]:  # type: ignore[no-untyped-def]
@@ -306,13 +311,34 @@ def bench_http(graph: Path) -> None:
     peers = {
         "yili-kg": ([str(BIN / "yili-kg"), "serve", "--store", str(graph / "store"), "--port", "{port}"], "/rites"),
         "oxigraph server": (
-            [str(oxigraph), "serve-read-only", "--location", str(ox_store), "--bind", "127.0.0.1:{port}", "--union-default-graph"],
+            [
+                str(oxigraph),
+                "serve-read-only",
+                "--location",
+                str(ox_store),
+                "--bind",
+                "127.0.0.1:{port}",
+                "--union-default-graph",
+            ],
             "/query?query=ASK%7B%7D",
         ),
-        "rdflib-endpoint": ([str(endpoint), "serve", str(graph / "graph.trig"), "--host", "127.0.0.1", "--port", "{port}"], "/?query=ASK%7B%7D"),
+        "rdflib-endpoint": (
+            [str(endpoint), "serve", str(graph / "graph.trig"), "--host", "127.0.0.1", "--port", "{port}"],
+            "/?query=ASK%7B%7D",
+        ),
     }
     # the floor of any Python front: a bare ASGI app evaluating in process (benchmarks/bare_asgi.py)
-    bare = [str(BIN / "uvicorn"), "bare_asgi:app", "--app-dir", str(Path(__file__).parent), "--port", "{port}", "--log-level", "warning", "--no-access-log"]
+    bare = [
+        str(BIN / "uvicorn"),
+        "bare_asgi:app",
+        "--app-dir",
+        str(Path(__file__).parent),
+        "--port",
+        "{port}",
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ]
     for processes in (1, 2):
         peers[f"bare ASGI x{processes}"] = (bare + ["--workers", str(processes)], "/sparql?query=ASK%7B%7D")
     os.environ["YILI_BENCH_STORE"] = str(graph / "store")
@@ -351,7 +377,11 @@ def bench_http(graph: Path) -> None:
         print(f"  {name:16} resident memory, all processes: {mib:.0f} MiB")
     for name, by_n in under_load.items():
         base = by_n[0] or float("nan")
-        print(f"  {name:16} point lookups with 0 / 2 / 4 slow queries: " + " / ".join(f"{by_n[n]:.0f}" for n in (0, 2, 4)) + f" requests/s -> {by_n[4] / base:.0%} kept under 4")
+        print(
+            f"  {name:16} point lookups with 0 / 2 / 4 slow queries: "
+            + " / ".join(f"{by_n[n]:.0f}" for n in (0, 2, 4))
+            + f" requests/s -> {by_n[4] / base:.0%} kept under 4"
+        )
     if "yili-kg" in results:
         ours = results["yili-kg"]["point lookup"][0]
         for peer in ("rdflib-endpoint", "oxigraph server", "bare ASGI x1", "bare ASGI x2"):
@@ -361,7 +391,8 @@ def bench_http(graph: Path) -> None:
         ox = results["oxigraph server"]["point lookup"][0]
         for n in (1, 2):
             if f"bare ASGI x{n}" in results:
-                print(f"  the floor of Python: a bare ASGI app in {n} process(es), evaluating in process, at {results[f'bare ASGI x{n}']['point lookup'][0] / ox:.2f}x the Oxigraph server")
+                ratio = results[f"bare ASGI x{n}"]["point lookup"][0] / ox
+                print(f"  the floor of Python: a bare ASGI app in {n} process(es), evaluating in process, at {ratio:.2f}x the Oxigraph server")
         print(f"  /toasts?giver=主人 (first page): {results['yili-kg']['/toasts?giver=主人'][0]:.0f} requests/s (target: 1,000)")
 
 
