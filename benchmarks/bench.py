@@ -392,7 +392,9 @@ def bench_http(graph: Path) -> None:
         for n in (1, 2):
             if f"bare ASGI x{n}" in results:
                 ratio = results[f"bare ASGI x{n}"]["point lookup"][0] / ox
-                print(f"  the floor of Python: a bare ASGI app in {n} process(es), evaluating in process, at {ratio:.2f}x the Oxigraph server")
+                print(
+                    f"  the floor of Python: a bare ASGI app in {n} process(es), evaluating in process, at {ratio:.2f}x the Oxigraph server"
+                )
         print(f"  /toasts?giver=主人 (first page): {results['yili-kg']['/toasts?giver=主人'][0]:.0f} requests/s (target: 1,000)")
 
 
