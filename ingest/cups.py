@@ -156,7 +156,14 @@ class CupRules(Reader):
             st.holder.pop(who, None)
             if wine is not None:
                 st.wine_in[recipient[0].key] = wine
-        if action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder and not written:
+        if (
+            action.key in ("action-shou", "action-baishou")
+            and recipient
+            and recipient[0].key in st.holder
+            and not written
+            and not self._names_other_thing(object_tokens)  # 受祭: the portion for the offering, not a cup
+            and not self._passes_thing(recipient[0].key, clause.block)
+        ):
             vessel = st.holder[recipient[0].key]
             st.holder[who] = vessel
             st.holder.pop(recipient[0].key, None)
@@ -174,7 +181,39 @@ class CupRules(Reader):
             st.wine_in.pop(who, None)
         if not action.flag("cupAction"):
             return None, wine if wine_tok is not None else None
+        if vessel is None:
+            # a cup written inside the act's own word (卒爵, 卒角) is written: 特牲 尸卒爵 after a 致爵
+            # whose cup no one named
+            vessel = self._cup_in_act_word(clause, action)
+            if vessel is not None and who:
+                st.holder[who] = vessel
         return vessel, wine
+
+    def _cup_in_act_word(self, clause: Clause, action: Concept) -> Term | None:
+        """The cup named inside the word of the clause's act (卒爵 → 爵, 卒角 → 角), or None."""
+        for t in clause.tokens:
+            if t.concept is action:
+                label = self._written_cup(t.text)
+                if label is None:
+                    return None
+                cup = next((c for c in self.vocabulary.by_label.get(label, ()) if c.kind == VESSEL), None)
+                return self.term(cup, label) if cup is not None else None
+        return None
+
+    def _passes_thing(self, giver: str, block: int) -> bool:
+        """True if the last thing ``giver`` handled in this paragraph is not a cup: what he hands over
+        is that thing (特牲 佐食舉幹 尸受 振祭嚌之 佐食受: the bone goes to the 尸 and back; the 觶
+        the 尸 set down long before is not what is received)."""
+        for s in islice(reversed(self.steps), BLOCK_LOOKBACK):
+            if s.block != block:
+                return False
+            if not s.agent or s.agent[0].key != giver:
+                continue
+            if s.vessel is not None:
+                return False
+            if s.object_term is not None and s.object_term.key.startswith("object-"):
+                return True
+        return False
 
     @staticmethod
     def _names_other_thing(object_tokens: list[Token]) -> bool:

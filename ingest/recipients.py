@@ -142,7 +142,8 @@ class RecipientRules(Reader):
             if keeper is not None and all(a.key != keeper.key for a in agent):
                 # 賔降二等受皮弁: from the 執冠者, the one named for holding the caps
                 return (keeper,), False, "receives from the one named for holding it (執X者)"
-            hander = self._handed_to(agent, clause.block)
+            cup = any(t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key) for t in clause.tokens)
+            hander = self._handed_to(agent, clause.block, cup)
             if hander is not None:
                 return hander, False, "receives from the one who handed it (授)"
             lt = self.state.last_toast
@@ -310,10 +311,11 @@ class RecipientRules(Reader):
                 return s.recipient[:1], False, "the person served before"
         return None
 
-    def _handed_to(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
+    def _handed_to(self, agent: tuple[Term, ...], block: int, cup: bool = False) -> tuple[Term, ...] | None:
         """Who last handed (授) something to ``agent`` in this block or the two before, if anyone:
         佐食授挼祭 尸受 (特牲: the 尸 receives from the 佐食); 有司徹 尸…取爵酌 | 司宮設席于東序 | 主人…拜受爵:
-        from the 尸 who poured, a paragraph of setting the mat between."""
+        from the 尸 who poured, a paragraph of setting the mat between.  ``cup``: the receiving names
+        a cup (受爵), so one who last received a dish is not the one it comes from."""
         if not agent:
             return None
         recent = self.steps[-6:]
@@ -334,8 +336,14 @@ class RecipientRules(Reader):
             ):
                 # 祝酌授尸 尸以醋主人 主人拜受角: from the one who gives him the cup, not its pourer
                 return s.agent[:1]
-            if s.action.key in ("action-zhuo", "action-shi-fill", "action-shou") and s.agent and s.agent[0].key != agent[0].key:
-                # 贊者…酌醴 賔受醴: from the one who poured it, or who last received it (賔受醴 … 冠者拜受)
+            if (
+                s.action.key in ("action-zhuo", "action-shi-fill", "action-shou")
+                and s.agent
+                and s.agent[0].key != agent[0].key
+                and (s.action.key != "action-shou" or not cup or s.vessel is not None or s.wine is not None)
+            ):
+                # 贊者…酌醴 賔受醴: from the one who poured it, or who last received the cup (賔受醴 … 冠者
+                # 拜受); not who received a dish (特牲 羞燔者受 … 主婦答拜受爵: from the 主人, not the 兄弟長)
                 return s.agent[:1]
         return None
 

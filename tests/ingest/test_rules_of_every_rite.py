@@ -732,3 +732,31 @@ def test_a_wine_named_where_the_jars_are_set_is_in_no_ones_cup(extractor):
     assert [w for w in (s.as_record()["wine"] for s in r.steps[1:]) if w] == []
     r = read(extractor, "贊者洗于房中側酌醴加柶覆之面葉", "shiguanli")
     assert [(s.action.label, s.as_record()["wine"]) for s in r.steps[:2]] == [("洗", None), ("酌", "醴")]
+
+
+def test_a_dish_passed_hand_to_hand_is_not_the_cup_set_down_before(extractor):
+    """特牲 佐食舉幹 尸受 振祭嚌之 佐食受 加于肵俎: what the 佐食 takes back is the bone (幹) he handed
+    over, not the 觶 the 尸 held a paragraph before; so the 主人's 角 stays the cup he offers from."""
+    text = (
+        "尸左執觶右取菹㨎于醢祭于豆間\n\n佐食舉幹尸受振祭嚌之佐食受加于肵俎\n\n"
+        "主人拜受角尸拜送主人退佐食授挼祭\n\n主人坐左執角受祭祭之祭酒啐酒"
+    )
+    r = read(extractor, text, "teshengkuishili")
+    got = {(b, t): (o, v) for b, t, o, v in ((s.block, *fields_of(s, "text", "object", "vessel")) for s in r.steps)}
+    assert got[(2, "佐食受")] == ("幹", None)
+    assert got[(4, "受祭")] == ("祭", None)
+    assert got[(4, "祭酒")] == ("酒", "角")
+
+
+def test_a_cup_written_in_the_act_s_word_is_written_and_is_received_from_the_drinker(extractor):
+    """特牲 108: 尸卒爵 names its cup in the word 卒爵 (the 主婦's 亞獻 named none), and 祝受爵 takes it
+    from the 尸 who drained it, not from the 兄弟長 who took back the roast (羞燔者受)."""
+    text = "主婦亞獻尸尸拜受主婦拜送尸祭酒啐酒\n\n兄弟長以燔從尸受振祭嚌之反之羞燔者受加于俎出\n\n尸卒爵祝受爵命送如初"
+    r = read(extractor, text, "teshengkuishili")
+    got = fields(r, "text", "agent", "recipient", "vessel")
+    assert got[-3:-1] == [("尸卒爵", "尸", None, "爵"), ("祝受爵", "祝", "尸", "爵")]
+
+
+def fields_of(step, *names):
+    record = step.as_record()
+    return tuple(record[n] for n in names)
