@@ -142,6 +142,13 @@ DONE_TO_THE_PERSON: frozenset[str] = frozenset(
 """Acts done to the person being served, who may have been named paragraphs before: 櫛 (comb), 冠
 (cap), 祝 (bless), 正 (straighten the cap-band), 加 (put on): 士冠 乃祝 … 乃冠 (the capped son)."""
 
+EATING: frozenset[str] = frozenset({"action-shi-eat", "action-fan-eat", "action-ji-taste"})
+"""Eating (食, 飯, 嚌): the one who eats is the one the dishes set out and served are for."""
+
+SERVED_TO_EATERS: frozenset[str] = frozenset({"action-xiu"})
+"""羞 (to serve delicacies) goes to whom the text names (羞庶羞于尸侑主人主婦), to the one just toasted,
+or to the one eating; never to whoever was named last (燕禮 笙入 … 羞庶羞: not to the pipers)."""
+
 TAKING_A_SEAT: frozenset[str] = frozenset({"action-zuo-sit", "action-jiuxi"})
 """Sitting down, taking the mat (坐, 即筵): the one who does it is the one served next (士冠 冠者即筵坐
 櫛設笄: the capped son is combed)."""

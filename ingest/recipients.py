@@ -228,15 +228,32 @@ class RecipientRules(Reader):
             if served is not None:
                 return served
         if rule == "served":
-            # 贊者坐櫛設纚 (士冠): the person being served is the party named last
+            # 贊者坐櫛設纚 (士冠): the person being served is the party named last; 羞 is not served to
+            # whoever was named last (燕禮 笙入 … 膳宰羞庶羞: not to the pipers)
             keys = {a.key for a in agent}
             earlier = list(reversed(self.state.mentions[-40:])) if action.key in g.DONE_TO_THE_PERSON else []
-            for t in [*reversed(self.state.block_mentions), *earlier]:
+            named = [] if action.key in g.SERVED_TO_EATERS else [*reversed(self.state.block_mentions), *earlier]
+            for t in named:
                 if t.key not in keys and self._is_principal(t.key):
                     return (t,), False, "the one being served, named last"
-            if self.state.last_toast is not None:
+            eater = self._eating(agent, clause.block)
+            if eater is not None:
+                return eater, False, "the one eating is served"
+            if self.state.last_toast is not None and action.key not in g.SERVED_TO_EATERS:
                 return self.state.last_toast[1], False, "the one last toasted is served"
         return (), False, None
+
+    def _eating(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
+        """The one who has been eating (食, 飯, 嚌) in this paragraph or the two before, not ``agent``:
+        dishes set out or served then are his (特牲 尸…嚌之 | 設大羹湆于醢北, 主人羞肵俎于腊北: the 尸's,
+        注 肵俎主于尸); None if no one has."""
+        keys = {a.key for a in agent}
+        for s in reversed(self.steps[-30:]):
+            if s.block < block - 2:
+                return None
+            if s.action.key in g.EATING and s.agent and s.agent[0].key not in keys and self._is_principal(s.agent[0].key):
+                return s.agent[:1]
+        return None
 
     def _giver_of_drained_cup(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
         """The giver of the cup ``agent`` has just drained (卒爵 right before, in this paragraph), from

@@ -760,3 +760,19 @@ def test_a_cup_written_in_the_act_s_word_is_written_and_is_received_from_the_dri
 def fields_of(step, *names):
     record = step.as_record()
     return tuple(record[n] for n in names)
+
+
+def test_dishes_served_go_to_whom_the_text_names_or_to_the_one_eating(extractor):
+    """羞 (to serve delicacies) and 設 go to the one eating when no one is named (特牲 尸…嚌之 … 乃食 |
+    主人羞肵俎于腊北: the 尸's, 注 肵俎主于尸; 佐食羞庶羞四豆 設于左: his too), to those written after 于
+    (有司徹 司士羞庶羞于尸侑主人主婦), and not to whoever was named last (燕禮 笙入 … 膳宰羞庶羞)."""
+    r = read(extractor, "佐食舉肺脊以授尸尸受振祭嚌之左執之\n\n乃食食舉\n\n主人羞肵俎于腊北\n\n佐食羞庶羞四豆設于左南上有醢", "teshengkuishili")
+    assert fields(r, "text", "agent", "recipient")[-3:] == [
+        ("主人羞肵俎于腊北", "主人", "尸"),
+        ("佐食羞庶羞四豆", "佐食", "尸"),
+        ("設于左南上有醢", "佐食", "尸"),
+    ]
+    r = read(extractor, "司士羞庶羞于尸侑主人主婦皆左之", "yousiche")
+    assert fields(r, "agent", "recipient") == [("司士", "尸+侑者+主人+主婦")]
+    r = read(extractor, "笙入立于縣中奏南陔白華華黍\n\n膳宰羞庶羞", "yanli")
+    assert fields(r, "text", "recipient")[-1] == ("膳宰羞庶羞", None)
