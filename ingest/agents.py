@@ -113,6 +113,9 @@ class AgentRules(Reader):
         named = self._role_named_for(clause)
         if named is not None:
             return (named,), "the role named for this act"
+        again = self._doer_as_at_first(clause, action)
+        if again is not None:
+            return again, "did the same act on the same thing at first (如初)"
         if action.key == "action-cong":
             # 肝從, 燔從如初: the dish follows the cup, brought by whoever brought it before (特牲 賓長以肝從 …
             # 肝從; 兄弟長以燔從 … 燔從如初)
@@ -467,6 +470,24 @@ class AgentRules(Reader):
             c = self._role_of_form(label + "者")
             if c is not None:
                 return self.term(c)
+        return None
+
+    def _doer_as_at_first(self, clause: Clause, action: Concept) -> tuple[Term, ...] | None:
+        """Who did this act to the same thing before, for an act "as at first" (如初, 如初儀) that opens
+        a paragraph with no doer written: 士冠 (醮) 加皮弁如初儀 … 加爵弁如初儀: the 賔, who put on the
+        皮弁 and the 爵弁 before; None if the clause is not such a repetition or the thing was not
+        handled before."""
+        last = self.steps[-1] if self.steps else None
+        if "初" not in str(clause.flags.get("comparison") or "") or action.key in g.SETTING_OUT:
+            return None  # (setting out has the rite's own doers: 陳鼎如初)
+        if last is not None and last.block == clause.block:
+            return None  # within a paragraph its subject goes on (士虞 尸…祭酒如初)
+        things = {t.concept.key for t in clause.suffix if t.kind in (OBJECT, VESSEL) and t.concept is not None}
+        if not things:
+            return None
+        for s in reversed(self.state.by_action.get(action.key, ())):
+            if s.object_term is not None and s.object_term.key in things and s.agent:
+                return s.agent
         return None
 
     def _changed_cup(self, clause: Clause) -> bool:
