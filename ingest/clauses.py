@@ -57,6 +57,8 @@ from yili.ingest.tokens import (
 from yili.ontology.vocabulary import Vocabulary
 
 PREFIX_KINDS = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR})
+_THINGS = frozenset({OBJECT, OTHER, VESSEL})
+"""Kinds of the words that name things (骼, 獸, 魚, 爵)."""
 """Words that always open the next act: adverbs, negation, condition, 以, 而, 就, 与/及, 左/右 (左执爵)."""
 
 SKIP_TO_VERB = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR, PLACE, FACING, RANK, ROLE, NUM, TAIL, FINAL})
@@ -993,6 +995,27 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             while j < h2 and tokens[j].kind == TAIL and tokens[j].text in g.COMPARISON_ENDS:
                 j += 1
             return j
+        if (
+            t.kind == CONJ
+            and i > h1 + 1
+            and tokens[i - 1].kind in _THINGS
+            and nxt is not None
+            and nxt.kind in _THINGS
+            and any(x.kind in _THINGS for x in tokens[h1 + 1 : i])
+            # 執其薦 | 與俎從之: a thing right before 從 is what follows, not a second object
+            and not (i + 2 == h2 and tokens[h2].concept is not None and tokens[h2].concept.key in g.THING_AS_SUBJECT)
+        ):
+            i += 1  # 舉骼及獸魚, 取粱與醬: 及 / 與 between two things joins them, the act's objects
+            continue
+        if (
+            t.kind == END
+            and t.text[-1:] in g.COMPARISON_ENDS
+            and any(x.text in g.COMPARISON for x in tokens[h1 + 1 : i])
+            and nxt is not None
+            and nxt.kind == ROLE
+            and _starts_subject(tokens, i + 1)
+        ):
+            return i + 1  # 舉骼及獸魚如初 | 尸又三飯: 如初 closes its act; the person after it acts next
         if t.kind in PREFIX_KINDS:
             return i
         if (

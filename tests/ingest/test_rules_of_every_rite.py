@@ -789,3 +789,16 @@ def test_an_act_as_at_first_opening_a_paragraph_is_by_who_did_it_to_the_same_thi
     r = read(extractor, text, "shiguanli")
     got = fields(r, "text", "agent")
     assert [x for x in got if x[0].startswith("加") and "如初儀" in x[0]] == [("加皮弁如初儀", "賔"), ("加爵弁如初儀", "賔")]
+
+
+def test_and_between_two_things_joins_them_and_as_at_first_closes_before_a_person(extractor):
+    """及 / 與 between two things joins the act's objects (特牲 舉骼及獸魚: the shoulder bone and the game
+    and fish; 公食大夫 取粱與醬), not persons into a subject; 如初 closes its act, and the person after
+    it acts next (尸又三飯: the 尸 eats, not the 祝 and the 尸); a thing before 從 follows (與俎從之)."""
+    r = read(extractor, "佐食舉骼及獸魚如初尸又三飯告飽", "teshengkuishili")
+    assert fields(r, "text", "agent", "object") == [("佐食舉骼及獸魚如初", "佐食", "骼獸魚"), ("尸又三飯", "尸", None), ("告飽", "尸", "飽")]
+    assert [s.action.key for s in r.steps] == ["action-ju", "action-fan-eat", "action-gao"]
+    r = read(extractor, "賔北面坐取粱與醬以降", "gongshidafuli")
+    assert fields(r, "text", "object")[1:] == [("取粱與醬", "粱醬"), ("以降", None)]
+    r = read(extractor, "獲者執其薦與俎從之", "xiangsheli")
+    assert [(s.text, s.action.key) for s in r.steps][-2:] == [("獲者執其薦", "action-zhi"), ("與俎從之", "action-cong")]
