@@ -175,6 +175,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         negated = any(t.kind == NEG for t in prefix) or any(t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb])
         # 唯公所酬 (whomever the ruler chooses) is a choice within what happens, not a condition
         conditional = st.condition_open or (has_if and not has_then) or st.variant_open
+        if any(t.text in g.GENERAL_RULE for t in prefix):
+            # 凡拜北面于阼階上, 凡旅不洗: "whenever …", a rule for every such act, not one act of the sequence
+            conditional = True
+            notes.append(GENERAL_NOTE)
         if st.variant_open and not (st.condition_open or has_if):
             notes.append("mode: in a variant of the rite (若… after the rite has closed)")
 
@@ -792,6 +796,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
+
+GENERAL_NOTE = "mode: a general rule (凡: whenever), not one act of the sequence"
+"""The note on a step of a general rule (see :data:`~yili.ingest.grammar.GENERAL_RULE`): it makes no toast."""
 
 POSITION = g.POSITION_VERBS
 """Verbs of being at a place (在): a bare direction after one is where (卦者在左)."""

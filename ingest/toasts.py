@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from yili.ingest import grammar as g
-from yili.ingest.resolver import StepResolver
+from yili.ingest.resolver import GENERAL_NOTE, StepResolver
 from yili.ingest.steps import Step, Term
 
 TOAST_ROOT = "action-toast"
@@ -167,6 +167,8 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         return None
     if step.mode == "negated" or step.negated:
         return None  # 不献, 若不醴: a toast left out is no toast
+    if GENERAL_NOTE in step.notes:
+        return None  # 凡旅, 凡獻: a rule for every pledge or presentation names no giver and no receiver
     if step.text.startswith(tuple(g.AFTER_DONE)) or any(f"{w}{step.action.label}" in step.text for w in g.AFTER_DONE):
         return None  # 既旅, 既獻: "when it is done", a restatement, not a new toast
     if any(f"{step.action.label}{w}" in step.text for w in g.DONE_MARK):

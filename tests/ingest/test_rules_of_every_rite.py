@@ -802,3 +802,12 @@ def test_and_between_two_things_joins_them_and_as_at_first_closes_before_a_perso
     assert fields(r, "text", "object")[1:] == [("取粱與醬", "粱醬"), ("以降", None)]
     r = read(extractor, "獲者執其薦與俎從之", "xiangsheli")
     assert [(s.text, s.action.key) for s in r.steps][-2:] == [("獲者執其薦", "action-zhi"), ("與俎從之", "action-cong")]
+
+
+def test_a_general_rule_is_no_act_of_the_sequence_and_makes_no_toast(extractor):
+    """凡 "whenever" opens a rule for every such act (鄉飲酒記 凡旅不洗: no washing in any pledge round;
+    聘禮記 凡獻): the step is conditional and names no toast, since no giver nor receiver is meant."""
+    r = read(extractor, "賔酬主人主人拜受\n\n凡旅不洗不洗者不祭", "xiangyinjiuli")
+    general = next(s for s in r.steps if s.text == "凡旅")
+    assert general.mode == "conditional"
+    assert [(t.step.text, t.type.key) for t in r.toasts] == [("賔酬主人", "action-chou")]
