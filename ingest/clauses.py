@@ -724,7 +724,18 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def time_of_an_act(r: _Rereading, i: int) -> int | None:
+    """於 / 于 + an act + 也 is a time ("at the …"), the act a noun: 鄉射記 古者於旅也語 (in old times, at
+    the pledge round, they talked) names no pledge."""
+    t, nxt, prev = r.tokens[i], r.next(i), r.last()
+    if _is_act(t) and prev is not None and prev.kind == YU and nxt is not None and nxt.text in g.TIME_FINALS:
+        r.out.append(with_kind(t, TAIL))
+        return i + 1
+    return None
+
+
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
+    time_of_an_act,
     side_of_a_place,
     presented_next_after,
     their_elder,

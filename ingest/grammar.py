@@ -227,6 +227,9 @@ NEXT_AFTER: frozenset[str] = spelled({"次"})
 RANKED_AMONG: frozenset[str] = spelled({"齒"})
 """齒 "ranked by age among": 旅齒于衆賓 (takes his turn in the pledge round among the guests)."""
 
+TIME_FINALS: frozenset[str] = spelled({"也"})
+"""也 after 於 + an act makes the phrase a time, "at the …" (古者於旅也語), not the act."""
+
 GENERAL_RULE: frozenset[str] = spelled({"凡"})
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 

@@ -811,3 +811,11 @@ def test_a_general_rule_is_no_act_of_the_sequence_and_makes_no_toast(extractor):
     general = next(s for s in r.steps if s.text == "凡旅")
     assert general.mode == "conditional"
     assert [(t.step.text, t.type.key) for t in r.toasts] == [("賔酬主人", "action-chou")]
+
+
+def test_an_act_after_yu_and_before_ye_is_a_time(extractor):
+    """於 + an act + 也 is "at the …", a time (鄉射記 古者於旅也語: in old times they talked at the
+    pledge round): no pledge is passed, so no toast and no step of 旅."""
+    r = read(extractor, "賔酬主人主人拜受\n\n古者於旅也語", "xiangsheli")
+    assert [s.text for s in r.steps if "旅" in s.text] == []
+    assert [(t.step.text, t.type.key) for t in r.toasts] == [("賔酬主人", "action-chou")]
