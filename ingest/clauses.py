@@ -734,8 +734,20 @@ def time_of_an_act(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def manner_before_an_act(r: _Rereading, i: int) -> int | None:
+    """縮 (lengthwise) right before an act is how it is done, a word of the act that follows, not the
+    end of the thing before (有司徹 司馬羞羊肉湇 | 縮執俎: holds the stand lengthwise)."""
+    t, nxt, prev = r.tokens[i], r.next(i), r.last()
+    placed = prev is not None and prev.kind in (DIR, PLACE)  # 士虞 席上東縮 | 降: laid lengthwise, east
+    if t.kind == OTHER and t.text in g.MANNER and _is_act(nxt) and not placed:
+        r.out.append(with_kind(t, ADV))
+        return i + 1
+    return None
+
+
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     time_of_an_act,
+    manner_before_an_act,
     side_of_a_place,
     presented_next_after,
     their_elder,

@@ -227,6 +227,9 @@ NEXT_AFTER: frozenset[str] = spelled({"次"})
 RANKED_AMONG: frozenset[str] = spelled({"齒"})
 """齒 "ranked by age among": 旅齒于衆賓 (takes his turn in the pledge round among the guests)."""
 
+MANNER: frozenset[str] = spelled({"縮", "缩"})
+"""縮 "lengthwise" before an act says how it is done (縮執俎, 縮奠俎); elsewhere (西縮) it describes a placing."""
+
 TIME_FINALS: frozenset[str] = spelled({"也"})
 """也 after 於 + an act makes the phrase a time, "at the …" (古者於旅也語), not the act."""
 

@@ -819,3 +819,15 @@ def test_an_act_after_yu_and_before_ye_is_a_time(extractor):
     r = read(extractor, "賔酬主人主人拜受\n\n古者於旅也語", "xiangsheli")
     assert [s.text for s in r.steps if "旅" in s.text] == []
     assert [(t.step.text, t.type.key) for t in r.toasts] == [("賔酬主人", "action-chou")]
+
+
+def test_lengthwise_before_an_act_is_how_it_is_done(extractor):
+    """縮 "lengthwise" before an act is a word of that act (有司徹 司馬羞羊肉湇 | 縮執俎; 司馬縮奠俎: the
+    司馬 sets the stand down, not the 尸 named before); after a direction it describes a placing that
+    ends its clause (士虞 設于几東席上東縮 | 降)."""
+    r = read(extractor, "司馬羞羊肉湇縮執俎尸坐取肺坐祭加于俎司馬縮奠俎于羊湇俎南", "yousiche")
+    got = fields(r, "text", "agent", "object")
+    assert got[:2] == [("司馬羞羊肉湇", "司馬", "羊肉湇"), ("縮執俎", "司馬", "俎")]
+    assert got[-1] == ("司馬縮奠俎于羊湇俎南", "司馬", "俎")
+    r = read(extractor, "祝設于几東席上東縮降", "shiyuli")
+    assert [s.text for s in r.steps] == ["祝設于几東席上東縮", "降"]
