@@ -215,12 +215,13 @@ class CupRules(Reader):
                 return True
         return False
 
-    @staticmethod
-    def _names_other_thing(object_tokens: list[Token]) -> bool:
-        """True if the clause's object is a thing that is not a cup nor its wine (授肺, 祭脯醢, 取俎):
-        then the act does not involve the cup in hand."""
+    def _names_other_thing(self, object_tokens: list[Token]) -> bool:
+        """True if the clause's object is a thing that is not a cup nor its wine (授肺, 祭脯醢, 取俎; a
+        vessel that is no cup: 特牲 宗婦執兩籩): then the act does not involve the cup in hand."""
         for t in object_tokens:
             if t.kind == OBJECT and t.concept is not None and t.concept.key not in _CUP_CONTENTS:
+                return True
+            if t.kind == VESSEL and t.concept is not None and not self.vocabulary.is_cup(t.concept.key):
                 return True
             if t.kind == OTHER:
                 return True

@@ -831,3 +831,12 @@ def test_lengthwise_before_an_act_is_how_it_is_done(extractor):
     assert got[-1] == ("司馬縮奠俎于羊湇俎南", "司馬", "俎")
     r = read(extractor, "祝設于几東席上東縮降", "shiyuli")
     assert [s.text for s in r.steps] == ["祝設于几東席上東縮", "降"]
+
+
+def test_a_vessel_that_is_no_cup_is_not_the_cup_in_hand(extractor):
+    """特牲 主婦…亞獻尸 … 宗婦執兩籩户外坐 主婦受: the 宗婦 holds the two 籩 (a dish, not the 爵 of the
+    presentation), and the 主婦 receives them from her; 祭鉶 (the soup pot) involves no cup."""
+    r = read(extractor, "主婦洗爵于房酌亞獻尸尸拜受主婦北面拜送宗婦執兩籩户外坐主婦受設于敦南", "teshengkuishili")
+    got = {s.text: (s.as_record()["recipient"], s.as_record()["vessel"]) for s in r.steps}
+    assert got["宗婦執兩籩"] == (None, None)
+    assert got["主婦受"] == ("宗婦", None)
