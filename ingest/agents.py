@@ -47,6 +47,10 @@ _NEW_CUP = frozenset({"action-zhuo", "action-zuo", "action-geng"})
 """Pouring, the return toast, changing the cup: a new cup, whose drinking is a new one."""
 
 
+AS_AT_FIRST = "did the same act on the same thing at first (如初)"
+"""The note on an agent found by :meth:`AgentRules.first_time`."""
+
+
 class AgentRules(Reader):
     """Who acts when the text does not say: the rules for unwritten agents."""
 
@@ -113,9 +117,9 @@ class AgentRules(Reader):
         named = self._role_named_for(clause)
         if named is not None:
             return (named,), "the role named for this act"
-        again = self._doer_as_at_first(clause, action)
+        again = self.first_time(clause, action)
         if again is not None:
-            return again, "did the same act on the same thing at first (如初)"
+            return again.agent, AS_AT_FIRST
         if action.key == "action-cong":
             # 肝從, 燔從如初: the dish follows the cup, brought by whoever brought it before (特牲 賓長以肝從 …
             # 肝從; 兄弟長以燔從 … 燔從如初)
@@ -472,22 +476,24 @@ class AgentRules(Reader):
                 return self.term(c)
         return None
 
-    def _doer_as_at_first(self, clause: Clause, action: Concept) -> tuple[Term, ...] | None:
-        """Who did this act to the same thing before, for an act "as at first" (如初, 如初儀) that opens
-        a paragraph with no doer written: 士冠 (醮) 加皮弁如初儀 … 加爵弁如初儀: the 賔, who put on the
-        皮弁 and the 爵弁 before; None if the clause is not such a repetition or the thing was not
-        handled before."""
+    def first_time(self, clause: Clause, action: Concept) -> Step | None:
+        """The step that did this act to the same thing before, for an act "as at first" (如初, 如初儀)
+        that opens a paragraph with no doer written: 士冠 (醮) 加皮弁如初儀 … 加爵弁如初儀: the 賔's
+        putting on of the 皮弁 and the 爵弁 for the capped son; its doer does it again, to the same
+        person.  None if the clause is not such a repetition or the thing was not handled before."""
         last = self.steps[-1] if self.steps else None
         if "初" not in str(clause.flags.get("comparison") or "") or action.key in g.SETTING_OUT:
             return None  # (setting out has the rite's own doers: 陳鼎如初)
         if last is not None and last.block == clause.block:
             return None  # within a paragraph its subject goes on (士虞 尸…祭酒如初)
+        if any(t.kind == ROLE for t in clause.prefix):
+            return None
         things = {t.concept.key for t in clause.suffix if t.kind in (OBJECT, VESSEL) and t.concept is not None}
         if not things:
             return None
         for s in reversed(self.state.by_action.get(action.key, ())):
             if s.object_term is not None and s.object_term.key in things and s.agent:
-                return s.agent
+                return s
         return None
 
     def _changed_cup(self, clause: Clause) -> bool:

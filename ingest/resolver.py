@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from yili.ingest import grammar as g
-from yili.ingest.agents import AgentRules
+from yili.ingest.agents import AS_AT_FIRST, AgentRules
 from yili.ingest.clauses import Clause
 from yili.ingest.cups import _CUP_OBJECT_ACTS, _THING_ACTS, CupRules
 from yili.ingest.document import Document
@@ -596,6 +596,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 # 致如初: an act done as at first goes to whom it went at first (特牲 致于主人主婦 … 洗致如初)
                 recipient, recipient_alt = again.recipient, False
                 notes[:] = [n for n in notes if not n.startswith("recipient:")] + ["recipient: as at first (如初): to whom it went then"]
+
+        if not recipient and f"agent: {AS_AT_FIRST}" in notes:
+            # 加皮弁如初儀: done as at first, to the one it was done to then (the capped son)
+            first = self.first_time(clause, action)
+            if first is not None and first.recipient:
+                recipient, recipient_alt = first.recipient, False
+                notes.append("recipient: as at first (如初): to whom it went then")
 
         seq = len(self.steps) + 1
         # the step's place in the text's own structure: its classic block and its ordinal in it

@@ -780,15 +780,18 @@ def test_dishes_served_go_to_whom_the_text_names_or_to_the_one_eating(extractor)
 
 def test_an_act_as_at_first_opening_a_paragraph_is_by_who_did_it_to_the_same_thing(extractor):
     """士冠 (醮): 賔…加之 (the 皮弁), 賔…加之 (the 爵弁) … then paragraphs that open 加皮弁如初儀 and
-    加爵弁如初儀, no doer written: the 賔 again, who put on those caps at first; within a paragraph
-    its subject goes on instead."""
+    加爵弁如初儀, no doer written: the 賔 again, who put on those caps at first, on the capped son;
+    within a paragraph its subject goes on instead."""
     text = (
         "賔降二等受皮弁右執項左執前進祝加之如初\n\n賔降三等受爵弁加之\n\n"
         "冠者拜受賔答拜冠者升筵坐\n\n加皮弁如初儀\n\n冠者拜受賔答拜\n\n加爵弁如初儀"
     )
     r = read(extractor, text, "shiguanli")
-    got = fields(r, "text", "agent")
-    assert [x for x in got if x[0].startswith("加") and "如初儀" in x[0]] == [("加皮弁如初儀", "賔"), ("加爵弁如初儀", "賔")]
+    got = fields(r, "text", "agent", "recipient")
+    assert [x for x in got if x[0].startswith("加") and "如初儀" in x[0]] == [
+        ("加皮弁如初儀", "賔", "冠者"),  # to the capped son, as at first
+        ("加爵弁如初儀", "賔", "冠者"),
+    ]
 
 
 def test_and_between_two_things_joins_them_and_as_at_first_closes_before_a_person(extractor):
