@@ -783,7 +783,7 @@ def test_an_act_as_at_first_opening_a_paragraph_is_by_who_did_it_to_the_same_thi
     加爵弁如初儀, no doer written: the 賔 again, who put on those caps at first, on the capped son;
     within a paragraph its subject goes on instead."""
     text = (
-        "賔降二等受皮弁右執項左執前進祝加之如初\n\n賔降三等受爵弁加之\n\n"
+        "冠者即筵坐\n\n賔降二等受皮弁右執項左執前進祝加之如初\n\n賔降三等受爵弁加之\n\n"
         "冠者拜受賔答拜冠者升筵坐\n\n加皮弁如初儀\n\n冠者拜受賔答拜\n\n加爵弁如初儀"
     )
     r = read(extractor, text, "shiguanli")
