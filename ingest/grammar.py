@@ -251,6 +251,9 @@ POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-l
 POSITION_VERBS: frozenset[str] = frozenset({"action-zai-at"})
 """Verbs of being placed, whose direction word after them is where: 主人在右 (特牲), 卦者在左 (士冠)."""
 
+EXTENTS: frozenset[str] = spelled({"南北", "北南", "東西", "西東", "东西", "西东"})
+"""Two opposite directions together are an extent ("from north to south": 南北以堂深), not a side."""
+
 OPPOSITE: frozenset[str] = spelled({"直"})
 """直 + place: right opposite it (士冠 立於阼階下直東序; 賔降直西序東面)."""
 

@@ -272,7 +272,17 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 while j < len(suffix) and (
                     suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE)
                     # 于醢北, 于阼階上, 實于左袂: a side of the thing or place is part of where
-                    or (suffix[j].kind == DIR and (j == i + 1 or (t.kind == YU and suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL, ROLE))))
+                    or (
+                        suffix[j].kind == DIR
+                        and (j == i + 1 or (t.kind == YU and suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL, ROLE)))
+                        # 於東榮 | 南北以堂深: two opposite directions are an extent, not a side (士冠)
+                        and not (
+                            j + 1 < len(suffix)
+                            and suffix[j].text + suffix[j + 1].text in g.EXTENTS
+                            # 陳器于道東 西北上: a facing and rank order after the side, not an extent (既夕)
+                            and not (j + 2 < len(suffix) and suffix[j + 2].kind in (RANK, DIR))
+                        )
+                    )
                     # 筵于東序少北: "a little north of the east wall"
                     or (
                         t.kind == YU

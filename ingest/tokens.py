@@ -273,6 +273,14 @@ class Tokenizer:
         return Token(word, pos, end, OTHER)
 
 
+def _extent(tokens: list[Token], k: int) -> bool:
+    """True if the direction at ``k`` and the next one are opposites (南北, 東西): an extent, "from
+    north to south", not a side of the place before (士冠 設洗直於東榮 南北以堂深: the basin's place
+    north to south is as deep as the hall)."""
+    pair = tokens[k].text + (tokens[k + 1].text if k + 1 < len(tokens) and tokens[k + 1].kind == DIR else "")
+    return pair in g.EXTENTS
+
+
 def _person_or_act(tok: Token, cast: frozenset[str], prev: Token | None) -> Token:
     """A form that names a role and an act (祝): see :meth:`Tokenizer.tokenize`."""
     role = next((c for c in tok.readings if c.kind == ROLE and (not cast or c.key in cast)), None)
@@ -332,7 +340,7 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
         j = i + 1
         if base is not None:
             k = j
-            while k < n and tokens[k].kind == DIR:
+            while k < n and tokens[k].kind == DIR and not _extent(tokens, k):
                 k += 1
             # a little further: 西阶上少东
             if k > j and k + 1 < n and tokens[k].text == "少" and tokens[k + 1].kind == DIR:

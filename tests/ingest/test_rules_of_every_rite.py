@@ -843,3 +843,13 @@ def test_a_vessel_that_is_no_cup_is_not_the_cup_in_hand(extractor):
     got = {s.text: (s.as_record()["recipient"], s.as_record()["vessel"]) for s in r.steps}
     assert got["宗婦執兩籩"] == (None, None)
     assert got["主婦受"] == ("宗婦", None)
+
+
+def test_two_opposite_directions_are_an_extent_not_a_side(extractor):
+    """士冠 設洗直於東榮 南北以堂深: the basin is set in line with the east eave, "north to south as deep
+    as the hall" — the place is 東榮, not 東榮南北; 鄉飲酒 設洗於阼階東南 南北以堂深: 阼階東南; but
+    既夕 陳器于道東 西北上 keeps its side (西北上 is a facing and a rank order)."""
+    where = lambda text, rite: [s.location for s in read(extractor, text, rite).steps][0]  # noqa: E731
+    assert where("設洗直於東榮南北以堂深水在洗東", "shiguanli") == "東榮"
+    assert where("設洗於阼階東南南北以堂深東西當東榮", "xiangyinjiuli") == "阼階東南"
+    assert where("陳器于道東西北上", "jixili") == "道東"
