@@ -498,7 +498,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             object_term, object_text = self.held_out
             vessel = None
         if object_text is None:
-            written = [t for t in object_tokens if t.kind in (OBJECT, OTHER, VESSEL, ROLE)]
+            # a wine received, offered or sipped is what the act is done to (士冠 賔受醴, 祭醴, 啐醴); one
+            # poured is the wine of the cup only (酌膳: the cup's wine, no object)
+            handled = action.flag("cupAction") or action.key in g.SETTING_OUT or action.key in _TASTING_ACTS
+            kinds = (OBJECT, OTHER, VESSEL, ROLE, WINE) if handled and action.key not in _POURING_ACTS else (OBJECT, OTHER, VESSEL, ROLE)
+            written = [t for t in object_tokens if t.kind in kinds]
             if written:
                 object_text = "".join(t.text for t in written)
                 if len(written) > 1 and all(t.kind in (OBJECT, VESSEL) and t.concept is not None for t in written):
@@ -813,6 +817,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
+
+_POURING_ACTS = frozenset({"action-zhuo", "action-shi-fill"})
+"""Pouring and filling (酌, 實): the wine written with them is the cup's wine, not their object."""
+
+_TASTING_ACTS = frozenset({"action-chang", "action-ji-taste"})
+"""Tasting (嘗, 嚌): a wine written with them is what is tasted (士虞 尸嘗醴)."""
 
 GENERAL_NOTE = "mode: a general rule (凡: whenever), not one act of the sequence"
 """The note on a step of a general rule (see :data:`~yili.ingest.grammar.GENERAL_RULE`): it makes no toast."""

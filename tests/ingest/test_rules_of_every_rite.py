@@ -853,3 +853,13 @@ def test_two_opposite_directions_are_an_extent_not_a_side(extractor):
     assert where("設洗直於東榮南北以堂深水在洗東", "shiguanli") == "東榮"
     assert where("設洗於阼階東南南北以堂深東西當東榮", "xiangyinjiuli") == "阼階東南"
     assert where("陳器于道東西北上", "jixili") == "道東"
+
+
+def test_a_wine_received_or_offered_is_the_object_a_wine_poured_is_not(extractor):
+    """士冠 贊者酌醴 (the wine poured: the cup's wine, no object) … 賔受醴於户東, 以柶祭醴, 啐醴: the 醴
+    is what is received, offered and sipped (gold: object and wine 醴); 士虞 尸嘗醴: what is tasted."""
+    r = read(extractor, "贊者酌醴加柶覆之面葉\n\n賔揖冠者就筵\n\n賔受醴於户東加柶面枋\n\n冠者即筵坐左執觶右祭脯醢以柶祭醴三興筵末坐啐醴", "shiguanli")
+    got = {s.text: (s.as_record()["object"], s.as_record()["wine"]) for s in r.steps}
+    assert got["贊者酌醴"] == (None, "醴")
+    assert got["賔受醴於户東"] == ("醴", "醴")
+    assert got["以柶祭醴"][0] == "醴" and got["啐醴"][0] == "醴"
