@@ -745,9 +745,23 @@ def manner_before_an_act(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def hand_before_an_act(r: _Rereading, i: int) -> int | None:
+    """左手 / 右手 right before an act is the hand it is done with, a word of that act (士冠 賔右手執項
+    左手執前: holds the back with the right hand, the front with the left), not the end of the thing
+    before (項手)."""
+    t, nxt = r.tokens[i], r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if t.kind == DIR and t.text in g.SIDE_OF_PERSON and nxt is not None and nxt.text in g.HANDS and _is_act(after):
+        assert nxt is not None
+        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ADV))
+        return i + 2
+    return None
+
+
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     time_of_an_act,
     manner_before_an_act,
+    hand_before_an_act,
     side_of_a_place,
     presented_next_after,
     their_elder,

@@ -863,3 +863,12 @@ def test_a_wine_received_or_offered_is_the_object_a_wine_poured_is_not(extractor
     assert got["贊者酌醴"] == (None, "醴")
     assert got["賔受醴於户東"] == ("醴", "醴")
     assert got["以柶祭醴"][0] == "醴" and got["啐醴"][0] == "醴"
+
+
+def test_the_hand_before_an_act_is_the_hand_it_is_done_with(extractor):
+    """左手 / 右手 before an act is a word of that act (鄉飲酒 右手取肺 郤左手執本: takes the lung with the
+    right hand, holds its root with the left), not the end of the thing before (士冠 執項左手 → 項手)."""
+    r = read(extractor, "賔坐左執爵祭脯醢奠爵于薦西興右手取肺郤左手執本", "xiangyinjiuli")
+    assert fields(r, "text", "object")[-2:] == [("右手取肺郤", "肺郤"), ("左手執本", "本")]
+    r = read(extractor, "賔右手執項左手執前進容", "shiguanli")
+    assert fields(r, "text", "object")[0] == ("賔右手執項", "項")
