@@ -311,6 +311,14 @@ IDIOMS: dict[str, str] = spelled_keys({
     "若是": "tail",  # 若是者三: 'thus', not 'if' (有司徹)
     "既爵": "tail",  # 不拜既爵: 'having drained the cup', not a cup name
     "一等": "tail",  # 公降一等: one step
+    "二等": "tail",  # 公升二等: two steps (how far, not what)
+    "三等": "tail",  # 賔降三等
+    # humble and polite forms of address inside words spoken, no person acting (公食 辭曰寡君從子: "my
+    # lord follows you"): 寡君 (our lord), 寡小君 (our lady), 寡人 (I, the ruler), 吾子 (you, sir)
+    "寡君": "tail",
+    "寡小君": "tail",
+    "寡人": "tail",
+    "吾子": "tail",
 })
 """Fixed expressions read as one word that is neither a term nor an act."""
 

@@ -872,3 +872,12 @@ def test_the_hand_before_an_act_is_the_hand_it_is_done_with(extractor):
     assert fields(r, "text", "object")[-2:] == [("右手取肺郤", "肺郤"), ("左手執本", "本")]
     r = read(extractor, "賔右手執項左手執前進容", "shiguanli")
     assert fields(r, "text", "object")[0] == ("賔右手執項", "項")
+
+
+def test_humble_forms_in_words_spoken_are_no_persons_and_counted_steps_are_no_objects(extractor):
+    """公食 公降一等 辭曰寡君從子雖將拜興也: 寡君 ("our lord") inside the words is no person who acts, so
+    the words run on to their end (no act 從 by a 君); 公升二等: how far he goes up, not an object."""
+    r = read(extractor, "公降一等辭曰寡君從子雖將拜興也賔西階東北面答拜", "gongshidafuli")
+    assert [s.text for s in r.steps] == ["公降一等", "辭曰寡君從子雖將拜興也", "賔西階東北面答拜"]
+    r = read(extractor, "公升二等賔升", "gongshidafuli")
+    assert fields(r, "text", "object") == [("公升二等", None), ("賔升", None)]
