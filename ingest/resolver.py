@@ -149,8 +149,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 st.condition_open = False  # the words of the rite (戒賔曰…) are no consequent of what went before
             self._variant_section(clause)
         toks = clause.tokens
-        either = [k for k, t in enumerate(toks) if t.text == "若" and k + 1 < len(toks) and toks[k + 1].kind == ROLE]
-        # 若賔若长 is "either … or", not "if" (two 若, each before a person)
+        either = [k for k, t in enumerate(toks) if t.text == "若" and k + 1 < len(toks) and toks[k + 1].kind in _EITHER_KINDS]
+        # 若賔若长 is "either … or", not "if" (two 若, each before a person; 公食 鼏若束若編: tied or
+        # woven, 註 長則束本短則編; 若九若十有一: nine or eleven)
         has_if = any(
             t.kind == COND and t.text not in g.CHOICE and not (len(either) >= 2 and k in either) for k, t in enumerate(toks)
         )
@@ -817,6 +818,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
+
+_EITHER_KINDS = frozenset({ROLE, OTHER, OBJECT, VESSEL, NUM})
+"""Words that 若 X 若 Y chooses between (persons, things, numbers): "either … or", not "if"."""
 
 _POURING_ACTS = frozenset({"action-zhuo", "action-shi-fill"})
 """Pouring and filling (酌, 實): the wine written with them is the cup's wine, not their object."""

@@ -881,3 +881,10 @@ def test_humble_forms_in_words_spoken_are_no_persons_and_counted_steps_are_no_ob
     assert [s.text for s in r.steps] == ["公降一等", "辭曰寡君從子雖將拜興也", "賔西階東北面答拜"]
     r = read(extractor, "公升二等賔升", "gongshidafuli")
     assert fields(r, "text", "object") == [("公升二等", None), ("賔升", None)]
+
+
+def test_either_or_between_things_is_no_condition(extractor):
+    """若 X 若 Y is "either X or Y" between things as between persons (公食 設扄鼏 鼏若束若編: the covers
+    tied or woven, 註 長則束本短則編; 聘禮記 筮一尸若昭若穆): the act is done, not conditional."""
+    r = read(extractor, "甸人陳鼎七當門南面西上設扄鼏鼏若束若編", "gongshidafuli")
+    assert fields(r, "text", "mode")[-1] == ("設扄鼏鼏若束若編", "actual")
