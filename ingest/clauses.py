@@ -758,7 +758,19 @@ def hand_before_an_act(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def by_rank(r: _Rereading, i: int) -> int | None:
+    """以其爵 is "by his rank" (爵 the rank, not the cup): 公食 戒各以其爵 (each invited by one of his
+    rank, 註 必使同班敵者); 聘禮 各以其爵朝服致之."""
+    t = r.tokens[i]
+    if t.kind == VESSEL and t.text in g.RANK_WORDS and len(r.out) >= 2 and r.out[-1].text in g.THEIR and r.out[-2].kind == YI:
+        r.out[-1] = with_kind(r.out[-1], TAIL)
+        r.out.append(with_kind(t, TAIL))
+        return i + 1
+    return None
+
+
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
+    by_rank,
     time_of_an_act,
     manner_before_an_act,
     hand_before_an_act,

@@ -230,6 +230,9 @@ RANKED_AMONG: frozenset[str] = spelled({"齒"})
 MANNER: frozenset[str] = spelled({"縮", "缩"})
 """縮 "lengthwise" before an act says how it is done (縮執俎, 縮奠俎); elsewhere (西縮) it describes a placing."""
 
+RANK_WORDS: frozenset[str] = spelled({"爵"})
+"""爵 after 以其 is the rank ("by his rank"), not the cup."""
+
 TIME_FINALS: frozenset[str] = spelled({"也"})
 """也 after 於 + an act makes the phrase a time, "at the …" (古者於旅也語), not the act."""
 

@@ -888,3 +888,12 @@ def test_either_or_between_things_is_no_condition(extractor):
     tied or woven, 註 長則束本短則編; 聘禮記 筮一尸若昭若穆): the act is done, not conditional."""
     r = read(extractor, "甸人陳鼎七當門南面西上設扄鼏鼏若束若編", "gongshidafuli")
     assert fields(r, "text", "mode")[-1] == ("設扄鼏鼏若束若編", "actual")
+
+
+def test_by_his_rank_is_no_cup(extractor):
+    """以其爵 is "by his rank" (公食 戒各以其爵, 註 必使同班敵者): no object, and no cup that the 大夫's
+    later acts would carry (大夫既匕匕奠于鼎: no 爵)."""
+    r = read(extractor, "使大夫戒各以其爵\n\n大夫既匕匕奠于鼎逆退復位", "gongshidafuli")
+    got = {s.text: (s.as_record()["object"], s.as_record()["vessel"]) for s in r.steps}
+    assert got["戒各以其爵"] == (None, None)
+    assert got["大夫既匕匕奠于鼎逆"][1] is None
