@@ -292,8 +292,11 @@ class AgentRules(Reader):
             and not continues
             and action.key in g.MOVES_AFTER_SALUTE
             and self._rank(last.recipient[0].key) < self._rank(last.agent[0].key)
+            and not last.text.endswith(tuple(sorted(self.vocabulary.concepts["action-yi"].labels)))
         ):
-            # 賔揖之 | 適房: the one saluted (a junior) goes where he is bidden (士冠 賔揖冠者 冠者即筵)
+            # 賔揖之 | 適房: the one saluted (a junior) goes where he is bidden (士冠 賔揖冠者 冠者即筵);
+            # not when no one is written after 揖 (公食 公揖入 賔從: the ruler salutes and leads the way
+            # in, 註 揖入道之)
             return last.recipient, "the one saluted moves"
         if action.key in _OFFICE_ACTS and not continues and (opens_block or any(t.kind == COND for t in clause.prefix)):
             # a paragraph (or a condition) that opens with 请 / 命 and no subject: by whoever made
