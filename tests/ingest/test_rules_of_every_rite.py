@@ -902,5 +902,12 @@ def test_by_his_rank_is_no_cup(extractor):
 def test_one_who_salutes_no_one_written_moves_himself(extractor):
     """公食 及廟門公揖入 賔入: the ruler salutes and goes in first, leading the guest (註 揖入道之); the
     one saluted moves only when he is written after 揖 (士冠 賔揖冠者 冠者即筵)."""
-    r = read(extractor, "及廟門公揖入賔入三揖至于階", "gongshidafuli")
-    assert fields(r, "text", "agent")[:3] == [("及廟門公揖", "公"), ("入", "公"), ("賔入", "賔")]
+    r = read(extractor, "賔入門左\n\n公揖入賔從及廟門公揖入賔入三揖至于階", "gongshidafuli")
+    assert fields(r, "text", "agent")[1:7] == [
+        ("公揖", "公"),
+        ("入", "公"),
+        ("賔從及廟門", "賔"),
+        ("公揖", "公"),
+        ("入", "公"),
+        ("賔入", "賔"),
+    ]
