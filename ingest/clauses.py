@@ -1081,6 +1081,15 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             has_person_object = True
         if t.kind == NUM and i + 1 < h2 and tokens[i + 1].kind == ROLE:
             return i
+        if (
+            t.kind == NUM
+            and i + 1 == h2
+            and i > h1 + 1
+            and tokens[i - 1].kind in _THINGS
+            and tokens[h2].concept is not None
+            and tokens[h2].concept.key in g.SETTING_OUT
+        ):
+            return h2  # 公食 薦豆六 | 設于醬東: the numeral counts the dishes, before a setting out
         if (t.kind == NUM or t.text in g.COUNTED_SALUTES) and i + 1 == h2:
             return i  # 洗繶爵 | 三獻: the numeral counts the act after it
         i += 1

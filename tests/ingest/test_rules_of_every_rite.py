@@ -911,3 +911,10 @@ def test_one_who_salutes_no_one_written_moves_himself(extractor):
         ("入", "公"),
         ("賔入", "賔"),
     ]
+
+
+def test_a_numeral_after_a_thing_before_a_setting_out_counts_the_thing(extractor):
+    """公食 宰夫自東房薦豆六 設于醬東: six dishes are brought, then set out (the numeral is not the
+    count of the act after it, as in 洗繶爵 | 三獻)."""
+    r = read(extractor, "宰夫自東房薦豆六設于醬東西上", "gongshidafuli")
+    assert [s.text for s in r.steps] == ["宰夫自東房薦豆六", "設于醬東西上"]
