@@ -918,3 +918,12 @@ def test_a_numeral_after_a_thing_before_a_setting_out_counts_the_thing(extractor
     count of the act after it, as in 洗繶爵 | 三獻)."""
     r = read(extractor, "宰夫自東房薦豆六設于醬東西上", "gongshidafuli")
     assert [s.text for s in r.steps] == ["宰夫自東房薦豆六", "設于醬東西上"]
+
+
+def test_the_bearers_of_the_cauldrons_are_persons(extractor):
+    """公食 甸人陳鼎七 (the steward of the fields sets out seven cauldrons), 右人抽扄 … 左人待載 (the bearer
+    on the right draws out the pole, the one on the left waits to load): each does his own act."""
+    r = read(extractor, "甸人陳鼎七當門南面西上\n\n士舉鼎去鼏於外次入陳鼎于碑南南面西上右人抽扄坐奠于鼎西南順出自鼎西左人待載", "gongshidafuli")
+    got = fields(r, "text", "agent")
+    assert got[0] == ("甸人陳鼎七當門南面西上", "甸人")
+    assert ("右人抽扄", "右人") in got and ("左人待載", "左人") in got
