@@ -927,3 +927,12 @@ def test_the_bearers_of_the_cauldrons_are_persons(extractor):
     got = fields(r, "text", "agent")
     assert got[0] == ("甸人陳鼎七當門南面西上", "甸人")
     assert ("右人抽扄", "右人") in got and ("左人待載", "左人") in got
+
+
+def test_moving_and_opening_are_acts(extractor):
+    """遷 (to move) and 啟 / 啓 (to open) are acts of their own (公食 賔辭 坐遷之; 特牲 佐食啟會; 聘禮
+    賈人…坐啓櫝), not the object of the act before (坐 + 遷)."""
+    r = read(extractor, "賔辭坐遷之", "gongshidafuli")
+    assert [(s.text, s.action.key) for s in r.steps] == [("賔辭", "action-ci-decline"), ("坐", "action-zuo-sit"), ("遷之", "action-qian")]
+    r = read(extractor, "佐食啟會郤于敦南出立于户西南面", "teshengkuishili")
+    assert (r.steps[0].text, r.steps[0].action.key) == ("佐食啟會郤于敦南", "action-qi-open")
