@@ -853,9 +853,15 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
         tokens[j].kind in SKIP_TO_VERB
         # 賔亦北面于西階上答拜: a place introduced by 于 between the person and his act
         or (tokens[j].kind == YU and j + 1 < len(tokens) and tokens[j + 1].kind == PLACE and j > i + 1)
+        or (tokens[j].kind == ZI and j > i + 1)
     ):
         if tokens[j].kind == ROLE and not _joined(tokens, j):
             return False
+        if tokens[j].kind == ZI and j > i + 1:
+            # a way taken between the person and his act: 公食 賔北面自間坐 (the guest kneels, going
+            # between the two rows of dishes)
+            j = _noun_phrase_end(tokens, j + 1, len(tokens))
+            continue
         if tokens[j].kind == YI:
             if j + 1 < len(tokens) and tokens[j + 1].kind == ACTION:
                 return True  # 以 + verb: 尸以醋主人 (the 尸, thereupon, returns the toast)

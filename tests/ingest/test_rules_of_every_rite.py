@@ -936,3 +936,18 @@ def test_moving_and_opening_are_acts(extractor):
     assert [(s.text, s.action.key) for s in r.steps] == [("賔辭", "action-ci-decline"), ("坐", "action-zuo-sit"), ("遷之", "action-qian")]
     r = read(extractor, "佐食啟會郤于敦南出立于户西南面", "teshengkuishili")
     assert (r.steps[0].text, r.steps[0].action.key) == ("佐食啟會郤于敦南", "action-qi-open")
+
+
+def test_a_person_after_a_bow_who_steps_aside_or_kneels_acts_himself(extractor):
+    """A bow takes no person object: the one written after it, with an act of his own, is its subject
+    (公食 公再拜 | 賔辟 | 再拜稽首: the guest draws back, 註 辟逡遁不敢當君拜也, and bows; 公答再拜 |
+    賔北面自間坐: the guest kneels, going between the dishes, and takes the millet down)."""
+    r = read(extractor, "公再拜賔辟再拜稽首", "gongshidafuli")
+    assert fields(r, "text", "agent") == [("公再拜", "公"), ("賔辟", "賔"), ("再拜稽首", "賔")]
+    r = read(extractor, "公答再拜賔北面自間坐左擁簋粱右執湆以降", "gongshidafuli")
+    assert fields(r, "text", "agent") == [
+        ("公答再拜", "公"),
+        ("賔北面自間坐左擁簋粱", "賔"),
+        ("右執湆", "賔"),
+        ("以降", "賔"),
+    ]
