@@ -677,6 +677,9 @@ def act_as_object(r: _Rereading, i: int) -> int | None:
         return None
     if head.concept.key not in g.ANY_ACT_OBJECT_HEADS or "verbal_object" in r.flags.get(k, {}):
         return None
+    went_out = k > 0 and _is_act(r.out[k - 1]) and r.out[k - 1].concept.key == "action-chu"  # type: ignore[union-attr]
+    if went_out and k == len(r.out) - 1 and t.concept is not None and t.concept.key == "action-ru":
+        return None  # 擯者出請 | 入告: goes out, asks, comes back in and reports (not "asks to enter")
     r.flag(k, "verbal_object", t.concept)
     r.flag(k, "verbal_object_text", "".join(x.text for x in r.out[k + 1 :]) + t.text)
     r.out[k + 1 :] = [with_kind(x, TAIL) for x in r.out[k + 1 :]]

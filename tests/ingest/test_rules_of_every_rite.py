@@ -951,3 +951,15 @@ def test_a_person_after_a_bow_who_steps_aside_or_kneels_acts_himself(extractor):
         ("右執湆", "賔"),
         ("以降", "賔"),
     ]
+
+
+def test_going_out_to_ask_and_coming_in_to_report_are_four_acts(extractor):
+    """擯者出請 入告 (公食, 聘禮, 士喪): goes out, asks (the business of the visit, 註 問所以為來事),
+    comes back in and reports — 入 is no act asked for ("asks to enter")."""
+    r = read(extractor, "上介出請入告三辭", "gongshidafuli")
+    assert [(s.text, s.action.key) for s in r.steps][:4] == [
+        ("上介出", "action-chu"),
+        ("請", "action-qing"),
+        ("入", "action-ru"),
+        ("告", "action-gao"),
+    ]
