@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -491,7 +492,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
     result = export(service.queries, service.store, args.format, args.view, rite=args.rite, edition=args.edition)
     if out is None:
-        sys.stdout.buffer.write(result.data)
+        _write_all(sys.stdout.buffer, result.data)
         return 0
     if out.exists() and not out.is_file():
         # a device or a pipe (/dev/stdout, a FIFO): written in place, never replaced by a file
@@ -505,6 +506,17 @@ def cmd_export(args: argparse.Namespace) -> int:
         temps[out.name].write_bytes(result.data)
     print(f"yili-kg: wrote {out} ({args.format}, {len(result.data)} bytes)", file=sys.stderr)
     return 0
+
+
+def _write_all(stream, data: bytes) -> None:  # type: ignore[no-untyped-def]
+    """Write all of ``data`` to a binary stream, or raise ``OSError``: a write to a file on a full
+    disk may write part and return a short count without an error (the next write raises ENOSPC)."""
+    view = memoryview(data)
+    while view:
+        n = stream.write(view)
+        if not n:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[n:]
 
 
 def _export_formats() -> list[str]:

@@ -116,6 +116,7 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
     if target.exists() and not (target.is_dir() and (target / STORE_MARKER).exists() or _empty_dir(target)):
         raise InputError(f"{target}: exists and is not an Oxigraph store; remove it or choose another --out")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    old: Path | None = None
     try:
         disk = pyoxigraph.Store(str(tmp))
         disk.bulk_extend(store)
@@ -123,7 +124,6 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
         disk.optimize()
         count = len(disk)
         del disk  # closes the database (pyoxigraph closes on release)
-        old = None
         if target.exists():
             old = target.with_name(f".{target.name}.old")
             shutil.rmtree(old, ignore_errors=True)
@@ -132,9 +132,14 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
         return count
-    except OSError as exc:
+    except BaseException as exc:
+        # a failed write, or an interrupt (Ctrl-C): the half-written store goes, the old one stays
         shutil.rmtree(tmp, ignore_errors=True)
-        raise InputError(f"{target}: cannot write the store: {exc.strerror or exc}") from None
+        if old is not None and old.exists() and not target.exists():
+            old.rename(target)
+        if isinstance(exc, OSError):
+            raise InputError(f"{target}: cannot write the store: {exc.strerror or exc}") from None
+        raise
 
 
 def _empty_dir(path: Path) -> bool:

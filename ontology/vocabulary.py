@@ -174,6 +174,37 @@ def _literal_value(node: object) -> object:
     return node.toPython() if isinstance(node, Literal) else node
 
 
+_INTEGER_FLAGS = frozenset({"rank"})
+_BOOLEAN_FLAGS = frozenset({"ascendsFirst", "attendant", "cupAction", "personObject", "speech", "responsive", "posture", "pivot"})
+_RECIPIENT_RULES = frozenset({"none", "other-party", "superior", "served", "next-in-rank", "answer", "each-other"})
+_MAX_RANK = 1_000_000
+
+
+def _checked_flag(key: str, name: str, value: object, sources: tuple[str, ...]) -> object:
+    """``value`` of the annotation ``yk:name`` on concept ``key``, if it has the type the rules read
+    (``yk:rank`` an integer, ``yk:cupAction`` … a boolean, ``yk:recipientRule`` one of its rules).
+
+    Raises
+    ------
+    VocabularyError
+        ``<files>: ykv:<key>: yk:<name> must be …, not '<value>'``: a user file (``--vocab``) gave a
+        value the rules cannot read; the message names the files read besides the packaged ones.
+    """
+    problem = None
+    if name in _INTEGER_FLAGS and (isinstance(value, bool) or not isinstance(value, int) or abs(value) > _MAX_RANK):
+        problem = f"an integer between -{_MAX_RANK:,} and {_MAX_RANK:,}"
+    elif name in _BOOLEAN_FLAGS and not isinstance(value, bool):
+        problem = "true or false"
+    elif name == "recipientRule" and value not in _RECIPIENT_RULES:
+        problem = "one of " + ", ".join(sorted(_RECIPIENT_RULES))
+    if problem is None:
+        return value
+    packaged = {str(f) for f in default_files()}
+    named = ", ".join(f for f in sources if f not in packaged) or "the vocabulary"
+    shown = str(value)[:60]
+    raise VocabularyError(f"{named}: ykv:{key}: yk:{name} must be {problem}, not '{shown}'")
+
+
 def _local(iri: URIRef) -> str:
     s = str(iri)
     return s.removeprefix(str(YKV))
@@ -264,7 +295,7 @@ def vocabulary_from_graph(graph: Graph, sources: tuple[str, ...] = ()) -> Vocabu
             for p, o in sorted(graph.predicate_objects(subject)):
                 if str(p).startswith(str(YK)):
                     name = str(p)[len(str(YK)) :]
-                    flags[name] = _local(o) if isinstance(o, URIRef) else _literal_value(o)
+                    flags[name] = _checked_flag(key, name, _local(o) if isinstance(o, URIRef) else _literal_value(o), sources)
             definition = min((str(d) for d in graph.objects(subject, SKOS.definition)), default=None)
             broader = tuple(sorted(_local(b) for b in graph.objects(subject, SKOS.broader) if isinstance(b, URIRef)))
             concepts[key] = Concept(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import subprocess
 import sys
@@ -326,7 +327,6 @@ def test_the_same_input_gives_the_same_graph_whatever_the_seed_and_the_jobs(tmp_
 def test_a_failed_build_leaves_the_old_files_whole(tmp_path, monkeypatch, capsys):
     """A full disk while writing (simulated: OSError ENOSPC) names the file in one line, exit 2, and
     leaves the files of the last build as they were, with no temporary file behind."""
-    import errno
 
     import yili.graph.store
 
@@ -365,6 +365,48 @@ def test_a_full_standard_output_ends_in_one_line():
         proc = subprocess.run([sys.executable, "-m", "yili.api.cli", "steps"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
     assert proc.returncode == 2
     assert proc.stderr == "yili-kg: error: standard output: No space left on device\n"
+
+
+def test_an_export_to_a_disk_that_fills_up_is_an_error_not_a_cut_file(monkeypatch, capsys):
+    """On a full disk a write of the whole export may write part and return a short count with no
+    error; the rest must be written, or the next write's error reported (exit 2, one line)."""
+    import io
+
+    class FillsUp(io.RawIOBase):
+        def __init__(self) -> None:
+            self.room = 1000
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data) -> int:  # type: ignore[no-untyped-def, override]
+            if not self.room:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            n = min(self.room, len(data))
+            self.room -= n
+            return n
+
+    class Out:
+        buffer = FillsUp()
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Out())
+    assert main(["export", "ntriples"]) == 2
+    assert capsys.readouterr().err == "yili-kg: error: standard output: No space left on device\n"
+
+
+def test_a_vocabulary_value_the_rules_cannot_read_is_named_in_one_line(tmp_path):
+    bad = tmp_path / "rank.ttl"
+    bad.write_text(
+        "@prefix ykv: <https://w3id.org/yili-kg/vocab/> .\n@prefix yk: <https://w3id.org/yili-kg/ontology#> .\n"
+        'ykv:role-gong yk:rank "high" .\n',
+        encoding="utf-8",
+    )
+    proc = run("steps", "--vocab", str(bad))
+    assert proc.returncode == 2
+    assert proc.stderr == f"yili-kg: error: {bad}: ykv:role-gong: yk:rank must be an integer between -1,000,000 and 1,000,000, not 'high'\n"
 
 
 def test_pipes_devices_and_huge_files_are_refused_by_name(tmp_path):

@@ -73,6 +73,24 @@ def test_rewriting_a_store_replaces_it_whole(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]  # no temporary folder left
 
 
+def test_an_interrupted_store_write_leaves_the_old_store_and_no_temporary_folder(tmp_path):
+    """Ctrl-C while the store is written (a build of a long text spends seconds there): the half
+    written store is removed and the old one is kept as it was."""
+    q = pyoxigraph.Quad(pyoxigraph.NamedNode("http://e/s"), pyoxigraph.NamedNode("http://e/p"), pyoxigraph.Literal("old"))
+    one = pyoxigraph.Store()
+    one.add(q)
+    write_store(one, tmp_path / "store")
+
+    def interrupted():  # bulk_extend reads the quads: the user presses Ctrl-C meanwhile
+        yield q
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_store(interrupted(), tmp_path / "store")  # type: ignore[arg-type]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
+    assert [str(x.object) for x in open_store(tmp_path / "store")] == ['"old"']
+
+
 def test_serve_names_a_bad_store_in_one_line(tmp_path, capsys):
     assert main(["serve", "--store", str(tmp_path), "--port", "1"]) == 2
     assert capsys.readouterr().err.strip() == f"yili-kg: error: {tmp_path}: not an Oxigraph store folder (yili-kg build --out DIR writes DIR/store)"
