@@ -66,6 +66,8 @@ def _expand(inputs: Sequence[str]) -> list[str]:
     too), in path order."""
     files: list[str] = []
     for p in inputs:
+        if not p.strip():
+            raise InputError(f"INPUT {p!r}: an empty file name; give a text file or a folder of them")
         path = Path(p)
         if path.is_dir():
             found = sorted(str(f) for f in path.rglob("*") if f.is_file() and f.suffix in (".txt", ".xml"))

@@ -356,9 +356,11 @@ EMBEDDED_EDITION = "shuzhu-excerpt"
 """The edition key of the embedded excerpt (an excerpt of the 述注 has its own key: its blocks are
 not numbered as the whole chapter's), also when the same text is read from a file."""
 
-MAX_INPUT_BYTES = 16 * 2**20
-"""The largest input file read, in bytes (16 MiB): a chapter with its 注疏 is under 1 MiB, the whole
-three-edition corpus 2.5 MiB; a larger file is refused with a clear error rather than read for minutes."""
+MAX_INPUT_BYTES = 4 * 2**20
+"""The largest input file read, in bytes (4 MiB): a chapter with its 注疏 is under 1 MiB, the whole
+three-edition corpus 2.5 MiB.  A build holds about 1 GB of memory per MiB of text (15 GB for a 15 MiB
+file, measured), so a larger file is refused with a clear error rather than read for many minutes
+into a memory the machine may not have."""
 
 
 def embedded_bytes() -> bytes:
