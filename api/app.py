@@ -29,7 +29,7 @@ from yili.api.sparql import make_sparql_router
 from yili.api.viewer import html_page, install_pages
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries
-from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, YiliError
+from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, UnknownTermError, YiliError
 from yili.ontology.namespaces import mint
 from yili.ontology.vocabulary import Vocabulary
 
@@ -457,8 +457,8 @@ def create_app(service: Service) -> YiliApp:
         its IRI, kind, labels in zh-Hant and zh-Hans, variants and English definition.  404 if unknown;
         400 for any query parameter."""
         _only_params(request, set())
-        if len(name) > 50:
-            raise NotFoundError(f"no term named {name[:50]!r}…")
+        if len(name) > 50:  # no label is this long: not looked up, and not quoted whole
+            raise UnknownTermError(f"unknown name {name[:50]!r}…: not a label of any concept (no label is over 50 characters)")
         c = service.vocabulary.lookup(name)
         return {
             "iri": c.iri,

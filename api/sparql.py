@@ -122,6 +122,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
 import pyoxigraph
@@ -153,6 +154,7 @@ from yili.ontology.errors import (
     QueryTimeoutError,
     ReadOnlyError,
     RequestTooLargeError,
+    StoreUnavailableError,
     UnsupportedMediaTypeError,
     YiliError,
 )
@@ -1220,7 +1222,8 @@ class _Slot:
         elif remaining <= 0:
             refusal = QueryTimeoutError(_timeout_message(limits))
         elif connection is None:
-            refusal = RuntimeError("No SPARQL worker process could be started; see the log.")
+            missing = _missing_store(workers.dataset())
+            refusal = StoreUnavailableError(missing) if missing else RuntimeError("No SPARQL worker process could be started; see the log.")
         if refusal is not None or connection is None:
             if job.long:
                 workers.leave_long()
@@ -1440,6 +1443,16 @@ class _Source:
 
     path: str | None = None
     nquads: bytes | None = None
+
+
+def _missing_store(source: _Source) -> str | None:
+    """Why the on-disk store a worker opens is gone (moved or deleted while served), or None."""
+    if source.path is None or (Path(source.path) / "CURRENT").is_file():
+        return None
+    return (
+        f"The store {source.path} that this endpoint serves cannot be opened: it was moved or deleted while "
+        "served. Put it back, or restart the server on another (yili-kg serve --store DIR)."
+    )
 
 
 def _spawn_worker(workers: _Workers, name: str) -> tuple[BaseProcess, Connection] | None:

@@ -125,6 +125,14 @@ class MethodNotAllowedError(QueryError):
     status = 405
 
 
+class StoreUnavailableError(YiliError):
+    """The on-disk store the endpoint serves cannot be opened any more (moved or deleted while
+    served): HTTP 503; queries answer again once it is back (or the server is restarted on another)."""
+
+    kind = "store_unavailable"
+    status = 503
+
+
 class EvaluationCrashedError(YiliError):
     """The worker process evaluating the query died, most likely crashing in Oxigraph (HTTP 500).
 

@@ -126,6 +126,8 @@ def test_sparql_errors_are_json(client):
     assert r.status_code == 403
     assert client.get("/terms/宾").json()["zh-Hant"] == "賓"
     assert client.get("/no/such/page").json()["error"] == "not_found"
+    # an unknown name is the same error whatever its length (a long one is not looked up)
+    assert [client.get(f"/terms/{'a' * n}").json()["error"] for n in (4, 60)] == ["unknown_term", "unknown_term"]
 
 
 def test_huge_request_body_is_refused(client):

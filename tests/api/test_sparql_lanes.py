@@ -169,3 +169,19 @@ def test_an_answer_over_64_kib_arrives_whole(on_disk) -> None:
             assert lines[0] == "n" and len(lines) == 3001
             assert lines[1] == "0-padding-padding-padding" and lines[-1] == "2999-padding-padding-padding"
             assert r.headers["content-type"] == "text/csv; charset=utf-8"
+
+
+def test_a_store_deleted_while_served_is_named_in_a_503(tmp_path) -> None:
+    """rm -rf of the served store: workers that start after it cannot open it, and the query is
+    answered 503 ``store_unavailable`` naming the folder (not 500 "internal"); the endpoint lives on."""
+    memory = pyoxigraph.Store()
+    memory.load(DATA.encode("utf-8"), format=pyoxigraph.RdfFormat.TRIG)
+    folder = tmp_path / "store"
+    write_store(memory, folder)
+    store, path = open_store(folder), str(folder.resolve())
+    import shutil
+
+    shutil.rmtree(folder)  # before the first query: no worker has opened it yet
+    with TestClient(make_app(store, path, SparqlLimits(max_concurrent_queries=1))) as client:
+        message = error(client.get("/sparql", params={"query": STEP_LABELS}), 503, "store_unavailable")
+        assert message.startswith(f"The store {path} that this endpoint serves cannot be opened")
