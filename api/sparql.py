@@ -36,6 +36,8 @@ status  ``error``                   when
                                     in Oxigraph); it is replaced
 500     ``internal``                a fault of the endpoint (logged)
 503     ``timeout``                 the query ran past its time budget
+503     ``busy``                    no worker was free in time (``Retry-After``); not run
+503     ``store_unavailable``       the on-disk store served was moved or deleted
 ======  ==========================  ========================================================
 
 The router catches its own errors (the project's :class:`~yili.ontology.errors.YiliError` family) and
