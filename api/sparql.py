@@ -595,10 +595,10 @@ async def _read_operation(request: Request, limits: SparqlLimits) -> _Operation:
     if request.method == "POST":
         media_type, charset = _content_type(request.headers.get("content-type"))
         if media_type not in (FORM_MEDIA_TYPE, QUERY_MEDIA_TYPE, UPDATE_MEDIA_TYPE):
-            shown = f"'{media_type}'" if media_type else "no Content-Type"
+            shown = f"not '{media_type}'" if media_type else "and this one has none"
             raise UnsupportedMediaTypeError(
                 f"A POST to the SPARQL endpoint needs Content-Type {FORM_MEDIA_TYPE} (query=...) or "
-                f"{QUERY_MEDIA_TYPE} (the query itself), not {shown}."
+                f"{QUERY_MEDIA_TYPE} (the query itself), {shown}."
             )
         if charset not in (None, "utf-8", "utf8"):
             raise UnsupportedMediaTypeError(f"The body must be UTF-8, not charset '{charset}'.")

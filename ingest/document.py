@@ -396,6 +396,8 @@ def read_file(path: str | Path, *, rite: str | None = None, edition: str | None 
     """
     p = Path(path)
     if not p.exists():
+        if p.is_symlink():
+            raise InputError(f"{p}: a symbolic link that leads nowhere (a loop, or its target is missing)")
         raise InputError(f"{p}: no such file")
     if p.is_dir():
         raise InputError(f"{p}: is a directory, not a text file")

@@ -82,9 +82,11 @@ def test_user_vocabulary_adds_a_role(tmp_path, capsys):
         (["eval", "no-gold-here"], "no-gold-here: no such file or folder"),
         # not the current folder, which '' would name for the file system
         (["steps", ""], "INPUT '': an empty file name; give a text file or a folder of them"),
+        (["steps", "loop.txt"], "loop.txt: a symbolic link that leads nowhere (a loop, or its target is missing)"),
     ],
 )
 def test_errors_are_one_line_with_exit_code_2(tmp_path, args, expected):
+    (tmp_path / "loop.txt").symlink_to("loop.txt")  # a link to itself
     proc = subprocess.run(
         [sys.executable, "-m", "yili.api.cli", *args], capture_output=True, text=True, timeout=180, cwd=tmp_path
     )
