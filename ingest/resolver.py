@@ -9,6 +9,7 @@ things in hand in :mod:`yili.ingest.cups`.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import islice
 
 from yili.ingest import grammar as g
 from yili.ingest.agents import AS_AT_FIRST, AgentRules
@@ -557,6 +558,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 held_thing = st.things.get(agent[0].key) if agent else None
                 if held_thing is not None:
                     object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
+            if object_text is None and action.key in _DONE_TO_THAT and any(t.kind == ZHI for t in object_tokens):
+                that = self._thing_just_named(clause.block)
+                if that is not None:
+                    object_term, object_text = that  # 尸祭鉶 | 嘗之: the 鉶; 加柶 | 覆之: the spoon
             if object_text is None and action.key == "action-cong":
                 # 以 X 從 / X 從: to follow with X, the dish brought after the cup (特牲 賓長以肝從, 肝從, 燔從)
                 thing = next((t for t in reversed(prefix) if t.kind == OBJECT and t.concept is not None), None)
@@ -784,6 +789,19 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
     # -- rules for unwritten fields ---------------------------------------------------------------
 
+    def _thing_just_named(self, block: int) -> tuple[Term | None, str] | None:
+        """The thing the last steps of this paragraph were done to (a dish, a portion, a spoon: not a
+        person, not a cup), as (term, written label), or None: what 之 refers to after 嘗, 覆, 執, 反 …
+        (特牲 尸…祭鉶 | 嘗之: the soup pot; 士冠 加柶 | 覆之: the spoon)."""
+        for s in islice(reversed(self.steps), 4):
+            if s.block != block:
+                return None
+            term = s.object_term
+            dish = term is not None and term.key.startswith("vessel-") and not self.vocabulary.is_cup(term.key)
+            if term is not None and (term.key.startswith("object-") or dish) and s.object:
+                return term, s.object
+        return None
+
     def _repeats(self, clause: Clause, action: Term, agent: tuple[Term, ...]) -> int | None:
         """如初 / 如賔礼 / 如献卿之礼: the latest earlier step with the same act (or the act named in
         the comparison) and, if the comparison names a person, that person as agent or recipient."""
@@ -821,6 +839,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
 _EITHER_KINDS = frozenset({ROLE, OTHER, OBJECT, VESSEL, NUM})
 """Words that 若 X 若 Y chooses between (persons, things, numbers): "either … or", not "if"."""
+
+_DONE_TO_THAT = frozenset(
+    {"action-zhi", "action-chang", "action-fu-cover", "action-fan-return", "action-huai", "action-jia"}
+)
+"""Acts whose 之 is the thing just named, not a person (左執之, 嘗之, 覆之, 反之, 詩懐之, 加之)."""
 
 _POURING_ACTS = frozenset({"action-zhuo", "action-shi-fill"})
 """Pouring and filling (酌, 實): the wine written with them is the cup's wine, not their object."""

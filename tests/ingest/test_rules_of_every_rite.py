@@ -963,3 +963,12 @@ def test_going_out_to_ask_and_coming_in_to_report_are_four_acts(extractor):
         ("入", "action-ru"),
         ("告", "action-gao"),
     ]
+
+
+def test_zhi_after_handling_acts_is_the_thing_just_named(extractor):
+    """之 after 嘗, 覆, 執, 反 is the thing the paragraph has just handled (特牲 尸…祭鉶 嘗之: the soup
+    pot; 士冠 加柶 覆之: the spoon; 特牲 舉肺脊 … 左執之: the lung and spine), not a person."""
+    r = read(extractor, "尸祭之祭酒啐酒祭鉶嘗之", "teshengkuishili")
+    assert fields(r, "text", "object")[-1] == ("嘗之", "鉶")
+    r = read(extractor, "贊者洗于房中側酌醴加柶覆之面葉", "shiguanli")
+    assert ("覆之", "柶") in fields(r, "text", "object")
