@@ -113,6 +113,11 @@ class RecipientRules(Reader):
         ):
             # 亞獻, 三獻, 為加爵: the further presentations go to whom the first went (the 尸)
             return self.state.xians[0][1], False, "a numbered presentation, to the receiver of the first"
+        if action.key == "action-shou-hand" and not objects_persons and not pp_persons:
+            taker = self._next_subject.get(clause.start)
+            if taker and taker in self.vocabulary.concepts and all(a.key != taker for a in agent):
+                # 公食 宰夫自東房授醯醬 | 公設之: handed to the one who takes it up next (註 授授公也)
+                return (self.term(self.vocabulary.concepts[taker]),), False, "handed to the one who acts on it next"
         alternatives = self._alternatives(clause)
         if alternatives:
             self.state.last_alternatives = alternatives

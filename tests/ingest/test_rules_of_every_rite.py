@@ -972,3 +972,12 @@ def test_zhi_after_handling_acts_is_the_thing_just_named(extractor):
     assert fields(r, "text", "object")[-1] == ("嘗之", "鉶")
     r = read(extractor, "贊者洗于房中側酌醴加柶覆之面葉", "shiguanli")
     assert ("覆之", "柶") in fields(r, "text", "object")
+
+
+def test_handed_with_no_one_written_goes_to_whoever_takes_it_up_next(extractor):
+    """授 with no receiver written goes to the person written as the next clause's subject (公食
+    宰夫自東房授醯醬 公設之: to the ruler, 註 授授公也; 有司徹 宰授几 主人受: to the host)."""
+    r = read(extractor, "宰夫自東房授醯醬公設之", "gongshidafuli")
+    assert fields(r, "text", "recipient")[0] == ("宰夫自東房授醯醬", "公")
+    r = read(extractor, "宰授几主人受二手横執几", "yousiche")
+    assert fields(r, "text", "agent", "recipient")[:2] == [("宰授几", "宰", "主人"), ("主人受二手横", "主人", "宰")]
