@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -158,7 +159,36 @@ class LimitBody:
                         await refusal(scope, receive, send)
                         return
                     break  # the first Content-Length counts, as Starlette's Headers.get reads it
+            undecodable = _not_utf8_parameter(scope.get("query_string", b""))
+            if undecodable is not None:
+                await error_json(RequestError(undecodable))(scope, receive, send)
+                return
         await self.app(scope, receive, send)
+
+
+def _not_utf8_parameter(query_string: bytes) -> str | None:
+    """Why a query string cannot be read, if a parameter's name or value is percent-encoded bytes that
+    are not UTF-8 (``?agent=%ff%fe``), else None: such a value is refused (400) rather than looked up
+    with replacement characters in it.
+
+    >>> _not_utf8_parameter(b"giver=%E4%B8%BB%E4%BA%BA") is None
+    True
+    >>> _not_utf8_parameter(b"agent=%ff%fe")
+    "query parameter 'agent': its value is not UTF-8 (percent-encoded bytes ff fe)"
+    """
+    if b"%" not in query_string:
+        return None
+    for part in query_string.split(b"&"):
+        name, _, value = part.partition(b"=")
+        for raw, what in ((name, "name"), (value, "value")):
+            data = urllib.parse.unquote_to_bytes(raw.replace(b"+", b" "))
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                label = urllib.parse.unquote_to_bytes(name).decode("utf-8", "replace")[:40]
+                shown = " ".join(f"{b:02x}" for b in data[exc.start : exc.end + 1][:8])
+                return f"query parameter {label!r}: its {what} is not UTF-8 (percent-encoded bytes {shown})"
+    return None
 
 
 class YiliApp(FastAPI):

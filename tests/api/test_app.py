@@ -126,6 +126,12 @@ def test_sparql_errors_are_json(client):
     assert r.status_code == 403
     assert client.get("/terms/宾").json()["zh-Hant"] == "賓"
     assert client.get("/no/such/page").json()["error"] == "not_found"
+    # percent-encoded bytes that are not UTF-8 are refused, not looked up as replacement characters
+    r = client.get("/toasts?giver=%ff%fe")
+    assert r.status_code == 400 and r.json() == {
+        "error": "invalid_request",
+        "message": "query parameter 'giver': its value is not UTF-8 (percent-encoded bytes ff fe)",
+    }
     # an unknown name is the same error whatever its length (a long one is not looked up)
     assert [client.get(f"/terms/{'a' * n}").json()["error"] for n in (4, 60)] == ["unknown_term", "unknown_term"]
 
