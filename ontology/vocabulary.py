@@ -235,7 +235,9 @@ def read_graph(paths: Iterable[Path | str]) -> Graph:
         try:
             graph.parse(p, format="turtle")
         except Exception as exc:  # rdflib raises many parser types; the message is what matters
-            detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+            detail = " ".join(str(exc).split())
+            # rdflib's Turtle parser quotes the raw input as Python bytes after "at ^ in:": dropped
+            detail = detail.split(" at ^ in:", 1)[0][:300] or type(exc).__name__
             raise VocabularyError(f"{p}: not valid Turtle: {detail}") from None
     return graph
 

@@ -99,6 +99,11 @@ def test_malformed_vocabulary_and_graph_files(tmp_path):
     bad.write_text("this is not turtle", encoding="utf-8")
     proc = run("steps", "--vocab", str(bad))
     assert proc.returncode == 2 and "not valid Turtle" in proc.stderr and "Traceback" not in proc.stderr
+    unbound = tmp_path / "unbound.ttl"
+    unbound.write_text('@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\nex:a skos:b "x .\n', encoding="utf-8")
+    proc = run("steps", "--vocab", str(unbound))
+    # the parser's complaint and where, without its quote of the raw bytes (b'...')
+    assert proc.stderr == f'yili-kg: error: {unbound}: not valid Turtle: at line 2 of <>: Bad syntax (Prefix "ex:" not bound)\n'
     proc = run("serve", "--graph", str(bad), "--port", "1")
     assert proc.returncode == 2 and "not valid" in proc.stderr and "Traceback" not in proc.stderr
 
