@@ -26,10 +26,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 from yili.api.exports import make_export_router
 from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
-from yili.api.sparql import make_sparql_router
+from yili.api.sparql import SparqlLimits, make_sparql_router
 from yili.api.viewer import html_page, install_pages
 from yili.graph.build import prefixes_for
-from yili.graph.queries import GraphQueries
+from yili.graph.queries import GraphQueries, OxigraphBackend
 from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, UnknownTermError, YiliError
 from yili.ontology.namespaces import mint
 from yili.ontology.vocabulary import Vocabulary
@@ -57,6 +57,9 @@ class Service:
     store_path : str, optional
         The on-disk store folder the store was opened from (read-only), if any: the SPARQL worker
         processes open it too instead of loading a copy.
+    opened_from_path : bool
+        Whether ``store`` itself is ``store_path`` opened read-only (``service_from_store``), rather
+        than a store in memory that was also written there for the workers.
     """
 
     store: pyoxigraph.Store
@@ -65,6 +68,17 @@ class Service:
     base: str
     summary: dict[str, Any]
     store_path: str | None = None
+    opened_from_path: bool = False
+
+    def reopen(self) -> None:
+        """Serve from a fresh read-only handle of ``store_path`` when ``opened_from_path``; otherwise
+        do nothing.  RocksDB keeps the blocks a handle has read in a cache of its own, which the
+        one-time scans that build the lookup indexes fill (some 40 MiB at 1.3M triples); the old
+        handle, and that cache, are freed once no query holds them."""
+        if self.opened_from_path and self.store_path:
+            self.store = pyoxigraph.Store.read_only(self.store_path)
+            if isinstance(self.queries.backend, OxigraphBackend):
+                self.queries.backend.store = self.store
 
 
 def error_json(error: YiliError) -> JSONResponse:
@@ -239,12 +253,14 @@ def _context() -> dict[str, Any]:
     return context_document()["@context"]
 
 
-def create_app(service: Service) -> YiliApp:
+def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> YiliApp:
     """Build the FastAPI application over a :class:`Service`.
 
     Parameters
     ----------
     service : Service
+    sparql_limits : SparqlLimits, optional
+        Bounds of the SPARQL endpoint (:class:`~yili.api.sparql.SparqlLimits` defaults if omitted).
 
     Returns
     -------
@@ -275,9 +291,13 @@ def create_app(service: Service) -> YiliApp:
     answers = _Answers(512)  # /toasts pages by query string: the graph is read-only while served
     service.queries.toasts(limit=1)  # read the toasts once now (the index /toasts filters), not in the first request
     service.queries.steps(limit=1)  # and the steps' index that /steps filters
+    service.reopen()  # without the blocks those scans left in the store's cache
     _give_back_memory()
     sparql = make_sparql_router(
-        lambda: service.store, query_page=lambda: html_page("sparql.html"), store_path=lambda: service.store_path
+        lambda: service.store,
+        limits=sparql_limits,
+        query_page=lambda: html_page("sparql.html"),
+        store_path=lambda: service.store_path,
     )
     app.include_router(sparql)
     app.sparql_get = sparql.get_app

@@ -405,11 +405,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     if args.graph and not Path(args.graph).exists():
         raise InputError(f"{args.graph}: no such file")  # the input is named before the port is tried
+    if args.processes > 1 and not args.store:
+        raise InputError(
+            f"--processes {args.processes} needs --store DIR: the processes share a store built by `yili-kg build` "
+            "(serve the excerpt or --graph from one process)"
+        )
     if args.store:
         from yili.graph.store import open_store
 
         open_store(args.store)  # a bad folder is named before the port is tried
     _check_address(args.host, args.port)
+    if args.processes > 1:
+        return _serve_processes(args, base, t0)
     if args.store:
         service = service_from_store(args.store, base=base)
     elif args.graph:
@@ -432,6 +439,70 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # no access log: at this level it is never shown, yet each request would still gather its fields
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
     return 0
+
+
+_FRONT_ENVIRONMENT = "YILI_KG_SERVE_FRONT"
+"""The variable through which ``yili-kg serve --processes N`` tells each serving process what to
+serve (JSON: the store's folder, the base IRI and the number of processes)."""
+
+
+def _serve_processes(args: argparse.Namespace, base: str | None, t0: float) -> int:
+    """``yili-kg serve --store DIR --processes N``: this process becomes uvicorn's supervisor (a fresh
+    interpreter, :func:`os.execv`, that imports uvicorn alone and holds no graph), which binds the
+    port once and runs N processes that accept on it, each made by :func:`front_app`, and restarts
+    one that dies.  Never returns."""
+    import json
+
+    front = {"store": str(Path(args.store).resolve()), "base": base, "processes": args.processes}
+    os.environ[_FRONT_ENVIRONMENT] = json.dumps(front)
+    print(
+        f"yili-kg: serving {args.store} from {args.processes} processes on http://{args.host}:{args.port} "
+        f"(SPARQL at /sparql, docs at /docs); checked in {time.perf_counter() - t0:.2f} s",
+        flush=True,
+    )
+    sys.stderr.flush()
+    command = [sys.executable, "-m", "uvicorn", "yili.api.cli:front_app", "--factory", "--workers", str(args.processes)]
+    command += ["--host", args.host, "--port", str(args.port), "--log-level", "warning", "--no-access-log"]
+    os.execv(sys.executable, command)
+
+
+def front_app():  # type: ignore[no-untyped-def]
+    """The application of one of the processes of ``yili-kg serve --store DIR --processes N`` (a
+    uvicorn factory): the store opened read-only, and a share of the SPARQL workers, so that the N
+    processes together run :class:`~yili.api.sparql.SparqlLimits`' default ``max_concurrent_queries``
+    (at least two each: a short lane and a long one).
+
+    Raises
+    ------
+    InputError
+        Called outside ``yili-kg serve`` (the variable :data:`_FRONT_ENVIRONMENT` is not set), or the
+        store cannot be opened.
+    """
+    import json
+
+    from yili.api.app import create_app
+    from yili.api.service import service_from_store
+    from yili.api.sparql import SparqlLimits
+
+    setting = os.environ.get(_FRONT_ENVIRONMENT)
+    if not setting:
+        raise InputError(f"front_app serves `yili-kg serve --processes N`; {_FRONT_ENVIRONMENT} is not set")
+    front = json.loads(setting)
+    default = SparqlLimits()
+    per_process = max(2, default.max_concurrent_queries // front["processes"])
+    limits = SparqlLimits(max_concurrent_queries=per_process, short_lane=max(1, default.short_lane // front["processes"]))
+    return create_app(service_from_store(front["store"], base=front["base"]), sparql_limits=limits)
+
+
+def _processes(value: str) -> int:
+    """``--processes``: a whole number from 1 to 64."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of processes, not {value!r}") from None
+    if not 1 <= number <= 64:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 64, not {number}")
+    return number
 
 
 def _share_on_disk(service) -> None:  # type: ignore[no-untyped-def]
@@ -604,6 +675,14 @@ def parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=_port, default=8000, help="TCP port, 1-65535 (default 8000)")
+    sv.add_argument(
+        "--processes",
+        type=_processes,
+        default=1,
+        metavar="N",
+        help="with --store: serve from N processes that share the port, each opening the store read-only "
+        "(default 1; the machine's cores is the most that helps)",
+    )
     sv.set_defaults(func=cmd_serve)
 
     x = sub.add_parser("export", help="export a view of the graph (or its RDF) for graph tools and spreadsheets")

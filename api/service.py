@@ -60,6 +60,7 @@ def service_from_store(path: str | Path, base: str | None = None) -> Service:
     folder = Path(path) / "store" if (Path(path) / "store" / "CURRENT").exists() else Path(path)
     service = _service_over(store, base, {"source": str(folder)})
     service.store_path = str(folder.resolve())
+    service.opened_from_path = True
     return service
 
 

@@ -136,6 +136,7 @@ from yili.api.sparql_eval import (  # the evaluation side, which worker processe
     _GRAPH_FORMATS,
     _OPAQUE,
     _RESULTS_FORMATS,
+    CHEAP_QUERY_CHARS,
     TRUNCATED_HEADER,
     SparqlLimits,
     _Answer,
@@ -873,6 +874,8 @@ class _Job:
 
 
 _SPAWN = multiprocessing.get_context("spawn")
+_NEVER = threading.Event()
+"""Never set: a query evaluated in the server stops only at its deadline (see ``_ProcessPool._in_process``)."""
 
 _ERRORS_BY_NAME: dict[str, type[YiliError]] = {
     error.__name__: error
@@ -953,6 +956,8 @@ class _ProcessPool:
         if not workers.started.done():
             await asyncio.shield(asyncio.wrap_future(workers.started))
         limits = self._limits
+        if workers.known_cheap(operation):
+            return self._in_process(operation)
         now = time.monotonic()
         long = workers.known_long(operation)
         if long and not workers.enter_long():
@@ -965,6 +970,27 @@ class _ProcessPool:
                 workers.leave_long()
             raise
         return await slot.run(_Job(operation, now + limits.timeout_s, now, long))
+
+    def _in_process(self, operation: _Operation) -> _Answer:
+        """Evaluate a cheap operation (``limits.cheap_query_s``) here, on the event loop: the same
+        operation took a worker at most that much CPU time, on the same read-only store.
+
+        Raises
+        ------
+        StoreUnavailableError
+            The on-disk store was moved or deleted.
+        YiliError
+            Whatever :func:`_evaluate` raises.
+        """
+        limits = self._limits
+        try:
+            deadline = time.monotonic() + limits.timeout_s
+            return _evaluate(self._get_store, operation, limits, deadline, _NEVER, answered_before=True)
+        except OSError:
+            missing = _missing_store(self._dataset_bytes())
+            if missing:
+                raise StoreUnavailableError(missing) from None
+            raise
 
     def close(self) -> None:
         """Stop every worker process (SIGKILL) and wait until each is reaped; idempotent."""
@@ -1004,6 +1030,7 @@ class _Workers:
         self._starting = limits.max_concurrent_queries
         self._long = 0
         self._long_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
+        self._cheap_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
         self._spares: queue.Queue[tuple[BaseProcess, Connection]] = queue.Queue(maxsize=1)
         self._want_spare = threading.Event()
         self._spare_thread = threading.Thread(target=self._keep_spare, name="sparql-spare", daemon=True)
@@ -1074,6 +1101,28 @@ class _Workers:
             self._long_queries.move_to_end(key)
             while len(self._long_queries) > 1024:
                 self._long_queries.popitem(last=False)
+
+    def known_cheap(self, operation: _Operation) -> bool:
+        """Whether this query (the same text, dataset and format) was cheap in a worker before
+        (``limits.cheap_query_s``)."""
+        if not self._cheap_queries:
+            return False
+        with self._lock:
+            return _operation_key(operation) in self._cheap_queries
+
+    def note_cost(self, operation: _Operation, answer: _Answer) -> None:
+        """Remember ``operation`` as cheap (the last 1,024 such) when a worker evaluated it in at most
+        ``limits.cheap_query_s`` of CPU time, its text is at most :data:`CHEAP_QUERY_CHARS`
+        characters and its answer came whole (not truncated) in one reply: sent again, it is evaluated
+        in the server."""
+        if answer.headers or not (answer.cpu_s <= self.limits.cheap_query_s and len(operation.query) <= CHEAP_QUERY_CHARS):
+            return
+        with self._lock:
+            key = _operation_key(operation)
+            self._cheap_queries[key] = None
+            self._cheap_queries.move_to_end(key)
+            while len(self._cheap_queries) > 1024:
+                self._cheap_queries.popitem(last=False)
 
     def enter_long(self) -> bool:
         """Count one more long query if a long lane is free (``max_concurrent_queries - short_lane``)."""
@@ -1255,6 +1304,8 @@ class _Slot:
                 if not self._nice(0):
                     self.replace()  # its priority cannot be raised again: a fresh process takes over
                     return _outcome(*reply)
+            elif reply[0] == "answer" and self._workers.limits.cheap_query_s > 0:
+                workers.note_cost(job.operation, reply[1])
             workers.release(self)
             return _outcome(*reply)
         future = self._hand_over(job, now, header)

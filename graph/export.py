@@ -24,13 +24,15 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree
 
-import networkx as nx
 import pyoxigraph
 from yili.graph.queries import GraphQueries
 from yili.ontology.errors import InputError, NotFoundError
+
+if TYPE_CHECKING:  # networkx is imported where a view is made: a server that exports nothing never loads it
+    import networkx as nx
 
 CJK_FONT = "Noto Sans CJK SC"
 """The font DOT files name for every label (Debian ``fonts-noto-cjk``; it covers traditional and
@@ -84,6 +86,7 @@ def toast_network(queries: GraphQueries, rite: str | None = None, edition: str |
     UnknownTermError
         ``rite`` names no rite.
     """
+    import networkx as nx
     labels = queries.concept_labels()
     written = queries.written_role_labels(rite, edition)
     g = nx.MultiDiGraph(name=f"toast network ({_selection_name(rite, edition)})")
@@ -155,6 +158,7 @@ def step_chain(queries: GraphQueries, rite: str | None = None, edition: str | No
     UnknownTermError
         ``rite`` names no rite.
     """
+    import networkx as nx
     labels = queries.concept_labels()
     concepts: dict[str, dict[str, list[str]]] = {}
     for row in queries.step_concepts(rite, edition):
@@ -244,6 +248,7 @@ def write_graphml(g: nx.Graph) -> bytes:
 
     Each attribute name is declared once with one type (``int`` or ``string``), so python-igraph,
     Gephi, Cytoscape and yEd read it."""
+    import networkx as nx
     return _xml_bytes(lambda buf: nx.write_graphml_xml(g, buf, encoding="utf-8", named_key_ids=True))
 
 
@@ -259,6 +264,7 @@ def write_gexf(g: nx.Graph) -> bytes:
     ``<meta><description>``), and the edge ``kind`` and ``label`` are kept as attributes.  The edge
     ``type`` attribute stays what GEXF reserves it for (``directed``): the toast type is the
     ``toast_type`` attribute."""
+    import networkx as nx
     h = g.copy()
     h.graph = {}
     raw = _xml_bytes(lambda buf: nx.write_gexf(h, buf, encoding="utf-8", version="1.2draft"))
@@ -279,6 +285,7 @@ def write_cytoscape(g: nx.Graph) -> bytes:
     """Cytoscape.js JSON (https://js.cytoscape.org/#notation/elements-json), written by networkx's
     :func:`~networkx.cytoscape_data`: ``{"data": {...}, "elements": {"nodes": [...], "edges": [...]}}``
     with ``data.name`` = the node's label (Cytoscape shows ``name``) and ``data.id`` = its IRI."""
+    import networkx as nx
     data = nx.cytoscape_data(g, name="label", ident="id")
     return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
 
@@ -287,6 +294,7 @@ def write_d3(g: nx.Graph) -> bytes:
     """D3 node-link JSON (the shape of https://observablehq.com/@d3/force-directed-graph:
     ``{"nodes": [{"id", ...}], "links": [{"source", "target", ...}]}``), written by networkx's
     :func:`~networkx.node_link_data`."""
+    import networkx as nx
     data = nx.node_link_data(g, edges="links")
     return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
 
@@ -303,6 +311,7 @@ def write_dot(g: nx.Graph) -> bytes:
     toast network is drawn left to right with each toast's order and type on its edge; the step
     chain top to bottom, one cluster per phase of each edition, so ``dot`` lays out a few hundred
     steps in seconds."""
+    import networkx as nx
     names = {n: _dot_id(i) for i, n in enumerate(g.nodes)}
     steps = isinstance(g, nx.DiGraph) and not g.is_multigraph()
     h = nx.MultiDiGraph() if g.is_multigraph() else nx.DiGraph()

@@ -13,21 +13,24 @@ from __future__ import annotations
 import io
 import logging
 import warnings
-from dataclasses import dataclass, replace
-
-with warnings.catch_warnings():
-    # jieba 0.42 imports pkg_resources, which warns on import; nothing of ours to fix there.
-    warnings.simplefilter("ignore")
-    import jieba
-
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from yili.ingest import grammar as g
 from yili.ingest.document import Piece
 from yili.ontology.variants import fold
 from yili.ontology.vocabulary import Concept, Vocabulary
 
-jieba.setLogLevel(logging.WARNING)
+
+def _jieba():  # type: ignore[no-untyped-def]
+    """jieba, imported at the first tokenizer (a server that only reads a built store never needs it)."""
+    with warnings.catch_warnings():
+        # jieba 0.42 imports pkg_resources, which warns on import; nothing of ours to fix there.
+        warnings.simplefilter("ignore")
+        import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
 
 ROLE, ACTION, VESSEL, WINE, PLACE, FACING, RANK, OBJECT = (
     "role",
@@ -137,7 +140,7 @@ class Tokenizer:
         for extra in sorted(self._rite_forms):
             words.setdefault(extra, 10 ** min(len(extra), 8))
         data = "\n".join(f"{w} {f}" for w, f in sorted(words.items()) if " " not in w).encode("utf-8")
-        self._jieba = jieba.Tokenizer()
+        self._jieba = _jieba().Tokenizer()
         self._jieba.FREQ, self._jieba.total = self._jieba.gen_pfdict(io.BytesIO(data))
         self._jieba.initialized = True
 

@@ -3,6 +3,13 @@ over it answers what the API over the in-memory store answers."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
 import pyoxigraph
 import pytest
 from yili.api.cli import main
@@ -105,3 +112,95 @@ def test_serve_refuses_texts_with_a_built_graph(tmp_path, capsys):
     )
     assert main(["serve", "--graph", str(tmp_path / "g.trig"), "--vocab", "v.ttl", "--port", "1"]) == 2
     assert capsys.readouterr().err.strip().startswith("yili-kg: error: --vocab is read when the graph is built; with --graph")
+
+
+def test_serve_from_several_processes_needs_a_store(capsys):
+    assert main(["serve", "--processes", "2", "--port", "1"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "yili-kg: error: --processes 2 needs --store DIR: the processes share a store built by `yili-kg build` "
+        "(serve the excerpt or --graph from one process)"
+    )
+    for bad, why in (("0", "must be from 1 to 64, not 0"), ("two", "must be a whole number of processes, not 'two'")):
+        with pytest.raises(SystemExit) as stop:
+            main(["serve", "--store", "x", "--processes", bad])
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.strip().endswith(f"argument --processes: {why}")
+
+
+def test_front_app_is_only_made_by_serve(monkeypatch):
+    from yili.api.cli import front_app
+
+    monkeypatch.delenv("YILI_KG_SERVE_FRONT", raising=False)
+    with pytest.raises(InputError, match="front_app serves `yili-kg serve --processes N`; YILI_KG_SERVE_FRONT is not set"):
+        front_app()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return sorted(found)
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="watches processes through Linux's /proc")
+def test_serve_from_two_processes_answers_rest_and_sparql_and_stops_whole(built):
+    """``serve --store DIR --processes 2``: one supervisor holding no graph, two serving processes,
+    each with its own SPARQL workers; SIGTERM stops every one of them."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = [sys.executable, "-m", "yili.api.cli", "serve", "--store", str(built), "--port", str(port), "--processes", "2"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    toasts = client.get("/toasts", params={"giver": "主人", "limit": 1})
+                    break
+                except httpx.TransportError:
+                    assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                    assert time.monotonic() < deadline, "the server did not start in 60 s"
+                    time.sleep(0.2)
+            assert toasts.status_code == 200
+            first = toasts.json()["items"][0]
+            assert (first["giver"], first["receiver"], first["type"], first["text"]) == ("主人", "賔", "献", "主人筵前献賔")
+            query = "PREFIX yk: <https://w3id.org/yili-kg/ontology#> SELECT (COUNT(*) AS ?n) WHERE { ?t a yk:Toast }"
+            for _ in range(4):  # each process measures it in a worker, then answers it itself
+                answer = client.get("/sparql", params={"query": query}, headers={"Accept": "text/csv"})
+                assert answer.text.splitlines() == ["n", "26"]
+        # the supervisor (this very process, become uvicorn's) holds no graph; two processes serve
+        fronts = [pid for pid in _children(server.pid) if "resource_tracker" not in _command(pid)]
+        assert len(fronts) == 2
+        assert "uvicorn yili.api.cli:front_app --factory --workers 2" in _command(server.pid)
+        everyone = [server.pid, *fronts, *(w for f in fronts for w in _children(f))]
+        assert len(everyone) >= 2 + 2 * 2  # at least two SPARQL workers under each serving process
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert server.stdout is not None
+    assert server.stdout.read().startswith(f"yili-kg: serving {built} from 2 processes on http://127.0.0.1:{port}")
+
+    def gone(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+        except OSError:
+            return True
+
+    deadline = time.monotonic() + 10  # a worker whose server is gone ends itself within a second
+    while not all(gone(pid) for pid in everyone) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [pid for pid in everyone if not gone(pid)] == []
