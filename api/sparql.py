@@ -69,6 +69,12 @@ more than 30 s before the first row.  So queries are evaluated in worker *proces
 - when the budget runs out, the request is answered 503 at once; the worker, which checks the
   budget between result rows, has :data:`KILL_GRACE_S` to stop by itself, and is otherwise killed
   (SIGKILL) and replaced in the background, while the other workers go on serving;
+- a query that a worker evaluated within ``SparqlLimits.cheap_query_s`` of CPU time (5 ms: a point
+  lookup), whose text is short (:data:`~yili.api.sparql_eval.CHEAP_QUERY_CHARS`) and whose whole
+  answer came in one reply, is *cheap*: sent again (the same text, dataset and format; the last
+  1,024 are kept), it is evaluated in the server process, on its event loop, with no pipe to cross.
+  The store is read-only, so the same operation does the same work again: at most that long on the
+  loop.  A point lookup costs a worker's round trip more than its evaluation;
 - a worker that dies during a query (a crash in Oxigraph) gets that query a 500
   ``evaluation_crashed`` and is replaced;
 - the router's lifespan stops every worker when the application shuts down, and an :mod:`atexit`
