@@ -202,6 +202,8 @@ def comparison(r: _Rereading, i: int) -> int | None:
         # 如 + a person who is the subject of no act: "as (in) X", no person of the rite (有司徹 …尸以醋
         # 主人亦如擯 | 主人答拜, 亦如擯其綏祭: as in the 儐尸)
         stop = i + 1
+    elif not ends and i + 2 < len(r.tokens) and r.tokens[i + 1].text in g.NUMBERED_PRESENTATIONS and r.tokens[i + 2].kind == ACTION:
+        stop = i + 2  # 如 + 再/三/亞 + an act: as at that one (士冠 三醮 攝酒如再醮: as at the second 醮)
     elif not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ACTION:
         # 如 + an act and its object: 見姑姊如見母 (as he saw his mother): up to the next act or subject
         stop = i + 1
@@ -772,7 +774,19 @@ def by_rank(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
+    """直 "right opposite" before 於/于 and a place is a word of that location, not the end of the thing
+    before it (士冠 設洗直於東榮: the basin, in line with the east eave; the place is 東榮)."""
+    t, nxt = r.tokens[i], r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if t.kind == OTHER and t.text in g.OPPOSITE and nxt is not None and nxt.kind == YU and after is not None and after.kind == PLACE:
+        r.out.append(with_kind(t, TAIL))
+        return i + 1
+    return None
+
+
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
+    opposite_before_a_place,
     by_rank,
     time_of_an_act,
     manner_before_an_act,
@@ -972,7 +986,8 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
     5. a place or facing from which only prefix words lead to the second act opens it
        (賔西阶上拜 | 筵前受爵; 酢于阼阶下 | 北面坐); one followed by a person, a rank order or by
        nothing closes the first (洗洗南西北面; 降阶西东面 | 主人辞降; 立于洗南西面北上);
-    6. adverbs, negation, condition words, 以, 而, 就, and a time phrase (前期三日) open the second act;
+    6. adverbs, negation, condition words, 以, 而, 就, a time phrase (前期三日) and 有 + a thing right
+       before the act (有篚實勺觶角柶) open the second act;
     7. anything else (objects, cups, 之, unknown words, comparisons 如初) closes the first.
     """
     verb = tokens[h1]
@@ -987,6 +1002,15 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             return i
         if t.text in g.BEFORE_THE_DATE and nxt is not None and nxt.text in g.DATE:
             return i  # 前期三日 | 筮賔: a time phrase opens the act it dates
+        if (
+            t.text in g.EXISTENTIAL
+            and i > h1 + 1
+            and i + 2 == h2
+            and nxt is not None
+            and nxt.kind in (PLACE, VESSEL, OBJECT)
+            and not (tokens[h2].concept is not None and tokens[h2].concept.key in g.POSITION_VERBS)
+        ):
+            return i  # 醴在服北 | 有篚實勺觶角柶: "there is a basket" opens the act it is the topic of
         if t.kind == TAIL and t.concept is not None and _is_relative_subject(tokens, i, h2):
             return i  # 反之 | 羞燔者受: "the one who served the roast" is the subject of what follows
         if t.kind in (YU, ZI):

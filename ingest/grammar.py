@@ -40,6 +40,7 @@ ADVERBS: frozenset[str] = spelled(
         "并",  # together
         "夙",  # early: 夙興 (rises early, 士冠 註 夙早也)
         "每",  # every: 每曲揖 (at every turn of the path, 士冠)
+        "兼",  # together, both at once: 抽上韇 | 兼執之 (士冠: holds the stalks and the case together)
         "毎",
     }
 )
@@ -180,6 +181,10 @@ ADDRESS: frozenset[str] = spelled({"爾", "尔", "汝", "吾子", "某", "我", 
 not in the narrative (女 is the bride of 士昏, 予 "to give", 厥 of 厥明 "the next day": left out).
 A paragraph that goes on with such words after a paragraph of words goes on with the words (士冠
 再加曰吉月令辰乃申爾服 | 敬爾威儀淑慎爾徳…)."""
+
+EXISTENTIAL: frozenset[str] = spelled({"有"})
+"""有 "there is": 有 + a thing + an act makes the thing the topic of that act (士冠 醴在服北 | 有篚實勺觶角柶:
+there is a basket, filled with the ladle, cup and spoon)."""
 
 BEING_AT: frozenset[str] = spelled({"有", "在"})
 """有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""

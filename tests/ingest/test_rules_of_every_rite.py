@@ -981,3 +981,48 @@ def test_handed_with_no_one_written_goes_to_whoever_takes_it_up_next(extractor):
     assert fields(r, "text", "recipient")[0] == ("宰夫自東房授醯醬", "公")
     r = read(extractor, "宰授几主人受二手横執几", "yousiche")
     assert fields(r, "text", "agent", "recipient")[:2] == [("宰授几", "宰", "主人"), ("主人受二手横", "主人", "宰")]
+
+
+def test_together_opens_the_act_it_qualifies(extractor):
+    """兼 "together" sits before its verb, as 遂 and 乃 do (士冠 筮人執筴 抽上韇 兼執之: draws off the
+    upper case, then holds stalks and case together; 鄉射 大夫 … 坐兼取乘矢)."""
+    r = read(extractor, "筮人執筴抽上韇兼執之進受命於主人", "shiguanli")
+    assert fields(r, "text", "object")[1:3] == [("抽上韇", "韇"), ("兼執之", "韇")]
+    r = read(extractor, "大夫進坐兼取乘矢", "xiangshe")
+    assert fields(r, "text", "action")[-1] == ("兼取乘矢", "取")
+
+
+def test_there_is_a_thing_opens_the_act_it_is_the_topic_of(extractor):
+    """有 + a thing + an act: "there is a basket, filled with…" (士冠 側尊一甒醴在服北 有篚實勺觶角柶);
+    有 is no word of the thing before it."""
+    r = read(extractor, "側尊一甒醴在服北有篚實勺觶角柶", "shiguanli")
+    assert fields(r, "text", "action", "object", "location") == [
+        ("側尊一甒醴在服北", "設", "服", "服北"),
+        ("有篚實勺觶角柶", "實", "勺+觶+角+柶", "篚"),
+    ]
+
+
+def test_as_at_the_second_presentation_is_a_comparison_not_an_act(extractor):
+    """如 + 再/三/亞 + an act is "as at that one" (士冠 三醮 攝酒如再醮: stirs the wine as at the second
+    醮): the act inside is neither a step nor a toast."""
+    r = read(extractor, "攝酒如再醮加爼", "shiguanli")
+    assert [(s.text, s.action.key, s.object) for s in r.steps] == [("攝酒如再醮", "action-she-adjust", "酒"), ("加爼", "action-jia", "爼")]
+    assert toasts(r) == []
+
+
+def test_right_opposite_before_a_place_belongs_to_the_location(extractor):
+    """直於 + a place: "in line with" it (士冠 設洗直於東榮); 直 is no word of the thing set out."""
+    r = read(extractor, "設洗直於東榮南北以堂深水在洗東", "shiguanli")
+    assert fields(r, "text", "object", "location")[0] == ("設洗直於東榮南北", "洗", "東榮")
+
+
+def test_archery_holds_and_tucks_are_acts(extractor):
+    """挾 (holds an arrow between the fingers) and 搢 (sticks arrows into the belt) are acts (鄉射
+    三耦皆袒決遂執弓 搢三而挾一个: three in the belt, one held; 司射 … 兼挾乘矢)."""
+    r = read(extractor, "三耦皆袒決遂執弓搢三而挾一个", "xiangshe")
+    assert [(s.text, s.as_record()["agent"], s.action.key) for s in r.steps][-2:] == [
+        ("搢三", "三耦", "action-jin-tuck"),
+        ("而挾一个", "三耦", "action-xie-hold"),
+    ]
+    r = read(extractor, "司射取弓於階西兼挾乘矢升自西階", "xiangshe")
+    assert [(s.text, s.action.key, s.object) for s in r.steps][1:] == [("兼挾乘矢", "action-xie-hold", "乘矢"), ("升自西階", "action-sheng", None)]
