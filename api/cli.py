@@ -472,13 +472,17 @@ def front_app():  # type: ignore[no-untyped-def]
     processes together run :class:`~yili.api.sparql.SparqlLimits`' default ``max_concurrent_queries``
     (at least two each: a short lane and a long one).
 
+    A store that cannot be opened any more (moved or deleted since ``serve`` checked it) is named in
+    one line on standard error, and the supervisor is told to stop (SIGTERM), so that it does not
+    restart processes that cannot serve; this process then exits with status 2.
+
     Raises
     ------
     InputError
-        Called outside ``yili-kg serve`` (the variable :data:`_FRONT_ENVIRONMENT` is not set), or the
-        store cannot be opened.
+        Called outside ``yili-kg serve`` (the variable :data:`_FRONT_ENVIRONMENT` is not set).
     """
     import json
+    import signal
 
     from yili.api.app import create_app
     from yili.api.service import service_from_store
@@ -491,7 +495,13 @@ def front_app():  # type: ignore[no-untyped-def]
     default = SparqlLimits()
     per_process = max(2, default.max_concurrent_queries // front["processes"])
     limits = SparqlLimits(max_concurrent_queries=per_process, short_lane=max(1, default.short_lane // front["processes"]))
-    return create_app(service_from_store(front["store"], base=front["base"]), sparql_limits=limits)
+    try:
+        service = service_from_store(front["store"], base=front["base"])
+    except YiliError as exc:
+        print(f"yili-kg: error: {exc.message}", file=sys.stderr, flush=True)
+        os.kill(os.getppid(), signal.SIGTERM)  # the supervisor stops the others: none of them can serve
+        os._exit(EXIT_USAGE)
+    return create_app(service, sparql_limits=limits)
 
 
 def _processes(value: str) -> int:

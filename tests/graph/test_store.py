@@ -3,6 +3,8 @@ over it answers what the API over the in-memory store answers."""
 
 from __future__ import annotations
 
+import json
+import os
 import socket
 import subprocess
 import sys
@@ -204,3 +206,18 @@ def test_serve_from_two_processes_answers_rest_and_sparql_and_stops_whole(built)
     while not all(gone(pid) for pid in everyone) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert [pid for pid in everyone if not gone(pid)] == []
+
+
+def test_a_serving_process_that_cannot_open_the_store_stops_them_all_in_one_line(tmp_path):
+    """The store moved or deleted between ``serve``'s check and a process's start: each process names
+    it in one line and the supervisor stops, instead of restarting processes that cannot serve."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    gone = tmp_path / "gone"
+    environment = {**os.environ, "YILI_KG_SERVE_FRONT": json.dumps({"store": str(gone), "base": None, "processes": 2})}
+    command = [sys.executable, "-m", "uvicorn", "yili.api.cli:front_app", "--factory", "--workers", "2", "--port", str(port)]
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
+    lines = [line for line in done.stderr.splitlines() if line.startswith("yili-kg")]
+    assert lines and set(lines) == {f"yili-kg: error: {gone}: no such store folder (yili-kg build --out DIR writes DIR/store)"}
+    assert "Traceback" not in done.stderr
