@@ -189,9 +189,10 @@ there is a basket, filled with the ladle, cup and spoon)."""
 BEING_AT: frozenset[str] = spelled({"有", "在"})
 """有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""
 
-HOLDING_OUT: frozenset[str] = frozenset({"action-zhi", "action-qu", "action-ju", "action-cong", "action-xiu"})
-"""Taking up, holding, lifting, bringing a dish (執, 取, 舉, 從, 羞): the next one who receives (受) a
-thing takes it from this person (宗婦執兩籩 … 主婦受)."""
+HOLDING_OUT: frozenset[str] = frozenset({"action-zhi", "action-qu", "action-ju", "action-cong", "action-xiu", "action-zan-assist"})
+"""Taking up, holding, lifting, bringing a dish (執, 取, 舉, 從, 羞), or passing one on in assisting (賛 + a
+thing): the next one who receives (受) a thing takes it from this person (宗婦執兩籩 … 主婦受; 特牲 宗婦賛豆如初 |
+主婦受, 祝賛籩祭 | 尸受)."""
 
 SLIGHTLY: frozenset[str] = spelled({"少"})
 """少 "a little": 少退, 少進 (a little back, a little forward)."""

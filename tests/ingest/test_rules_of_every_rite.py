@@ -1026,3 +1026,13 @@ def test_archery_holds_and_tucks_are_acts(extractor):
     ]
     r = read(extractor, "司射取弓於階西兼挾乘矢升自西階", "xiangshe")
     assert [(s.text, s.action.key, s.object) for s in r.steps][1:] == [("兼挾乘矢", "action-xie-hold", "乘矢"), ("升自西階", "action-sheng", None)]
+
+
+def test_one_who_passes_a_dish_in_assisting_is_whom_it_is_received_from(extractor):
+    """賛 + a thing passes it on: the next 受 of a thing is from the assistant, and receives that thing
+    (特牲 宗婦賛豆如初 主婦受: the 主婦 takes the 豆 from the 宗婦, not from the 主人 toasted before)."""
+    r = read(extractor, "主婦洗爵酌致爵于主人主人拜受爵主婦拜送爵宗婦賛豆如初主婦受設兩豆兩籩", "teshengkuishili")
+    assert fields(r, "text", "agent", "recipient", "object", "vessel")[-3:-1] == [
+        ("宗婦賛豆如初", "宗婦", "主婦", "豆", None),
+        ("主婦受", "主婦", "宗婦", "豆", None),
+    ]
