@@ -158,7 +158,8 @@ class AgentRules(Reader):
             and st.last_holder
             and st.last_holder[0].key != st.subject[0].key
             and self.steps
-            and self.steps[-1].block == clause.block
+            # the reply may close the paragraph before (a note of the 述註 between them: 鄉飲酒 …賔西階上答拜 | 坐祭)
+            and self.steps[-1].block >= clause.block - 1
             and self._is_reply(self.steps[-1])
             and not any(t.text in g.ALL for t in clause.prefix)  # 皆坐: all of those carried over
         ):

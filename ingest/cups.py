@@ -24,10 +24,10 @@ from yili.ingest.tokens import (
 )
 from yili.ontology.vocabulary import Concept
 
-_HANDING = frozenset(
-    {"action-xian", "action-zuo", "action-chou", "action-ying", "action-shou-hand", "action-ci", "action-lvchou"}
-)
-"""Acts that put the cup in the receiver's hands."""
+_HANDING = frozenset({"action-xian", "action-zuo", "action-shou-hand", "action-ci"})
+"""Acts that put the cup in the receiver's hands.  A pledge (酬, 旅酬) and a raising of the cup (媵) do
+not: their giver drinks first, and the receiver takes the cup up only after (鄉飲酒 主人實觶酬賔 … 賔西階上
+答拜 | 坐祭遂飲卒觶: the 主人 drinks; 註 酬勸酒也 酬之言周 忠信爲周)."""
 
 _CUP_CONTENTS = frozenset({"object-jiu", "object-zhi-fine"})
 """Objects that are what is in the cup (祭酒, 啐酒, 告旨): the cup is still involved."""

@@ -1036,3 +1036,24 @@ def test_one_who_passes_a_dish_in_assisting_is_whom_it_is_received_from(extracto
         ("宗婦賛豆如初", "宗婦", "主婦", "豆", None),
         ("主婦受", "主婦", "宗婦", "豆", None),
     ]
+
+
+def test_the_giver_of_a_pledge_drinks_first_after_the_answering_bow(extractor):
+    """A pledge (酬) does not put the cup in the receiver's hands: its giver drinks first (鄉飲酒
+    主人實觶酬賔 … 賔西階上答拜 坐祭遂飲卒觶: the 主人 kneels, offers and drinks, 註 酬勸酒也; 有司徹 主人
+    實爵酬尸 … 尸…答拜 坐祭遂飲卒爵拜 尸答拜), even when a note of the 述註 parts the bow from the drinking."""
+    r = read(extractor, "主人實觶酬賔阼階上北面坐奠觶遂拜執觶興賔西階上答拜\n\n坐祭遂飲卒觶興坐奠觶遂拜", "xiangyinjiuli")
+    assert fields(r, "text", "agent", "recipient")[-9:] == [
+        ("賔西階上答拜", "賔", "主人"),
+        ("坐", "主人", None),
+        ("祭", "主人", None),
+        ("遂飲", "主人", None),
+        ("卒觶", "主人", None),
+        ("興", "主人", None),
+        ("坐", "主人", None),
+        ("奠觶", "主人", None),
+        ("遂拜", "主人", "賔"),
+    ]
+    assert toasts(r) == [("主人", "酬", "賔")]
+    r = read(extractor, "主人實爵酬尸東楹東北面坐奠爵拜尸西楹西北面答拜坐祭遂飲卒爵拜尸答拜", "yousiche")
+    assert [a for _, a in fields(r, "text", "agent")][-7:] == ["尸", "主人", "主人", "主人", "主人", "主人", "尸"]
