@@ -17,6 +17,7 @@ from yili.ingest.tokens import (
     OBJECT,
     OTHER,
     PLACE,
+    ROLE,
     VESSEL,
     WINE,
     YI,
@@ -25,6 +26,7 @@ from yili.ingest.tokens import (
 from yili.ontology.vocabulary import Concept
 
 _HANDING = frozenset({"action-xian", "action-zuo", "action-shou-hand", "action-ci"})
+_PLEDGES = ("action-chou", "action-lvchou", "action-ying")
 """Acts that put the cup in the receiver's hands.  A pledge (酬, 旅酬) and a raising of the cup (媵) do
 not: their giver drinks first, and the receiver takes the cup up only after (鄉飲酒 主人實觶酬賔 … 賔西階上
 答拜 | 坐祭遂飲卒觶: the 主人 drinks; 註 酬勸酒也 酬之言周 忠信爲周)."""
@@ -112,8 +114,8 @@ class CupRules(Reader):
             # a generic 爵 names the cup in hand when that is a narrower cup (疏 觚亦称爵)
             if (
                 held is not None
-                and t.concept.key == "vessel-jue"
-                and held.key != "vessel-jue"
+                and held.key != t.concept.key
+                and t.concept.key in self.vocabulary.broader_closure(held.key)
                 and action.key not in ("action-geng", "action-yi-change")
             ):
                 vessel = held
@@ -130,6 +132,8 @@ class CupRules(Reader):
             # brought after the cup (以燔從) only in its paragraph (燔從如初 writes no hand-off)
             handling_thing = who in st.things and st.thing_block.get(who, clause.block) == clause.block
             vessel = st.holder.get(who) if not handling_thing or action.key in _DRINK_CUP_ACTS else None
+            if vessel is None and not handling_thing and action.key in _PLEDGES:
+                vessel = self._pledged_cup(who, clause.block)
             if vessel is None:
                 # 坐奠觚于篚 兴 对 卒洗: finishing an interrupted act takes up the same cup again
                 completing = bool(clause.flags.get("completive"))
@@ -151,6 +155,21 @@ class CupRules(Reader):
         if vessel is not None and who in st.holder and agent:
             st.last_holder = agent
         # cups change hands
+        if (
+            action.key == "action-baisong"
+            and recipient
+            and recipient[0].key != who
+            and recipient[0].key not in st.holder
+            and who in st.holder
+            # 送觶, or 拜送 alone; not 送賔 (seeing a guest off) nor 送幣 (a gift)
+            and not any(t.kind in (OBJECT, OTHER, ROLE) or (t.kind == VESSEL and t not in written) for t in object_tokens)
+        ):
+            # 拜送 sends off the cup its giver still held or set down for the other (燕禮 媵爵者…奠于薦南
+            # … 再拜稽首送觶: the 公's, who then 行一爵 with it); a pledge's cup passes here, not at 酬/媵
+            vessel = vessel or st.holder[who]
+            st.holder[recipient[0].key] = st.holder.pop(who)
+            if who in st.wine_in:
+                st.wine_in[recipient[0].key] = st.wine_in.pop(who)
         if action.key in _HANDING and recipient and vessel is not None and recipient[0].key != who:
             st.holder[recipient[0].key] = vessel
             st.holder.pop(who, None)
@@ -188,6 +207,24 @@ class CupRules(Reader):
             if vessel is not None and who:
                 st.holder[who] = vessel
         return vessel, wine
+
+    def _pledged_cup(self, who: str, block: int) -> Term | None:
+        """The cup of the last pledge (酬, 旅酬, 媵) made to ``who`` in this paragraph or the three before,
+        when its giver still has it: ``who`` pledges on with it, and it passes to him (燕禮 公又行一爵 唯公所酬
+        | 以旅于西階上: the 賔 passes on the 公's cup).  None otherwise."""
+        st = self.state
+        pledges = [s for key in _PLEDGES for s in st.by_action.get(key, ())[-1:]]
+        last = max(pledges, key=lambda s: s.sequence, default=None)
+        if last is None or last.block < block - 3 or not last.agent or all(r.key != who for r in last.recipient):
+            return None
+        giver = last.agent[0].key
+        if giver == who or giver not in st.holder:
+            return None
+        cup = st.holder.pop(giver)
+        st.holder[who] = cup
+        if giver in st.wine_in:
+            st.wine_in[who] = st.wine_in.pop(giver)
+        return cup
 
     def _cup_in_act_word(self, clause: Clause, action: Concept) -> Term | None:
         """The cup named inside the word of the clause's act (卒爵 → 爵, 卒角 → 角), or None."""

@@ -45,6 +45,9 @@ _PERSON_AS_RECIPIENT = frozenset(
 )
 """Acts whose written person is the recipient (献賔, 揖卿大夫, 纳賔, 命賔, 作下大夫二人)."""
 
+_BOWS = frozenset({"action-bai", "action-zaibai", "action-zaibaiqishou"})
+"""Bows whose written person is the one bowed to (拜侑, 再拜賔, 三拜衆賔)."""
+
 
 class RecipientRules(Reader):
     """To whom an act goes: written persons, alternatives, and the act's ``yk:recipientRule``."""
@@ -56,6 +59,9 @@ class RecipientRules(Reader):
             action.key in _PERSON_AS_RECIPIENT
             or "action-toast" in self.vocabulary.broader_closure(action.key)
             or bool(action.flag("toastWithCup"))  # 舉觶于長兄弟: the cup raised to him
+            # 主人又拜侑 (有司徹), 拜衆賔于門東: the person bowed to (a person who answers, 主人拜 | 尸答拜,
+            # is the subject of the answer: the clause ends before him)
+            or action.key in _BOWS
             # 迎賔, 戒賔, 見贊者: the person after an act that takes one is its recipient, but the person
             # after 請 is the one asked for (射人請賔: of the ruler)
             or bool(action.flag("personObject") and action.flag("recipientRule") != "superior")

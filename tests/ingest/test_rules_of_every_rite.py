@@ -1057,3 +1057,31 @@ def test_the_giver_of_a_pledge_drinks_first_after_the_answering_bow(extractor):
     assert toasts(r) == [("主人", "酬", "賔")]
     r = read(extractor, "主人實爵酬尸東楹東北面坐奠爵拜尸西楹西北面答拜坐祭遂飲卒爵拜尸答拜", "yousiche")
     assert [a for _, a in fields(r, "text", "agent")][-7:] == ["尸", "主人", "主人", "主人", "主人", "主人", "尸"]
+
+
+def test_the_person_bowed_to_is_the_recipient_of_the_bow(extractor):
+    """拜 + a person: the one bowed to (有司徹 主人又拜侑 侑答拜: to the 侑, not the 尸 bowed to before); a
+    person who answers right after the bow is the subject of the answer (主人拜 | 尸答拜)."""
+    r = read(extractor, "主人出迎尸主人拜尸答拜主人又拜侑侑答拜", "yousiche")
+    assert fields(r, "text", "agent", "recipient", "object")[-4:] == [
+        ("主人拜", "主人", "尸", None),
+        ("尸答拜", "尸", "主人", None),
+        ("主人又拜侑", "主人", "侑者", None),
+        ("侑答拜", "侑者", "主人", None),
+    ]
+
+
+def test_the_cup_set_before_the_ruler_is_his_when_its_bearers_bow_it_off(extractor):
+    """A raised cup (媵) stays with its bearers, who drink first; their 拜送 (送觶) sends it to the one it
+    was raised to, who pledges with it and whose pledge goes on with it (燕禮 媵爵者…洗象觶 升實之 坐奠于
+    薦南 … 再拜稽首送觶 | 公坐取大夫所媵觶 興以酬賔 | 賔…以旅: the 象觶 throughout)."""
+    r = read(
+        extractor,
+        "下大夫二人媵爵于公媵爵者洗象觶升實之坐奠于薦南降與立于洗南者二人皆再拜稽首送觶公答再拜\n\n"
+        "公坐取大夫所媵觶興以酬賔賔降西階下再拜稽首",
+        "yanli",
+    )
+    cups = {s.text: s.as_record()["vessel"] for s in r.steps}
+    assert cups["二人皆再拜稽首送觶"] == "象觶"
+    assert cups["取大夫所媵觶"] == "象觶"
+    assert cups["以酬賔"] == "象觶"
