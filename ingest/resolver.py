@@ -513,7 +513,15 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 if len(written) == 1 and written[0].concept is not None:
                     object_term = self.term(written[0].concept, written[0].text)
             elif any(t.kind == ZHI for t in object_tokens):
-                if action.flag("cupAction") and vessel is not None and not action.flag("personObject"):
+                taken = st.things.get(agent[0].key) if agent and action.key in _THING_ACTS else None
+                just_taken = taken is not None and any(
+                    s.block == clause.block and s.agent[:1] == agent[:1] and s.action.key in _TAKING and s.object_term == taken
+                    for s in self.steps[-3:]
+                )
+                if just_taken and taken is not None:
+                    # 右取肺 坐祭之 (有司徹): 之 is the lung just taken up, not the cup in the other hand
+                    object_term, object_text = taken, taken.label
+                elif action.flag("cupAction") and vessel is not None and not action.flag("personObject"):
                     object_text = self._surface_cup(clause, vessel)
                 elif recipient:
                     object_text = None

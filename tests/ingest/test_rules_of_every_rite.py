@@ -1085,3 +1085,10 @@ def test_the_cup_set_before_the_ruler_is_his_when_its_bearers_bow_it_off(extract
     assert cups["二人皆再拜稽首送觶"] == "象觶"
     assert cups["取大夫所媵觶"] == "象觶"
     assert cups["以酬賔"] == "象觶"
+
+
+def test_zhi_after_an_offering_is_the_thing_just_taken_up_not_the_cup(extractor):
+    """之 after 祭 is what the offerer has just taken up (有司徹 尸…右取肺 坐祭之: the lung, the cup being
+    in his left hand; 士虞 … 取脯 … 祭之), not the cup."""
+    r = read(extractor, "尸取爵祭酒興右取肺坐祭之執爵興", "yousiche")
+    assert fields(r, "text", "object", "vessel")[-3:] == [("祭之", "肺", "爵"), ("執爵", "爵", "爵"), ("興", None, None)]
