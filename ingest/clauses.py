@@ -638,7 +638,12 @@ def absence(r: _Rereading, i: int) -> int | None:
     if not (t.kind == NEG and t.text in g.ABSENT and nxt is not None and nxt.kind in (ROLE, OBJECT, VESSEL, OTHER, WINE)):
         return None
     k = i + 1
-    while k < len(r.tokens) and r.tokens[k].kind in (OBJECT, VESSEL, OTHER, WINE) or (k == i + 1 and r.tokens[k].kind == ROLE):
+    while k < len(r.tokens) and (
+        r.tokens[k].kind in (OBJECT, VESSEL, OTHER, WINE)
+        or (k == i + 1 and r.tokens[k].kind == ROLE)
+        # 無腊與膚 (有司徹: neither the dried meat nor the skin): 與/及 + a thing is still what is lacking
+        or (r.tokens[k].kind == CONJ and k + 1 < len(r.tokens) and r.tokens[k + 1].kind in (OBJECT, VESSEL, OTHER, WINE) and k > i + 1)
+    ):
         k += 1
     r.out.extend(with_kind(x, TAIL) for x in r.tokens[i:k])
     return k

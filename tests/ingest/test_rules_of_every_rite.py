@@ -1092,3 +1092,10 @@ def test_zhi_after_an_offering_is_the_thing_just_taken_up_not_the_cup(extractor)
     in his left hand; 士虞 … 取脯 … 祭之), not the cup."""
     r = read(extractor, "尸取爵祭酒興右取肺坐祭之執爵興", "yousiche")
     assert fields(r, "text", "object", "vessel")[-3:] == [("祭之", "肺", "爵"), ("執爵", "爵", "爵"), ("興", None, None)]
+
+
+def test_what_is_lacking_goes_on_over_and(extractor):
+    """無 X 與 Y: neither X nor Y (有司徹 乃升羊豕魚三鼎 無腊與膚 | 乃設扄鼏, 註 腊為庶羞 膚從豕); the clause
+    after it opens at 乃, not at 與."""
+    r = read(extractor, "乃升羊豕魚三鼎無腊與膚乃設扄鼏", "yousiche")
+    assert fields(r, "text") == [("乃升羊豕魚三鼎無腊與膚",), ("乃設扄鼏",)]
