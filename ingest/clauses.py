@@ -158,6 +158,27 @@ def presented_next_after(r: _Rereading, i: int) -> int | None:
     return i + 2
 
 
+def thing_and_side_after_being_at(r: _Rereading, i: int) -> int | None:
+    """After 在 "is at", a thing and a direction are a place: the side of that thing (有司徹 蕡在䵄東:
+    the hemp seeds east of the wheat; 糗在蕡西), not the thing the act is done to."""
+    t, nxt, prev = r.tokens[i], r.next(i), r.last()
+    if not (
+        prev is not None
+        and prev.kind == ACTION
+        and prev.concept is not None
+        and prev.concept.key in g.POSITION_VERBS
+        and t.kind in (OTHER, OBJECT, VESSEL)
+        and nxt is not None
+        and nxt.kind == DIR
+        and nxt.text[:1] in g.COMPASS
+        and t.end == nxt.start
+    ):
+        return None
+    place = next((c for c in t.readings if c.kind == PLACE), None)
+    r.out.append(Token(t.text + nxt.text, t.start, nxt.end, PLACE, place, t.readings))
+    return i + 2
+
+
 def side_of_a_place(r: _Rereading, i: int) -> int | None:
     """A person whose name opens with 上/下 right after a place is the place's side and the person:
     阼階上賔 is 阼階上 | 賔 (the top of the east steps; the guest), not 阼階 | 上賔 (the chief guest)."""
@@ -792,6 +813,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     opposite_before_a_place,
+    thing_and_side_after_being_at,
     by_rank,
     time_of_an_act,
     manner_before_an_act,
@@ -1026,6 +1048,9 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             continue
         if t.kind == PLACE and is_motion and i == h1 + 1:
             i += 1
+            continue
+        if t.kind == PLACE and i == h1 + 1 and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
+            i += 1  # 昌在東方 | 興 (有司徹): the place after 在 is where the thing is, not where the next act is
             continue
         if t.kind == ROLE:
             doubled = (

@@ -535,10 +535,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 # 筮與席所卦者具饌於西塾, 蒲筵二在南: things named before the act, with no one named, are
                 # what it is done to (set out, held)
                 fronted: list[Token] = []
+                being_at = verb.concept is not None and verb.concept.key in g.POSITION_VERBS
                 for k, t in enumerate(prefix):
                     if t.kind == YI or (k > 0 and prefix[k - 1].kind == YI):
                         break  # 以X: an instrument, not the object
-                    if t.kind in (OBJECT, VESSEL, WINE):
+                    # a word the lexicon lacks, right before 在, is the thing that is there (有司徹 昌在東方)
+                    if t.kind in (OBJECT, VESSEL, WINE) or (being_at and t.kind == OTHER and k == len(prefix) - 1):
                         fronted.append(t)
                 if fronted:
                     object_text = "+".join(t.text for t in fronted)

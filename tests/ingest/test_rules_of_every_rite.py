@@ -1099,3 +1099,15 @@ def test_what_is_lacking_goes_on_over_and(extractor):
     after it opens at 乃, not at 與."""
     r = read(extractor, "乃升羊豕魚三鼎無腊與膚乃設扄鼏", "yousiche")
     assert fields(r, "text") == [("乃升羊豕魚三鼎無腊與膚",), ("乃設扄鼏",)]
+
+
+def test_what_is_at_a_place_is_the_thing_and_the_place_after_it(extractor):
+    """N 在 P is a setting out of N at P (gold: placements without a verb count as 設): the place after 在
+    stays with it (有司徹 昌在東方 | 興), a thing and a side after 在 are a place (蕡在䵄東: east of the
+    wheat), and a word the lexicon lacks right before 在 is the thing (昌, 蕡)."""
+    r = read(extractor, "主婦不興受陪設于南昌在東方興蕡在䵄東", "yousiche")
+    assert fields(r, "text", "action", "object", "location")[-3:] == [
+        ("昌在東方", "設", "昌", "東方"),
+        ("興", "興", None, None),
+        ("蕡在䵄東", "設", "蕡", "䵄東"),
+    ]
