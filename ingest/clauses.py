@@ -158,6 +158,25 @@ def presented_next_after(r: _Rereading, i: int) -> int | None:
     return i + 2
 
 
+def standing_at_while_acting(r: _Rereading, i: int) -> int | None:
+    """A person 在 a place and then an act (with a facing or 以 between) says where he does the act: 在
+    is "at", no act of its own (有司徹 主人在其右北面答拜: at his right, facing north, he answers the bow;
+    尸在其右以授之)."""
+    t, prev = r.tokens[i], r.last()
+    if not (t.kind == ACTION and t.concept is not None and t.concept.key in g.POSITION_VERBS and prev is not None and prev.kind == ROLE):
+        return None
+    k = i + 1
+    if k >= len(r.tokens) or r.tokens[k].kind != PLACE:
+        return None
+    k += 1
+    while k < len(r.tokens) and r.tokens[k].kind in (FACING, YI):
+        k += 1
+    if k >= len(r.tokens) or r.tokens[k].kind != ACTION or k == i + 2:
+        return None
+    r.out.append(with_kind(t, YU))
+    return i + 1
+
+
 def thing_and_side_after_being_at(r: _Rereading, i: int) -> int | None:
     """After 在 "is at", a thing and a direction are a place: the side of that thing (有司徹 蕡在䵄東:
     the hemp seeds east of the wheat; 糗在蕡西), not the thing the act is done to."""
@@ -813,6 +832,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     opposite_before_a_place,
+    standing_at_while_acting,
     thing_and_side_after_being_at,
     by_rank,
     time_of_an_act,
@@ -896,14 +916,14 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
     while j < len(tokens) and (
         tokens[j].kind in SKIP_TO_VERB
         # 賔亦北面于西階上答拜: a place introduced by 于 between the person and his act
-        or (tokens[j].kind == YU and j + 1 < len(tokens) and tokens[j + 1].kind == PLACE and j > i + 1)
-        or (tokens[j].kind == ZI and j > i + 1)
+        or (tokens[j].kind == YU and j + 1 < len(tokens) and tokens[j + 1].kind == PLACE and (j > i + 1 or tokens[j].text in g.POSITION_WORDS))
+        or (tokens[j].kind == ZI and (j > i + 1 or (j + 1 < len(tokens) and tokens[j + 1].kind == PLACE)))
     ):
         if tokens[j].kind == ROLE and not _joined(tokens, j):
             return False
-        if tokens[j].kind == ZI and j > i + 1:
+        if tokens[j].kind == ZI:
             # a way taken between the person and his act: 公食 賔北面自間坐 (the guest kneels, going
-            # between the two rows of dishes)
+            # between the two rows of dishes); 有司徹 宰夫自東房薦脯醢 (from the east room)
             j = _noun_phrase_end(tokens, j + 1, len(tokens))
             continue
         if tokens[j].kind == YI:
@@ -980,6 +1000,10 @@ def _thing_subject(tokens: list[Token], h1: int, h2: int) -> int:
     k = h2
     while k - 1 > h1 and tokens[k - 1].kind in (OBJECT, VESSEL, WINE, NUM, OTHER):
         k -= 1
+    if k == h1 + 1 and h2 - k >= 2 and tokens[h2 - 1].kind in (OBJECT, VESSEL, WINE) and tokens[h1].concept is not None:
+        if tokens[h1].concept.key in g.SETTING_OUT | {"action-jian"}:
+            # 薦脯醢 | 醢在西 (有司徹): the act before keeps what it sets out; the last thing is the one placed
+            return h2 - 1
     return k
 
 

@@ -186,6 +186,9 @@ EXISTENTIAL: frozenset[str] = spelled({"有"})
 """有 "there is": 有 + a thing + an act makes the thing the topic of that act (士冠 醴在服北 | 有篚實勺觶角柶:
 there is a basket, filled with the ladle, cup and spoon)."""
 
+POSITION_WORDS: frozenset[str] = spelled({"在"})
+"""在 read as "at" (a person 在 a place, then his act: 主人在其右北面答拜)."""
+
 BEING_AT: frozenset[str] = spelled({"有", "在"})
 """有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""
 

@@ -1111,3 +1111,17 @@ def test_what_is_at_a_place_is_the_thing_and_the_place_after_it(extractor):
         ("興", "興", None, None),
         ("蕡在䵄東", "設", "蕡", "䵄東"),
     ]
+
+
+def test_a_person_at_a_place_then_acting_does_one_act_there(extractor):
+    """Person + 在 + place + (facing | 以) + act: 在 is "at", the act's place, no act of its own (有司徹
+    主人在其右北面答拜; 尸在其右以授之); a person right before 自 + place + act is its subject (宰夫自東房
+    薦脯醢), and a setting out keeps its things but the last, which is the one placed (| 醢在西)."""
+    r = read(extractor, "衆賔長升拜受爵主人在其右北面答拜宰夫自東房薦脯醢醢在西", "yousiche")
+    assert fields(r, "text", "agent", "action", "object", "location")[-3:] == [
+        ("主人在其右北面答拜", "主人", "答拜", None, "其右"),
+        ("宰夫自東房薦脯醢", "宰夫", "薦", "脯醢", "東房"),
+        ("醢在西", fields(r, "agent")[-1][0], "設", "醢", "西"),
+    ]
+    r = read(extractor, "上賔拜受爵尸在其右以授之", "yousiche")
+    assert fields(r, "text", "agent", "action", "location")[-1] == ("尸在其右以授之", "尸", "授", "其右")
