@@ -171,7 +171,8 @@ def standing_at_while_acting(r: _Rereading, i: int) -> int | None:
     k += 1
     while k < len(r.tokens) and r.tokens[k].kind in (FACING, YI):
         k += 1
-    if k >= len(r.tokens) or r.tokens[k].kind != ACTION or k == i + 2:
+    relative = r.tokens[i + 1].text[:1] in g.THEIR  # 其右: at the other's right, where he acts
+    if k >= len(r.tokens) or r.tokens[k].kind != ACTION or (k == i + 2 and not relative):
         return None
     r.out.append(with_kind(t, YU))
     return i + 1
@@ -671,6 +672,40 @@ def their_elder(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def elder_of(r: _Rereading, i: int) -> int | None:
+    """X 之 長 is one person, the eldest of the X, who is the role 長X or X長 where the vocabulary has it
+    (有司徹 獻兄弟于阼階上 兄弟之長升拜受爵: the 長兄弟; 鄉飲酒 衆賔之長: the 衆賔長), so no clause
+    ends on 之."""
+    t, nxt = r.tokens[i], r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if not (
+        r.vocabulary is not None
+        and t.kind == ROLE
+        and nxt is not None
+        and nxt.kind == ZHI
+        and after is not None
+        and after.kind == ROLE
+        and after.text in g.ELDEST
+        and t.end == nxt.start
+        and nxt.end == after.start
+        # 獻衆賔 衆賔之長升拜受者三人 (鄉飲酒): right after the group itself, "those of them who…"
+        and not (r.last() is not None and r.last().kind == ROLE and r.last().text == t.text)
+    ):
+        return None
+    role = next(
+        (c for label in (after.text + t.text, t.text + after.text) for c in r.vocabulary.by_label.get(label, ()) if c.kind == ROLE),
+        None,
+    )
+    if role is None:
+        return None
+    end, k = after.end, i + 3
+    one, person = (r.tokens[k], r.tokens[k + 1]) if k + 1 < len(r.tokens) else (None, None)
+    if one is not None and person is not None and one.kind == NUM and one.start == end and person.text == "人" and person.start == one.end:
+        end, k = person.end, k + 2  # 衆賔之長一人辭洗 (鄉飲酒 記): one of them, the same person
+    r.out.append(Token("".join(x.text for x in r.tokens[i:k]), t.start, end, ROLE, role, (role,)))
+    return k
+
+
 def absence(r: _Rereading, i: int) -> int | None:
     """無 + a noun (a person, a thing, a cup) says that there is none, and negates no act: 無司正 (there
     is no 司正, 鄉射 記), 無筭爵 (the cups without count), 無介 | 不殺, 無爼 | 賓酢主人."""
@@ -832,6 +867,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     opposite_before_a_place,
+    elder_of,
     standing_at_while_acting,
     thing_and_side_after_being_at,
     by_rank,

@@ -158,7 +158,7 @@ class RecipientRules(Reader):
             if hander is not None:
                 return hander, False, "receives from the one who handed it (授)"
             lt = self.state.last_toast
-            if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(r.key == agent[0].key for r in lt[1])):
+            if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(self._one_of(agent[0], r) for r in lt[1])):
                 if lt[0][0].key != agent[0].key:
                     return lt[0][:1], False, "receives from the giver of the toast"
             if lt is not None and lt[0] and lt[1] and agent and lt[0][0].key == agent[0].key and lt[1][0].key != agent[0].key:
@@ -338,6 +338,12 @@ class RecipientRules(Reader):
             if s.action.key in g.DONE_TO_THE_PERSON and s.recipient and s.recipient[0].key not in keys:
                 return s.recipient[:1], False, "the person served before"
         return None
+
+    @staticmethod
+    def _one_of(person: Term, party: Term) -> bool:
+        """Whether ``person`` is ``party`` or the one of that group who acts for it, named after it (長兄弟
+        of the 兄弟, 衆賔長 of the 衆賔: 有司徹 獻兄弟 | 兄弟之長升拜受爵)."""
+        return person.key == party.key or (len(party.label) >= 2 and party.label in person.label)
 
     def _handed_to(self, agent: tuple[Term, ...], block: int, cup: bool = False) -> tuple[Term, ...] | None:
         """Who last handed (授) something to ``agent`` in this block or the two before, if anyone:

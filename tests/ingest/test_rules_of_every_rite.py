@@ -1125,3 +1125,17 @@ def test_a_person_at_a_place_then_acting_does_one_act_there(extractor):
     ]
     r = read(extractor, "上賔拜受爵尸在其右以授之", "yousiche")
     assert fields(r, "text", "agent", "action", "location")[-1] == ("尸在其右以授之", "尸", "授", "其右")
+
+
+def test_the_eldest_of_a_group_is_one_person(extractor):
+    """X 之 長 is the eldest of the X, the role 長X or X長 (有司徹 獻兄弟于阼階上 兄弟之長升拜受爵: the
+    長兄弟, who receives from the 主人; 鄉飲酒 記 衆賔之長一人辭洗: the 衆賔長 alone)."""
+    r = read(extractor, "獻兄弟于阼階上兄弟之長升拜受爵主人在其右答拜", "yousiche")
+    assert fields(r, "text", "agent", "recipient") == [
+        ("獻兄弟于阼階上", "主人", "兄弟"),
+        ("兄弟之長升", "長兄弟", None),
+        ("拜受爵", "長兄弟", "主人"),
+        ("主人在其右答拜", "主人", "長兄弟"),
+    ]
+    r = read(extractor, "衆賔之長一人辭洗如賔禮", "xiangyinjiuli")
+    assert fields(r, "text", "agent") == [("衆賔之長一人辭洗如賔禮", "眾賓長")]  # the role's label
