@@ -44,6 +44,8 @@ _BEFORE_DRINKING = frozenset({"action-zuo-sit", "action-li", "action-ji"})
 """Kneeling, standing and the libation, on the way to drinking (坐祭立飲)."""
 
 _NEW_CUP = frozenset({"action-zhuo", "action-zuo", "action-geng"})
+_PLACING = frozenset({"action-dian", "action-she"})
+"""Setting a thing down (奠, 設): after serving a dish, the server's own act."""
 """Pouring, the return toast, changing the cup: a new cup, whose drinking is a new one."""
 
 
@@ -335,6 +337,16 @@ class AgentRules(Reader):
         if st.served_by and action.key in g.MOTION_VERBS:
             # 膳宰设折俎 升自西阶: the server himself goes up
             return st.served_by, "the server moves on"
+        brought_dish = (
+            bool(st.served_by)
+            and bool(self.steps)
+            and self.steps[-1].agent[:1] == st.served_by[:1]
+            and self.steps[-1].action.key in ("action-jian", "action-xiu")
+            and bool(self.steps[-1].object)
+        )
+        if brought_dish and (action.key in _PLACING or (action.key in g.POSTURES and self._lookahead.get(clause.start) in _PLACING)):
+            # 有司徹 婦贊者薦韭菹醢 | 坐 | 奠于筵前: the server kneels and sets down what he brought
+            return st.served_by, "the server sets down what he brought"
         if st.subject and "action-toast" in closure:
             receivers = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
             if st.subject[0].key in receivers:

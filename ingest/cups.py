@@ -134,7 +134,7 @@ class CupRules(Reader):
             vessel = st.holder.get(who) if not handling_thing or action.key in _DRINK_CUP_ACTS else None
             if vessel is None and not handling_thing and action.key in _PLEDGES:
                 vessel = self._pledged_cup(who, clause.block)
-            if vessel is None:
+            if vessel is None and not self._brought_dish(who, clause.block):
                 # 坐奠觚于篚 兴 对 卒洗: finishing an interrupted act takes up the same cup again
                 completing = bool(clause.flags.get("completive"))
                 vessel = self._block_cup(clause.block, through_basket=completing)
@@ -207,6 +207,16 @@ class CupRules(Reader):
             if vessel is not None and who:
                 st.holder[who] = vessel
         return vessel, wine
+
+    def _brought_dish(self, who: str, block: int) -> bool:
+        """Whether ``who``'s last act in this paragraph brought or served a dish (薦, 羞): what he sets down
+        next is that dish, not a cup named earlier in the paragraph."""
+        for s in islice(reversed(self.steps), BLOCK_LOOKBACK):
+            if s.block != block:
+                return False
+            if s.agent and s.agent[0].key == who and s.action.key not in g.POSTURES:
+                return s.action.key in ("action-jian", "action-xiu") and bool(s.object)
+        return False
 
     def _pledged_cup(self, who: str, block: int) -> Term | None:
         """The cup of the last pledge (酬, 旅酬, 媵) made to ``who`` in this paragraph or the three before,

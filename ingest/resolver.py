@@ -564,6 +564,18 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     object_text = object_term.label
             if object_text is None and action.key == "action-ci-decline" and recipient:
                 object_text = self._declined_act(recipient)
+            if object_text is None and vessel is None and action.key in ("action-dian", "action-she") and agent:
+                brought = next(
+                    (
+                        x
+                        for x in reversed(self.steps[-4:])
+                        if x.block == clause.block and x.agent[:1] == agent[:1] and x.action.key not in g.POSTURES
+                    ),
+                    None,
+                )
+                if brought is not None and brought.action.key in ("action-jian", "action-xiu") and brought.object:
+                    # 有司徹 婦贊者薦韭菹醢 坐 奠于筵前: what he sets down is the dish he brought
+                    object_term, object_text = brought.object_term, brought.object
             if object_text is None and action.key in _THING_ACTS:
                 held_thing = st.things.get(agent[0].key) if agent else None
                 if held_thing is not None:

@@ -1158,3 +1158,15 @@ def test_waiting_ladling_laying_on_the_stand_and_laying_down_are_acts(extractor)
     ]
     r = read(extractor, "釋獲者坐委餘獲於中西", "xiangshe")
     assert [(s.action.key, s.object) for s in r.steps][-1] == ("action-wei-lay", "餘獲")
+
+
+def test_one_who_brings_a_dish_sets_that_dish_down(extractor):
+    """After an assistant serves a dish (薦, 羞), a subjectless 坐 and 奠/設 are still his, and what he sets
+    down is the dish, not the cup toasted before (有司徹 主婦…獻尸 婦贊者薦韭菹醢 坐 奠于筵前 菹在西方)."""
+    r = read(extractor, "主婦受爵酌獻尸婦贊者薦韭菹醢坐奠于筵前菹在西方", "yousiche")
+    assert fields(r, "text", "agent", "object", "vessel")[-4:] == [
+        ("婦贊者薦韭菹醢", "婦贊者", "韭菹醢", None),
+        ("坐", "婦贊者", None, None),
+        ("奠于筵前", "婦贊者", "韭菹醢", None),
+        ("菹在西方", "婦贊者", "菹", None),
+    ]
