@@ -158,6 +158,29 @@ def presented_next_after(r: _Rereading, i: int) -> int | None:
     return i + 2
 
 
+def offering_place(r: _Rereading, i: int) -> int | None:
+    """于 + a dish + 祭 ending the act: the offering place by that dish, a noun (有司徹 尸兼祭于豆祭: offers
+    both at the offering place of the 豆; 主人同祭于豆祭), not a second offering."""
+    t, prev = r.tokens[i], r.last()
+    after = r.tokens[i + 1] if i + 1 < len(r.tokens) else None
+    if not (
+        t.kind == ACTION
+        and t.concept is not None
+        and t.concept.key == "action-ji"
+        and t.text == "祭"
+        and prev is not None
+        and prev.kind in (VESSEL, OBJECT)
+        and prev.end == t.start
+        and len(r.out) >= 2
+        and r.out[-2].kind == YU
+        and (after is None or after.kind in (ACTION, MARK))
+    ):
+        return None
+    place = next((c for c in prev.readings if c.kind == PLACE), None)
+    r.out[-1] = Token(prev.text + t.text, prev.start, t.end, PLACE, place, prev.readings)
+    return i + 1
+
+
 def standing_at_while_acting(r: _Rereading, i: int) -> int | None:
     """A person 在 a place and then an act (with a facing or 以 between) says where he does the act: 在
     is "at", no act of its own (有司徹 主人在其右北面答拜: at his right, facing north, he answers the bow;
@@ -868,6 +891,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     opposite_before_a_place,
     elder_of,
+    offering_place,
     standing_at_while_acting,
     thing_and_side_after_being_at,
     by_rank,

@@ -1170,3 +1170,10 @@ def test_one_who_brings_a_dish_sets_that_dish_down(extractor):
         ("奠于筵前", "婦贊者", "韭菹醢", None),
         ("菹在西方", "婦贊者", "菹", None),
     ]
+
+
+def test_the_offering_place_of_a_dish_is_a_noun(extractor):
+    """于 + a dish + 祭 ending the act is the offering place by the dish (有司徹 尸兼祭于豆祭: offers both at
+    the 豆's offering place), one step, not a second 祭."""
+    r = read(extractor, "尸兼祭于豆祭祭酒啐酒", "yousiche")
+    assert fields(r, "text", "action", "location") == [("尸兼祭于豆祭", "祭", "豆祭"), ("祭酒", "祭", None), ("啐酒", "啐", None)]
