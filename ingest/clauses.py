@@ -557,7 +557,8 @@ def accompanying(r: _Rereading, i: int) -> int | None:
 
 def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
     """A toast word between a vessel (or a number) and the wine it holds names the wine, not an act:
-    兩壺獻酒 (the two jars of wine for the presentations); after 拜 a 賜 is the gift bowed for (拜賜)."""
+    兩壺獻酒 (the two jars of wine for the presentations); after 拜 a 賜 is the gift bowed for (拜賜); 亞/三
+    + 獻 + (之) + a cup received names the cup of that presentation (有司徹 受三獻爵)."""
     t, prev, nxt = r.tokens[i], r.last(), r.next(i)
     if not _is_act(t) or r.vocabulary is None or t.concept is None:
         return None
@@ -572,6 +573,23 @@ def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
         _is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.BOWS_FOR_A_GIFT
         and t.concept.key in g.GIFT_WORDS
     )
+    # 受三獻爵 (有司徹 尸降筵受三獻爵 酌以酢之): "the cup of the third presentation", received, not a
+    # presentation (作三獻之爵, raising that cup again, restates the presentation: 特牲 gold 作止爵)
+    cup_of = (
+        prev is not None
+        and prev.kind == NUM
+        and prev.text in g.NUMBERED_PRESENTATIONS
+        and len(r.out) >= 2
+        and _is_act(r.out[-2])
+        and r.out[-2].concept is not None
+        and r.out[-2].concept.key in ("action-shou", "action-baishou")
+        and nxt is not None
+        and (nxt.kind == VESSEL or (nxt.kind == ZHI and after is not None and after.kind == VESSEL))
+    )
+    if cup_of:
+        r.out[-1] = with_kind(r.out[-1], TAIL)
+        r.out.append(with_kind(t, TAIL))  # what is handled is the cup (爵)
+        return i + 1
     if between_noun_and_wine or after_bow or words_of:
         r.out.append(with_kind(t, OBJECT))
         return i + 1

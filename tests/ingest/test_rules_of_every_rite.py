@@ -1177,3 +1177,11 @@ def test_the_offering_place_of_a_dish_is_a_noun(extractor):
     the 豆's offering place), one step, not a second 祭."""
     r = read(extractor, "尸兼祭于豆祭祭酒啐酒", "yousiche")
     assert fields(r, "text", "action", "location") == [("尸兼祭于豆祭", "祭", "豆祭"), ("祭酒", "祭", None), ("啐酒", "啐", None)]
+
+
+def test_the_cup_of_a_presentation_received_is_no_presentation(extractor):
+    """受 + 三獻爵: receives the cup of the third presentation (有司徹 尸降筵 受三獻爵 酌以酢之): no 獻 step
+    and no toast of its own; the receiver pours the return himself."""
+    r = read(extractor, "尸降筵受三獻爵酌以酢之", "yousiche")
+    assert fields(r, "text", "agent", "action")[:3] == [("尸降筵", "尸", "降"), ("受三獻爵", "尸", "受"), ("酌", "尸", "酌")]
+    assert [t for t in toasts(r) if t[1] == "獻"] == []
