@@ -872,15 +872,21 @@ def manner_before_an_act(r: _Rereading, i: int) -> int | None:
 
 
 def hand_before_an_act(r: _Rereading, i: int) -> int | None:
-    """左手 / 右手 right before an act is the hand it is done with, a word of that act (士冠 賔右手執項
-    左手執前: holds the back with the right hand, the front with the left), not the end of the thing
-    before (項手)."""
+    """左手 / 右手 / 二手 right before an act (or before 縮/横 and an act) is the hand it is done with, a word
+    of that act (士冠 賔右手執項 左手執前: holds the back with the right hand, the front with the left;
+    有司徹 主人受 二手横執几: takes it, and holds the stand crosswise with both hands), not the end of the
+    thing before (項手)."""
     t, nxt = r.tokens[i], r.next(i)
     after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
-    if t.kind == DIR and t.text in g.SIDE_OF_PERSON and nxt is not None and nxt.text in g.HANDS and _is_act(after):
-        assert nxt is not None
-        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ADV))
-        return i + 2
+    manner = r.tokens[i + 3] if i + 3 < len(r.tokens) else None
+    both = t.kind == NUM and t.text in g.BOTH  # 二手: with both hands (有司徹 主人受 | 二手横執几)
+    if (t.kind == DIR and t.text in g.SIDE_OF_PERSON or both) and nxt is not None and nxt.text in g.HANDS:
+        if _is_act(after):
+            r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ADV))
+            return i + 2
+        if after is not None and after.text in g.MANNER and _is_act(manner):
+            r.out.append(Token(t.text + nxt.text + after.text, t.start, after.end, ADV))  # 二手横執几: crosswise
+            return i + 3
     return None
 
 

@@ -236,8 +236,9 @@ NEXT_AFTER: frozenset[str] = spelled({"次"})
 RANKED_AMONG: frozenset[str] = spelled({"齒"})
 """齒 "ranked by age among": 旅齒于衆賓 (takes his turn in the pledge round among the guests)."""
 
-MANNER: frozenset[str] = spelled({"縮", "缩"})
-"""縮 "lengthwise" before an act says how it is done (縮執俎, 縮奠俎); elsewhere (西縮) it describes a placing."""
+MANNER: frozenset[str] = spelled({"縮", "缩", "横", "橫"})
+"""縮 "lengthwise", 横 "crosswise" before an act say how it is done (縮執俎, 縮奠俎; 有司徹 司馬横執羊俎); elsewhere
+(西縮) they describe a placing."""
 
 RANK_WORDS: frozenset[str] = spelled({"爵"})
 """爵 after 以其 is the rank ("by his rank"), not the cup."""
@@ -270,6 +271,9 @@ OPPOSITE: frozenset[str] = spelled({"直"})
 """直 + place: right opposite it (士冠 立於阼階下直東序; 賔降直西序東面)."""
 
 HANDS: frozenset[str] = spelled({"手"})
+
+BOTH: frozenset[str] = spelled({"二", "兩"})
+"""二手 / 兩手: with both hands (有司徹 二手横執几)."""
 """Person + 右/左 + 手 is the subject acting with that hand, not a position: 賔右手執項 (士冠)."""
 
 IN_TURN: frozenset[str] = spelled({"旅"})

@@ -1185,3 +1185,12 @@ def test_the_cup_of_a_presentation_received_is_no_presentation(extractor):
     r = read(extractor, "尸降筵受三獻爵酌以酢之", "yousiche")
     assert fields(r, "text", "agent", "action")[:3] == [("尸降筵", "尸", "降"), ("受三獻爵", "尸", "受"), ("酌", "尸", "酌")]
     assert [t for t in toasts(r) if t[1] == "獻"] == []
+
+
+def test_both_hands_and_crosswise_belong_to_the_act_after_them(extractor):
+    """二手 (with both hands) and 横 (crosswise), like 左手 and 縮, are words of the act after them (有司徹
+    主人受 | 二手横執几; 尸進 | 二手受于手間; 侑升筵自北方 | 司馬横執羊俎 以升)."""
+    r = read(extractor, "主人受二手横執几", "yousiche")
+    assert fields(r, "text", "object") == [("主人受", None), ("二手横執几", "几")]
+    r = read(extractor, "侑升筵自北方司馬横執羊爼以升設于豆東", "yousiche")
+    assert fields(r, "text", "agent")[1:] == [("司馬横執羊爼", "司馬"), ("以升", "司馬"), ("設于豆東", "司馬")]
