@@ -9,6 +9,7 @@ from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     COND,
     OBJECT,
+    OTHER,
     ROLE,
     VESSEL,
     YU,
@@ -141,6 +142,14 @@ class RecipientRules(Reader):
             invited = next((s.recipient for s in reversed(self.steps[-300:]) if s.action.key == action.key and s.recipient), ())
             if invited and all(a.key != invited[0].key for a in agent):
                 return invited[:1], False, "the one this act goes to in the rite"
+        if action.key in ("action-shou", "action-baishou") and objects_persons and not pp_persons:
+            # 受 + a person + a thing: the thing is his, received from him (有司徹 尸…受主人爵, 主人降受宰几)
+            after_verb = list(clause.suffix)
+            thing_after = (
+                len(after_verb) >= 2 and after_verb[0].kind == ROLE and after_verb[1].kind in (VESSEL, OBJECT, OTHER)
+            )  # the person right after 受, and his thing right after him
+            if thing_after and all(a.key != p.key for a in agent for p in objects_persons):
+                return tuple(objects_persons[:1]), False, "receives the thing of the person written with it"
         if action.key in ("action-shou", "action-baishou"):
             nominal = clause.flags.get("nominal_object")
             if nominal in ("命",):

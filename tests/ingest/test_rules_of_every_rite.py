@@ -1194,3 +1194,11 @@ def test_both_hands_and_crosswise_belong_to_the_act_after_them(extractor):
     assert fields(r, "text", "object") == [("主人受", None), ("二手横執几", "几")]
     r = read(extractor, "侑升筵自北方司馬横執羊爼以升設于豆東", "yousiche")
     assert fields(r, "text", "agent")[1:] == [("司馬横執羊爼", "司馬"), ("以升", "司馬"), ("設于豆東", "司馬")]
+
+
+def test_a_thing_received_with_its_owner_written_comes_from_him(extractor):
+    """受 + a person + a thing: his thing, received from him (有司徹 尸降筵受主人爵; 主人降受宰几; 尸受侑爵)."""
+    r = read(extractor, "尸降筵受主人爵尸降洗", "yousiche")
+    assert fields(r, "text", "recipient", "object")[1] == ("受主人爵", "主人", "爵")
+    r = read(extractor, "主人降受宰几", "yousiche")
+    assert fields(r, "text", "recipient", "object")[1] == ("受宰几", "宰", "几")
