@@ -432,7 +432,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(service)
     ready = (
         f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
-        f"ready in {time.perf_counter() - t0:.2f} s; serving on http://{args.host}:{args.port} "
+        f"ready in {time.perf_counter() - t0:.2f} s; serving on {_address_url(args.host, args.port)} "
         f"(SPARQL at /sparql, docs at /docs)"
     )
     app.router.on_startup.append(lambda: print(ready, flush=True))
@@ -456,7 +456,7 @@ def _serve_processes(args: argparse.Namespace, base: str | None, t0: float) -> i
     front = {"store": str(Path(args.store).resolve()), "base": base, "processes": args.processes}
     os.environ[_FRONT_ENVIRONMENT] = json.dumps(front)
     print(
-        f"yili-kg: serving {args.store} from {args.processes} processes on http://{args.host}:{args.port} "
+        f"yili-kg: serving {args.store} from {args.processes} processes on {_address_url(args.host, args.port)} "
         f"(SPARQL at /sparql, docs at /docs); checked in {time.perf_counter() - t0:.2f} s",
         flush=True,
     )
@@ -472,9 +472,11 @@ def front_app():  # type: ignore[no-untyped-def]
     processes together run :class:`~yili.api.sparql.SparqlLimits`' default ``max_concurrent_queries``
     (at least two each: a short lane and a long one).
 
-    A store that cannot be opened any more (moved or deleted since ``serve`` checked it) is named in
-    one line on standard error, and the supervisor is told to stop (SIGTERM), so that it does not
-    restart processes that cannot serve; this process then exits with status 2.
+    Each process says in one line when it is ready (its pid, and the steps, toasts and triples it
+    serves).  A store that cannot be opened any more (moved or deleted since ``serve`` checked it,
+    and a process has to start again) is named in one line on standard error, and the supervisor is
+    told to stop (SIGTERM), so that it does not restart processes that cannot serve, and the others
+    stop with it; this process then exits with status 2.
 
     Raises
     ------
@@ -501,7 +503,24 @@ def front_app():  # type: ignore[no-untyped-def]
         print(f"yili-kg: error: {exc.message}", file=sys.stderr, flush=True)
         os.kill(os.getppid(), signal.SIGTERM)  # the supervisor stops the others: none of them can serve
         os._exit(EXIT_USAGE)
-    return create_app(service, sparql_limits=limits)
+    app = create_app(service, sparql_limits=limits)
+    s = service.summary
+    if not s.get("steps"):
+        print(f"yili-kg: warning: {front['store']} holds no yili-kg steps; only SPARQL will find anything", file=sys.stderr)
+    print(
+        f"yili-kg: process {os.getpid()} ready: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples",
+        flush=True,
+    )
+    return app
+
+
+def _address_url(host: str, port: int) -> str:
+    """The URL of ``host``:``port``, an IPv6 address in brackets (RFC 3986 §3.2.2: ``http://[::1]:8000``).
+
+    >>> _address_url("127.0.0.1", 8000), _address_url("::1", 8000)
+    ('http://127.0.0.1:8000', 'http://[::1]:8000')
+    """
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _processes(value: str) -> int:

@@ -194,7 +194,10 @@ def test_serve_from_two_processes_answers_rest_and_sparql_and_stops_whole(built)
         server.terminate()
         server.wait(timeout=30)
     assert server.stdout is not None
-    assert server.stdout.read().startswith(f"yili-kg: serving {built} from 2 processes on http://127.0.0.1:{port}")
+    printed = server.stdout.read().splitlines()
+    assert printed[0].startswith(f"yili-kg: serving {built} from 2 processes on http://127.0.0.1:{port}")
+    ready = sorted(line.split(" ready: ")[1] for line in printed[1:] if " ready: " in line)
+    assert ready == ["612 steps, 26 toasts, 27547 triples"] * 2  # one line from each serving process
 
     def gone(pid: int) -> bool:
         try:
@@ -221,3 +224,10 @@ def test_a_serving_process_that_cannot_open_the_store_stops_them_all_in_one_line
     lines = [line for line in done.stderr.splitlines() if line.startswith("yili-kg")]
     assert lines and set(lines) == {f"yili-kg: error: {gone}: no such store folder (yili-kg build --out DIR writes DIR/store)"}
     assert "Traceback" not in done.stderr
+
+
+def test_the_address_printed_brackets_an_ipv6_host():
+    from yili.api.cli import _address_url
+
+    assert _address_url("::1", 8862) == "http://[::1]:8862"  # RFC 3986: a bare ::1:8862 is no URL
+    assert _address_url("127.0.0.1", 8000) == "http://127.0.0.1:8000"
