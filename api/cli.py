@@ -508,7 +508,8 @@ def front_app():  # type: ignore[no-untyped-def]
     if not s.get("steps"):
         print(f"yili-kg: warning: {front['store']} holds no yili-kg steps; only SPARQL will find anything", file=sys.stderr)
     print(
-        f"yili-kg: process {os.getpid()} ready: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples",
+        f"yili-kg: process {os.getpid()} ready: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, "
+        f"{s['triples']} triples",
         flush=True,
     )
     return app

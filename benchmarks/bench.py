@@ -393,7 +393,8 @@ def bench_http(graph: Path) -> None:
         for peer in ("rdflib-endpoint", "oxigraph server", "bare ASGI x1", "bare ASGI x2"):
             if peer in results:
                 ratio = ours / results[peer]["point lookup"][0]
-                target = {"rdflib-endpoint": " (target: at least 2x)", "oxigraph server": " (target: at least 0.5x)"}.get(peer, "")
+                targets = {"rdflib-endpoint": " (target: at least 2x)", "oxigraph server": " (target: at least 0.5x)"}
+                target = targets.get(peer, "")
                 print(f"  SPARQL point lookups: {ours_name} at {ratio:.2f}x {peer}{target}")
     if "oxigraph server" in results:
         ox = results["oxigraph server"]["point lookup"][0]

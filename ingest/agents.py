@@ -344,7 +344,8 @@ class AgentRules(Reader):
             and self.steps[-1].action.key in ("action-jian", "action-xiu")
             and bool(self.steps[-1].object)
         )
-        if brought_dish and (action.key in _PLACING or (action.key in g.POSTURES and self._lookahead.get(clause.start) in _PLACING)):
+        kneels_to_place = action.key in g.POSTURES and self._lookahead.get(clause.start) in _PLACING
+        if brought_dish and (action.key in _PLACING or kneels_to_place):
             # 有司徹 婦贊者薦韭菹醢 | 坐 | 奠于筵前: the server kneels and sets down what he brought
             return st.served_by, "the server sets down what he brought"
         if st.subject and "action-toast" in closure:

@@ -186,7 +186,8 @@ def standing_at_while_acting(r: _Rereading, i: int) -> int | None:
     is "at", no act of its own (有司徹 主人在其右北面答拜: at his right, facing north, he answers the bow;
     尸在其右以授之)."""
     t, prev = r.tokens[i], r.last()
-    if not (t.kind == ACTION and t.concept is not None and t.concept.key in g.POSITION_VERBS and prev is not None and prev.kind == ROLE):
+    being_at = t.kind == ACTION and t.concept is not None and t.concept.key in g.POSITION_VERBS
+    if not (being_at and prev is not None and prev.kind == ROLE):
         return None
     k = i + 1
     if k >= len(r.tokens) or r.tokens[k].kind != PLACE:
@@ -266,7 +267,12 @@ def comparison(r: _Rereading, i: int) -> int | None:
         # 如 + a person who is the subject of no act: "as (in) X", no person of the rite (有司徹 …尸以醋
         # 主人亦如擯 | 主人答拜, 亦如擯其綏祭: as in the 儐尸)
         stop = i + 1
-    elif not ends and i + 2 < len(r.tokens) and r.tokens[i + 1].text in g.NUMBERED_PRESENTATIONS and r.tokens[i + 2].kind == ACTION:
+    elif (
+        not ends
+        and i + 2 < len(r.tokens)
+        and r.tokens[i + 1].text in g.NUMBERED_PRESENTATIONS
+        and r.tokens[i + 2].kind == ACTION
+    ):
         stop = i + 2  # 如 + 再/三/亞 + an act: as at that one (士冠 三醮 攝酒如再醮: as at the second 醮)
     elif not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ACTION:
         # 如 + an act and its object: 見姑姊如見母 (as he saw his mother): up to the next act or subject
@@ -734,14 +740,20 @@ def elder_of(r: _Rereading, i: int) -> int | None:
     ):
         return None
     role = next(
-        (c for label in (after.text + t.text, t.text + after.text) for c in r.vocabulary.by_label.get(label, ()) if c.kind == ROLE),
+        (
+            c
+            for label in (after.text + t.text, t.text + after.text)
+            for c in r.vocabulary.by_label.get(label, ())
+            if c.kind == ROLE
+        ),
         None,
     )
     if role is None:
         return None
     end, k = after.end, i + 3
     one, person = (r.tokens[k], r.tokens[k + 1]) if k + 1 < len(r.tokens) else (None, None)
-    if one is not None and person is not None and one.kind == NUM and one.start == end and person.text == "人" and person.start == one.end:
+    counted = one is not None and person is not None and one.kind == NUM and person.text == "人"
+    if counted and one.start == end and person.start == one.end:  # type: ignore[union-attr]
         end, k = person.end, k + 2  # 衆賔之長一人辭洗 (鄉飲酒 記): one of them, the same person
     r.out.append(Token("".join(x.text for x in r.tokens[i:k]), t.start, end, ROLE, role, (role,)))
     return k
@@ -758,7 +770,12 @@ def absence(r: _Rereading, i: int) -> int | None:
         r.tokens[k].kind in (OBJECT, VESSEL, OTHER, WINE)
         or (k == i + 1 and r.tokens[k].kind == ROLE)
         # 無腊與膚 (有司徹: neither the dried meat nor the skin): 與/及 + a thing is still what is lacking
-        or (r.tokens[k].kind == CONJ and k + 1 < len(r.tokens) and r.tokens[k + 1].kind in (OBJECT, VESSEL, OTHER, WINE) and k > i + 1)
+        or (
+            r.tokens[k].kind == CONJ
+            and k + 1 < len(r.tokens)
+            and r.tokens[k + 1].kind in (OBJECT, VESSEL, OTHER, WINE)
+            and k > i + 1
+        )
     ):
         k += 1
     r.out.extend(with_kind(x, TAIL) for x in r.tokens[i:k])
@@ -906,7 +923,8 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
     before it (士冠 設洗直於東榮: the basin, in line with the east eave; the place is 東榮)."""
     t, nxt = r.tokens[i], r.next(i)
     after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
-    if t.kind == OTHER and t.text in g.OPPOSITE and nxt is not None and nxt.kind == YU and after is not None and after.kind == PLACE:
+    before_a_place = nxt is not None and nxt.kind == YU and after is not None and after.kind == PLACE
+    if t.kind == OTHER and t.text in g.OPPOSITE and before_a_place:
         r.out.append(with_kind(t, TAIL))
         return i + 1
     return None
@@ -1000,7 +1018,12 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
     while j < len(tokens) and (
         tokens[j].kind in SKIP_TO_VERB
         # 賔亦北面于西階上答拜: a place introduced by 于 between the person and his act
-        or (tokens[j].kind == YU and j + 1 < len(tokens) and tokens[j + 1].kind == PLACE and (j > i + 1 or tokens[j].text in g.POSITION_WORDS))
+        or (
+            tokens[j].kind == YU
+            and j + 1 < len(tokens)
+            and tokens[j + 1].kind == PLACE
+            and (j > i + 1 or tokens[j].text in g.POSITION_WORDS)
+        )
         or (tokens[j].kind == ZI and (j > i + 1 or (j + 1 < len(tokens) and tokens[j + 1].kind == PLACE)))
     ):
         if tokens[j].kind == ROLE and not _joined(tokens, j):

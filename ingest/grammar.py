@@ -192,7 +192,9 @@ POSITION_WORDS: frozenset[str] = spelled({"在"})
 BEING_AT: frozenset[str] = spelled({"有", "在"})
 """有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""
 
-HOLDING_OUT: frozenset[str] = frozenset({"action-zhi", "action-qu", "action-ju", "action-cong", "action-xiu", "action-zan-assist"})
+HOLDING_OUT: frozenset[str] = frozenset(
+    {"action-zhi", "action-qu", "action-ju", "action-cong", "action-xiu", "action-zan-assist"}
+)
 """Taking up, holding, lifting, bringing a dish (執, 取, 舉, 從, 羞), or passing one on in assisting (賛 + a
 thing): the next one who receives (受) a thing takes it from this person (宗婦執兩籩 … 主婦受; 特牲 宗婦賛豆如初 |
 主婦受, 祝賛籩祭 | 尸受)."""
