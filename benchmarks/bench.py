@@ -4,7 +4,10 @@ Numbers on these machines are noisy, so what the benchmark reports are ratios me
 run: Oxigraph against rdflib on the same queries; this server against the Oxigraph server and
 rdflib-endpoint serving the same graph, and beside a bare ASGI app that evaluates in process
 (``bare_asgi.py``: the floor of any Python front, in one and two processes); the build against
-jieba's own cut of the same text; 64x the input against 16x.  Run with ``make bench`` (which
+jieba's own cut of the same text; 64x the input against 16x.  Point lookups are measured twice:
+each server alone, and then head to head (``yili-kg serve --processes 2``, the Oxigraph server and
+the bare app serving at once, measured in turn in five rounds, the median ratio and the range of
+the rounds printed), so that a drift of the machine's speed falls on all three alike.  Run with ``make bench`` (which
 installs the peers, the ``bench`` extra).  The HTTP part needs Debian's ``wrk``; without it, it is
 skipped with a note.
 
@@ -373,6 +376,7 @@ def bench_http(graph: Path) -> None:
                         kinds = {k: outcomes.count(k) for k in sorted(set(outcomes))}
                         print(f"  {name} with {n} slow clients: their answers {kinds}")
                 rss[name + " (after slow queries)"] = rss_mib(proc.pid)
+    head_to_head = interleaved_rounds(peers, ("yili-kg x2", "oxigraph server", "bare ASGI x2"), point, json_results)
     shutil.rmtree(ox_store, ignore_errors=True)
     for name, rows in results.items():
         for what, (rps, p50, bad) in rows.items():
@@ -411,6 +415,48 @@ def bench_http(graph: Path) -> None:
     for name, mib in rss.items():
         if name.startswith("yili-kg"):
             print(f"  {name}: {mib:.0f} MiB resident, all processes (target: under 600 MB = 572 MiB)")
+    if head_to_head:
+        print(
+            f"  head to head, the three serving at once, {ROUNDS} rounds of {ROUND_SECONDS} s each in turn"
+            " (median; lowest-highest round):"
+        )
+        ox_rounds = head_to_head["oxigraph server"]
+        for name in ("yili-kg x2", "bare ASGI x2"):
+            ratios = sorted(a / b for a, b in zip(head_to_head[name], ox_rounds, strict=True))
+            target = " (target: at least 0.5x)" if name.startswith("yili") else " (the floor of Python)"
+            print(
+                f"  SPARQL point lookups: {name} at {statistics.median(ratios):.2f}x the Oxigraph server"
+                f" ({ratios[0]:.2f}-{ratios[-1]:.2f}){target}; {statistics.median(head_to_head[name]):.0f} against "
+                f"{statistics.median(ox_rounds):.0f} requests/s"
+            )
+
+
+ROUNDS = 5
+ROUND_SECONDS = 3
+
+
+def interleaved_rounds(
+    peers: dict[str, tuple[list[str], str]], names: tuple[str, ...], point: str, accept: str
+) -> dict[str, list[float]]:
+    """Point-lookup throughput of the servers ``names``, all running at once and measured in turn,
+    :data:`ROUNDS` times (the order rotated each round), so that a drift of the machine's speed
+    falls on all of them alike: name -> requests/s of each round.  Empty if one is not installed."""
+    if not all(name in peers and Path(peers[name][0][0]).exists() for name in names):
+        return {}
+    with contextlib.ExitStack() as stack:
+        urls = {}
+        for name in names:
+            cmd, ready = peers[name]
+            port = free_port()
+            stack.enter_context(server([c.replace("{port}", str(port)) for c in cmd], port, ready))
+            path = "/query" if name == "oxigraph server" else "/sparql"
+            urls[name] = f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(point)}"
+            wrk(urls[name], seconds=2, accept=accept)  # warm-up
+        rounds: dict[str, list[float]] = {name: [] for name in names}
+        for r in range(ROUNDS):
+            for name in names[r % len(names) :] + names[: r % len(names)]:
+                rounds[name].append(wrk(urls[name], seconds=ROUND_SECONDS, accept=accept)[0])
+    return rounds
 
 
 def main() -> None:
