@@ -46,11 +46,11 @@ _CUP_OBJECT_ACTS = frozenset(
         "action-ju",
         "action-geng",
         "action-yi-change",
-        "action-baishou",
-        "action-baisong",
     }
 )
-"""Acts whose elided object is the cup (奠, 洗, 实, 执, 受, 授, 取, 举, 更, 易; 拜受爵, 拜送爵)."""
+"""Acts whose elided object is the cup (奠, 洗, 实, 执, 受, 授, 取, 举, 更, 易).  A bow of receiving
+or sending off (拜受, 拜送) has the cup for its object only when it writes it (拜受爵, 拜送爵): 特牲
+主人拜受角 … 尸拜送, the bow is to the person, its cup the one of the block (its vessel)."""
 
 _DRINK_CUP_ACTS = frozenset({"action-zujue", "action-cui", "action-yin", "action-zhuo", "action-shi-fill", "action-xi"})
 """Acts that can only be done to the cup (卒爵, 啐, 飲, 酌, 實, 洗), whatever else is in hand."""

@@ -1202,3 +1202,12 @@ def test_a_thing_received_with_its_owner_written_comes_from_him(extractor):
     assert fields(r, "text", "recipient", "object")[1] == ("受主人爵", "主人", "爵")
     r = read(extractor, "主人降受宰几", "yousiche")
     assert fields(r, "text", "recipient", "object")[1] == ("受宰几", "宰", "几")
+
+
+def test_a_bow_of_receiving_or_sending_off_has_the_cup_for_object_only_where_written(extractor):
+    # 特牲 主人酌獻祝祝拜受角主人拜送: the bow of sending off is to the 祝; its cup (vessel) is the 角
+    r = read(extractor, "主人洗角升酌獻祝祝拜受角主人拜送", "teshengkuishili")
+    assert fields(r, "text", "action", "recipient", "object", "vessel")[-2:] == [
+        ("祝拜受角", "拜受", "主人", "角", "角"),
+        ("主人拜送", "拜送", "祝", None, "角"),
+    ]
