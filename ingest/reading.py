@@ -37,6 +37,8 @@ class ReadingState:
     things: dict[str, Term] = field(default_factory=dict)
     thing_block: dict[str, int] = field(default_factory=dict)
     """For a dish brought after the cup (以肝從), the paragraph it was brought in."""
+    taken_at: dict[str, int] = field(default_factory=dict)
+    """For a thing taken up or handed over (取肺, 摶黍, 授祝), how many steps had been read then."""
     last_holder: tuple[Term, ...] = ()
     served_by: tuple[Term, ...] = ()
     wine_in: dict[str, Term] = field(default_factory=dict)

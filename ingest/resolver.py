@@ -580,6 +580,15 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 held_thing = st.things.get(agent[0].key) if agent else None
                 if held_thing is not None:
                     object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
+            if object_text is None and vessel is None and agent and action.key in _HELD_UP:
+                # 書卦 執 以示主人 主人受 眡: the 卦 written down, held up, shown, received and looked at
+                held = st.things.get(agent[0].key) if self._in_hand(agent[0].key, clause.block) else None
+                that = self._thing_just_named(clause.block) or ((held, held.label) if held is not None else None)
+                if that is not None:
+                    object_term, object_text = that
+                    if object_term is not None and object_term.key.startswith("object-") and action.key != "action-shi-look":
+                        st.things[agent[0].key] = object_term  # held up to be shown and handed over
+                        st.taken_at[agent[0].key] = len(self.steps)
             if object_text is None and action.key in _DONE_TO_THAT and any(t.kind == ZHI for t in object_tokens):
                 that = self._thing_just_named(clause.block)
                 if that is not None:
@@ -593,21 +602,35 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     st.thing_block[agent[0].key] = clause.block  # in this paragraph (燔從如初: no hand-off written)
             if object_text is None and vessel is None and agent and action.key in _PASSING:
                 # 佐食舉幹 尸受 … 佐食受 加于肵俎: what passes hand to hand is the thing last taken up
-                giver = agent[0].key if action.key == "action-shou-hand" else next(
-                    (k for k in reversed(st.things) if k != agent[0].key and st.thing_block.get(k, clause.block) == clause.block),
+                last = self.steps[-1] if self.steps and self.steps[-1].block == clause.block else None
+                handed = (
+                    last is not None
+                    and last.action.key == "action-shou-hand"
+                    and last.recipient[:1] == agent[:1]
+                    and last.object_term is not None
+                    and st.things.get(agent[0].key) == last.object_term
+                )
+                giver = agent[0].key if action.key == "action-shou-hand" or handed else next(
+                    (k for k in reversed(st.things) if k != agent[0].key and self._in_hand(k, clause.block)),
                     None,
                 )
                 if giver is not None and giver in st.things:
                     object_term = st.things[giver]
                     object_text = object_term.label
-                    if action.key == "action-shou":
+                    if action.key == "action-shou" and not handed:
                         st.things.pop(giver)
+                    elif action.key == "action-shou-hand" and recipient and recipient[0].key != giver:
+                        # 佐食摶黍授祝 祝授尸: handed over, it is in the receiver's hand
+                        st.things.pop(giver)
+                        st.things[recipient[0].key] = object_term
+                        st.taken_at[recipient[0].key] = len(self.steps)
         # a thing taken up stays in hand for the acts that follow, until it is put down
         if agent and action.key in _TAKING:
             st.thing_block.pop(agent[0].key, None)  # taken up, not a dish brought after the cup (從, above)
             if object_term is not None and object_term.key.startswith("object-"):
                 st.things.pop(agent[0].key, None)  # re-inserted last: the most recent holder comes last
                 st.things[agent[0].key] = object_term
+                st.taken_at[agent[0].key] = len(self.steps)
         elif agent and (action.key in ("action-jia", "action-dian") or (action.key == "action-zhi" and vessel is not None)):
             st.things.pop(agent[0].key, None)
 
@@ -811,6 +834,18 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
     # -- rules for unwritten fields ---------------------------------------------------------------
 
+    def _in_hand(self, who: str, block: int) -> bool:
+        """Whether the thing ``who`` holds (``things``) is still in his hand to pass on or show: a dish
+        brought after the cup (以肝從) in this paragraph, or a thing taken up or handed to him at most
+        :data:`HAND_SPAN` steps ago (士冠 書卦執以示主人 | 主人受 眡 反之, across a paragraph break);
+        not a thing taken up long before (士喪 取醴酒 … 命筮者受: the 卦, not the wine)."""
+        st = self.state
+        if who not in st.things:
+            return False
+        if who in st.thing_block:
+            return st.thing_block[who] == block
+        return len(self.steps) - st.taken_at.get(who, -HAND_SPAN - 1) <= HAND_SPAN
+
     def _thing_just_named(self, block: int) -> tuple[Term | None, str] | None:
         """The thing the last steps of this paragraph were done to (a dish, a portion, a spoon: not a
         person, not a cup), as (term, written label), or None: what 之 refers to after 嘗, 覆, 執, 反 …
@@ -879,8 +914,18 @@ GENERAL_NOTE = "mode: a general rule (凡: whenever), not one act of the sequenc
 POSITION = g.POSITION_VERBS
 """Verbs of being at a place (在): a bare direction after one is where (卦者在左)."""
 
-_TAKING = frozenset({"action-qu", "action-ju", "action-shou"})
-"""Acts that take a thing into the hand: 取肺, 舉肺脊, 受肺."""
+_TAKING = frozenset({"action-qu", "action-ju", "action-shou", "action-tuan"})
+"""Acts that take a thing into the hand: 取肺, 舉肺脊, 受肺; 摶黍 (特牲 佐食摶黍授祝: the ball of millet
+rolled).  Not 執: one holds a stand or a jade while other things are passed and offered (有司徹
+司士執俎, 聘禮 執圭)."""
+
+HAND_SPAN = 12
+"""How many steps a thing taken up stays in hand to be passed on (受 from him) or shown: a paragraph's
+worth of acts; a hand-off is written within a few (佐食摶黍 授祝 祝授尸 尸受)."""
+
+_HELD_UP = frozenset({"action-zhi", "action-shi-show", "action-shi-look"})
+"""Acts whose unwritten object is the thing in the agent's hand: 執, 示 (shown), 眡 (looked at): 士冠
+書卦 執 以示主人 主人受 眡 反之, all the 卦 written down."""
 
 _PASSING = frozenset({"action-shou", "action-shou-hand"})
 """Acts that pass a thing from hand to hand: 受 (from the one who last took a thing up) and 授 (the

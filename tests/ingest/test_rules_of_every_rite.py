@@ -1211,3 +1211,35 @@ def test_a_bow_of_receiving_or_sending_off_has_the_cup_for_object_only_where_wri
         ("祝拜受角", "拜受", "主人", "角", "角"),
         ("主人拜送", "拜送", "祝", None, "角"),
     ]
+
+
+def test_a_thing_written_down_is_held_up_shown_received_and_looked_at(extractor):
+    # 士冠 卒筮書卦執以示主人主人受眡反之 (註 筮人以方寫所得之卦): every act is done to the 卦
+    r = read(extractor, "筮人許諾右還即席坐西面卒筮書卦執以示主人主人受眡反之", "shiguanli")
+    assert fields(r, "text", "agent", "action", "recipient", "object")[-6:] == [
+        ("書卦", "筮人", "书", None, "卦"),  # act labels are the vocabulary's (zh-Hans)
+        ("執", "筮人", "执", None, "卦"),
+        ("以示主人", "筮人", "示", "主人", "卦"),
+        ("主人受", "主人", "受", "筮人", "卦"),
+        ("眡", "主人", "视", None, "卦"),
+        ("反之", "主人", "反", None, "卦"),
+    ]
+
+
+def test_a_thing_handed_on_is_in_the_hand_of_the_one_it_was_handed_to(extractor):
+    # 特牲 佐食摶黍授祝祝授尸尸受以菹豆執: the ball of millet goes 佐食 → 祝 → 尸
+    r = read(extractor, "佐食摶黍授祝祝授尸尸受", "teshengkuishili")
+    assert fields(r, "text", "agent", "recipient", "object") == [
+        ("佐食摶黍", "佐食", None, "黍"),
+        ("授祝", "佐食", "祝", "黍"),
+        ("祝授尸", "祝", "尸", "黍"),
+        ("尸受", "尸", "祝", "黍"),
+    ]
+
+
+def test_a_thing_taken_up_long_before_is_not_what_is_received(extractor):
+    near = read(extractor, "佐食取肺主人升主人降尸受", "teshengkuishili")
+    assert fields(near, "text", "object")[-1] == ("尸受", "肺")
+    # past a paragraph's worth of acts (HAND_SPAN steps) the lung is no longer in hand (士喪 取醴酒 … 命筮者受)
+    far = read(extractor, "佐食取肺" + "主人升主人降" * 7 + "尸受", "teshengkuishili")
+    assert fields(far, "text", "object")[-1] == ("尸受", None)
