@@ -8,8 +8,11 @@ answered (答拜, 对), the office (请, 命), the cup in hand (卒爵), the voc
 
 from __future__ import annotations
 
+from itertools import islice
+
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
+from yili.ingest.cups import BLOCK_LOOKBACK
 from yili.ingest.reading import Reader
 from yili.ingest.steps import Step, Term
 from yili.ingest.tokens import (
@@ -153,10 +156,13 @@ class AgentRules(Reader):
             if st.subject[0].key not in st.holder and st.last_holder and st.last_holder[0].key != st.subject[0].key:
                 return st.last_holder, "holds the cup"
         if (
-            action.key in _BEFORE_DRINKING
-            and self._lookahead.get(clause.start) in _BEFORE_DRINKING | _DRINKING
+            (
+                action.key in _BEFORE_DRINKING
+                and self._lookahead.get(clause.start) in _BEFORE_DRINKING | _DRINKING
+                or action.key == "action-jiang" and self._lookahead.get(clause.start) == "action-xi"
+            )
             and st.subject
-            and st.subject[0].key not in st.holder
+            and not self._cup_in_hand(st.subject[0].key)
             and st.last_holder
             and st.last_holder[0].key != st.subject[0].key
             and self.steps
@@ -524,6 +530,17 @@ class AgentRules(Reader):
     def _next_is_ascent(self, clause: Clause) -> bool:
         nxt = self._lookahead.get(clause.start)
         return nxt == "action-sheng"
+
+    def _cup_in_hand(self, who: str) -> bool:
+        """Whether ``who`` has a cup in hand: one he holds (``holder``) and did not set down in his last
+        act with a cup (有司徹 尸奠爵于薦左, the cup of the 三獻 left standing: when the 主人 then 酬s him
+        … 尸答拜 | 坐祭遂飲, it is the 主人 with the cup who kneels and drinks)."""
+        if who not in self.state.holder:
+            return False
+        for s in islice(reversed(self.steps), BLOCK_LOOKBACK):
+            if s.vessel is not None and s.agent[:1] and s.agent[0].key == who:
+                return s.action.key != "action-dian"
+        return True
 
     def _answered(self, action: Concept) -> Step | None:
         """The act a reply answers: the last bow for 答拜, the last 辞 for 对."""

@@ -1243,3 +1243,25 @@ def test_a_thing_taken_up_long_before_is_not_what_is_received(extractor):
     # past a paragraph's worth of acts (HAND_SPAN steps) the lung is no longer in hand (士喪 取醴酒 … 命筮者受)
     far = read(extractor, "佐食取肺" + "主人升主人降" * 7 + "尸受", "teshengkuishili")
     assert fields(far, "text", "object")[-1] == ("尸受", None)
+
+
+def test_after_an_answering_bow_the_one_with_the_cup_drinks_though_the_other_left_a_cup_standing(extractor):
+    # 有司徹: the 尸 set down the 三獻's cup (尸奠爵于薦左); when the 主人 then 酬s him, it is the 主人
+    # who kneels, offers, drinks and goes down to wash (註 降洗者主人)
+    r = read(
+        extractor,
+        "上賔洗爵以升酌獻尸尸拜受爵賔西楹西北面拜送爵尸奠爵于薦左賔降\n\n"
+        "主人實爵酬尸東楹東北面坐奠爵拜尸西楹西北面答拜坐祭遂飲卒爵拜尸答拜降洗",
+        "yousiche",
+    )
+    assert fields(r, "text", "agent")[-9:] == [
+        ("尸西楹西北面答拜", "尸"),
+        ("坐", "主人"),
+        ("祭", "主人"),
+        ("遂飲", "主人"),
+        ("卒爵", "主人"),
+        ("拜", "主人"),
+        ("尸答拜", "尸"),
+        ("降", "主人"),
+        ("洗", "主人"),
+    ]
