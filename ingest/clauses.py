@@ -144,6 +144,43 @@ def _is_act(tok: Token | None) -> bool:
     return tok is not None and tok.kind == ACTION and tok.concept is not None
 
 
+def standing_without_a_verb(r: _Rereading, i: int) -> int | None:
+    """A person, a place and a facing with no act: he stands there (士冠 賔西序東面, 註 主人賔俱升立相鄉;
+    有司徹 主人立于洗東北西面 | 侑東面于西階西南; 尸與侑北面于廟門之外西上).  At the facing, when only a
+    place (於 + place), a rank order (西上) follow it before the end of the paragraph or before a person
+    who acts next, and a person stands before it with no act between, a zero-width 立 is read after the
+    facing (after the place that follows it), the head of a clause of its own."""
+    t = r.tokens[i]
+    if t.kind != FACING or r.vocabulary is None or "action-li" not in r.vocabulary.concepts:
+        return None
+    # back over the place and adverbs before the facing to the person (尸與侑: persons joined)
+    k = len(r.out) - 1
+    while k >= 0 and r.out[k].kind in (PLACE, ADV, DIR):
+        k -= 1
+    if k < 0 or r.out[k].kind != ROLE:
+        return None
+    while k >= 2 and r.out[k - 1].kind == CONJ and r.out[k - 2].kind == ROLE:
+        k -= 2
+    before = r.out[k - 1] if k > 0 else None
+    if before is not None and (
+        before.kind in (ACTION, YU, ZI, YI, ZHI, SUO, YUE, RU) or (before.kind == ROLE and before.text != r.out[k].text)
+    ):
+        return None  # the person is the object of an act, or a place's (拜衆賔 | 于門東)
+    j = i + 1
+    if j < len(r.tokens) and r.tokens[j].kind == YU and j + 1 < len(r.tokens) and r.tokens[j + 1].kind == PLACE:
+        j += 2
+    while j < len(r.tokens) and r.tokens[j].kind in (PLACE, RANK):
+        j += 1
+    after = r.tokens[j] if j < len(r.tokens) else None
+    if not (after is None or after.kind in (END, MARK, FINAL) or (after.kind == ROLE and _starts_subject(r.tokens, j))):
+        return None
+    r.out.extend(r.tokens[i:j])
+    end = r.tokens[j - 1].end
+    stand = r.vocabulary.concepts["action-li"]
+    r.out.append(Token("", end, end, ACTION, stand, (stand,)))
+    return j
+
+
 def presented_next_after(r: _Rereading, i: int) -> int | None:
     """獻次X: "presented next after X", one act whose subject is the one presented (特牲記 公有司…獻次衆賓);
     the act is flagged ``next_after`` and the persons after it are those he comes after."""
@@ -931,6 +968,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
+    standing_without_a_verb,
     opposite_before_a_place,
     elder_of,
     offering_place,

@@ -396,6 +396,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             action_term = self.term(self.vocabulary.concepts[recorded])
         object_text: str | None = None
         object_term: Term | None = None
+        if not verb.text:
+            notes.append("action: unwritten; a person with a place and a facing stands there (立)")
         if causative:
             # 射人升賔: the usher has the guest come up (大射礼 摈者以命升賔)
             ming = self.concept("action-ming")

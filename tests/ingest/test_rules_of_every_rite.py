@@ -1265,3 +1265,23 @@ def test_after_an_answering_bow_the_one_with_the_cup_drinks_though_the_other_lef
         ("降", "主人"),
         ("洗", "主人"),
     ]
+
+
+def test_a_person_with_a_place_and_a_facing_and_no_act_stands_there(extractor):
+    # 士冠 主人升立於序端西面賔西序東面 (註 主人賔俱升立相鄉): the guest's 立 is unwritten
+    r = read(extractor, "主人升立於序端西面賔西序東面", "shiguanli")
+    assert fields(r, "text", "agent", "action", "location", "facing") == [
+        ("主人升", "主人", "升", None, None),
+        ("立於序端西面", "主人", "立", "序端", "西面"),
+        ("賔西序東面", "賔", "立", "西序", "東面"),
+    ]
+    assert r.steps[2].notes == ("action: unwritten; a person with a place and a facing stands there (立)",)
+    # 有司徹 主人立于洗東北西面侑東面于西階西南: the 侑's place is his own, not the host's object
+    r = read(extractor, "主人立于洗東北西面侑東面于西階西南", "yousiche")
+    assert fields(r, "text", "agent", "object", "location", "facing") == [
+        ("主人立于洗東北西面", "主人", None, "洗東北", "西面"),
+        ("侑東面于西階西南", "侑者", None, "西階西南", "東面"),  # the role as the rite names it
+    ]
+    # a person after an act is its object, not one standing (主人拜衆賔門東北面 … is not read here)
+    r = read(extractor, "主人揖賔北面", "shiguanli")
+    assert fields(r, "text", "action") == [("主人揖賔北面", "揖")]
