@@ -302,7 +302,8 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
       阶 + 西 = 阶西, 席 + 末 = 席末;
     * X + 之 + direction (X a place or a person) → a position: 东楹之东, 主人之左;
     * person + 之 + place → that person's place: 旅食之尊;
-    * person + 右/左 → a position beside the person: 賔右北面至再拜 (the host stands on the guest's right).
+    * person + 右/左 → a position beside the person: 賔右北面至再拜 (the host stands on the guest's right);
+    * 于 + person + direction → a position by the person: 尸北面于侑東答拜 (有司徹).
 
     Parameters
     ----------
@@ -368,6 +369,16 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
             while k < n and tokens[k].kind == DIR:
                 k += 1
             out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, None, (t.concept,) if t.concept else ()))
+            i = k
+            continue
+        person = t.concept if t.kind == ROLE else next((c for c in t.readings if c.kind == ROLE), None)
+        if person is not None and out and out[-1].kind == YU and j < n and tokens[j].kind == DIR:
+            # 于 + a person + a direction: a position by him (有司徹 尸北面于侑東答拜: east of the 侑;
+            # 侑 the person, not the act of urging)
+            k = j
+            while k < n and tokens[k].kind == DIR:
+                k += 1
+            out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, None, (person,)))
             i = k
             continue
         if t.kind == ROLE:

@@ -672,7 +672,7 @@ def test_a_person_and_a_quarter_after_yu_is_a_place_and_a_cup_poured_back_is_a_z
     司宮設席 | 主人…拜受爵: the 尸's 酢 of the host, though the host presented the 侑 in between."""
     r = read(extractor, "主婦洗爵于房中出酌入户西面拜獻尸尸拜受\n\n尸酌主婦出于房西面拜受爵尸北面于侑東答拜", "yousiche")
     assert [(t.giver[0].label, extractor_label(t.type.key), t.receiver[0].label) for t in r.toasts][-1] == ("尸", "酢", "主婦")
-    assert fields(r, "text", "agent", "recipient")[-1] == ("答拜", "尸", "主婦")
+    assert fields(r, "text", "agent", "recipient")[-1] == ("尸北面于侑東答拜", "尸", "主婦")  # the 尸 opens his own clause
     r = read(extractor, "主人酌獻尸尸拜受\n\n主人酌獻侑侑拜受\n\n尸升坐取爵酌\n\n司宫設席于東序西面\n\n主人東楹東北面拜受爵", "yousiche")
     assert [(t.giver[0].label, extractor_label(t.type.key), t.receiver[0].label) for t in r.toasts] == [
         ("主人", "獻", "尸"),
@@ -1285,3 +1285,13 @@ def test_a_person_with_a_place_and_a_facing_and_no_act_stands_there(extractor):
     # a person after an act is its object, not one standing (主人拜衆賔門東北面 … is not read here)
     r = read(extractor, "主人揖賔北面", "shiguanli")
     assert fields(r, "text", "action") == [("主人揖賔北面", "揖")]
+
+
+def test_yu_a_person_and_a_direction_is_a_place_by_him(extractor):
+    # 有司徹 主婦出于房西面拜受爵尸北面于侑東答拜: 侑東 is east of the 侑 (not the act 侑); the 尸 answers
+    r = read(extractor, "主婦出于房西面拜受爵尸北面于侑東答拜", "yousiche")
+    assert fields(r, "text", "agent", "action", "location", "facing") == [
+        ("主婦出于房", "主婦", "出", "房", None),
+        ("西面拜受爵", "主婦", "拜受", None, "西面"),
+        ("尸北面于侑東答拜", "尸", "答拜", "侑東", "北面"),
+    ]
