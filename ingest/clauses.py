@@ -1232,6 +1232,18 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             # a salute or a greeting he is the one saluted (主人揖賔 | 拜)
             bows_next = i + 1 == h2 and tokens[h2].concept is not None and tokens[h2].concept.key in g.BOWS_FOR_A_GIFT
             addressed = verb.concept is not None and verb.concept.flag("recipientRule") == "other-party"
+            answered_by_him = (
+                i == h1 + 1
+                and verb.concept is not None
+                and verb.concept.key in g.BOWS_FOR_A_GIFT
+                and tokens[h2].concept is not None
+                and bool(tokens[h2].concept.flag("responsive"))
+                and not any(x.kind in (ROLE, ACTION) for x in tokens[i + 1 : h2])
+                and _starts_subject(tokens, i)
+            )
+            if answered_by_him:
+                # 有司徹 三拜 | 衆賔門東北面皆答壹拜: the person between a bow and an answering bow answers it
+                return i
             if takes_person and not has_person_object and i == h1 + 1 and not (bows_next and not addressed):
                 # the person object, with the persons listed after it (揖卿大夫, 请执幂者与羞膳者)
                 i += 1

@@ -1295,3 +1295,18 @@ def test_yu_a_person_and_a_direction_is_a_place_by_him(extractor):
         ("西面拜受爵", "主婦", "拜受", None, "西面"),
         ("尸北面于侑東答拜", "尸", "答拜", "侑東", "北面"),
     ]
+
+
+def test_the_person_between_a_bow_and_an_answering_bow_answers_it(extractor):
+    # 有司徹 主人…三拜衆賔門東北面皆答壹拜 (註 言三拜者衆賔賤旅之也): the 衆賔 answer with one bow each
+    r = read(extractor, "主人降南面拜衆賔于門東三拜衆賔門東北面皆答壹拜", "yousiche")
+    assert fields(r, "text", "agent", "action", "recipient", "location", "facing")[-2:] == [
+        ("三拜", "主人", "拜", "衆賔", None, None),
+        ("衆賔門東北面皆答壹拜", "衆賔", "答拜", "主人", "門東", "北面"),
+    ]
+    # 鄉飲酒 主人西南面三拜衆賔衆賔皆答壹拜: the person written twice, object then subject
+    r = read(extractor, "主人西南面三拜衆賔衆賔皆答壹拜", "xiangyinjiuli")
+    assert fields(r, "text", "agent", "action", "recipient") == [
+        ("主人西南面三拜衆賔", "主人", "拜", "衆賔"),
+        ("衆賔皆答壹拜", "衆賔", "答拜", "主人"),
+    ]
