@@ -1309,6 +1309,30 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             and _starts_subject(tokens, i + 1)
         ):
             return i + 1  # 舉骼及獸魚如初 | 尸又三飯: 如初 closes its act; the person after it acts next
+        if (
+            t.kind == CONJ
+            and t.text in g.WITH
+            and has_person_object
+            and tokens[i - 1].kind == ROLE
+            and nxt is not None
+            and nxt.kind == ROLE
+            and not _starts_subject(tokens, i + 1)
+            and not (i + 2 < len(tokens) and tokens[i + 2].kind == ZHI)  # 賔與大夫之弓: whose bows
+        ):
+            i += 2  # 拜侑與長賔: 與 joins a second person to the one bowed to
+            continue
+        if t.kind in (ADV, TAIL, RU):
+            # 拜侑與長賔亦如之 | 衆賔從: (亦)如之, "(likewise) as that", closes its act when a person
+            # who acts next follows (有司徹)
+            k = i + 1 if t.kind == ADV and tokens[i + 1 : i + 2] and tokens[i + 1].text in g.COMPARISON else i
+            if (
+                tokens[k].text in g.COMPARISON
+                and k + 2 < h2
+                and tokens[k + 1].kind == ZHI
+                and tokens[k + 2].kind == ROLE
+                and _starts_subject(tokens, k + 2)
+            ):
+                return k + 2
         if t.kind in PREFIX_KINDS:
             return i
         if (

@@ -1310,3 +1310,13 @@ def test_the_person_between_a_bow_and_an_answering_bow_answers_it(extractor):
         ("主人西南面三拜衆賔", "主人", "拜", "衆賔"),
         ("衆賔皆答壹拜", "衆賔", "答拜", "主人"),
     ]
+
+
+def test_likewise_closes_its_act_before_a_person_who_acts_next(extractor):
+    # 有司徹 拜侑與長賔亦如之衆賔從 (註 從者不拜送也): the host bows to the 侑 and the 長賔 likewise;
+    # the 衆賔 follow
+    r = read(extractor, "主人送于廟門之外拜尸不顧拜侑與長賔亦如之衆賔從", "yousiche")
+    assert fields(r, "text", "agent", "action", "recipient")[-2:] == [
+        ("不顧拜侑與長賔亦如之", "主人", "拜", "侑者+長賔"),
+        ("衆賔從", "衆賔", "从", None),
+    ]
