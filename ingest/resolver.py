@@ -514,6 +514,17 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     object_text = "+".join(t.text for t in written)
                 if len(written) == 1 and written[0].concept is not None:
                     object_term = self.term(written[0].concept, written[0].text)
+                elif (
+                    len(written) == 2
+                    and written[1].concept is not None
+                    and written[1].kind in (OBJECT, VESSEL)
+                    and written[0].kind == OTHER
+                    and written[0].end == written[1].start
+                ):
+                    # a word the lexicon lacks, right before a thing, qualifies it (羊鉶: the mutton soup
+                    # pot, a 鉶): the thing is the last word's (有司徹 取一羊鉶); not a list of names
+                    # (燕禮 奏南陔白華華黍: songs, no millet)
+                    object_term = self.term(written[-1].concept, object_text)
             elif any(t.kind == ZHI for t in object_tokens):
                 taken = st.things.get(agent[0].key) if agent and action.key in _THING_ACTS else None
                 just_taken = taken is not None and any(
@@ -588,7 +599,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 that = self._thing_just_named(clause.block) or ((held, held.label) if held is not None else None)
                 if that is not None:
                     object_term, object_text = that
-                    if object_term is not None and object_term.key.startswith("object-") and action.key != "action-shi-look":
+                    if object_term is not None and self._is_thing(object_term) and action.key != "action-shi-look":
                         st.things[agent[0].key] = object_term  # held up to be shown and handed over
                         st.taken_at[agent[0].key] = len(self.steps)
             if object_text is None and action.key in _DONE_TO_THAT and any(t.kind == ZHI for t in object_tokens):
@@ -629,7 +640,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         # a thing taken up stays in hand for the acts that follow, until it is put down
         if agent and action.key in _TAKING:
             st.thing_block.pop(agent[0].key, None)  # taken up, not a dish brought after the cup (從, above)
-            if object_term is not None and object_term.key.startswith("object-"):
+            if object_term is not None and self._is_thing(object_term):
                 st.things.pop(agent[0].key, None)  # re-inserted last: the most recent holder comes last
                 st.things[agent[0].key] = object_term
                 st.taken_at[agent[0].key] = len(self.steps)
@@ -835,6 +846,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self.steps[index] = replace(s, mode=CONDITIONAL)
 
     # -- rules for unwritten fields ---------------------------------------------------------------
+
+    def _is_thing(self, term: Term) -> bool:
+        """A thing one takes up and passes on: a thing (肺, 黍, 卦) or a dish that is no cup (羊鉶, 豆, 籩:
+        有司徹 取一羊鉶 坐 奠于韭菹西)."""
+        return term.key.startswith("object-") or (term.key.startswith("vessel-") and not self.vocabulary.is_cup(term.key))
 
     def _in_hand(self, who: str, block: int) -> bool:
         """Whether the thing ``who`` holds (``things``) is still in his hand to pass on or show: a dish

@@ -1320,3 +1320,15 @@ def test_likewise_closes_its_act_before_a_person_who_acts_next(extractor):
         ("不顧拜侑與長賔亦如之", "主人", "拜", "侑者+長賔"),
         ("衆賔從", "衆賔", "从", None),
     ]
+
+
+def test_a_dish_taken_up_is_what_is_set_down_and_a_word_before_a_thing_qualifies_it(extractor):
+    # 有司徹 入于房取一羊鉶坐奠于韭菹西: the mutton soup pot (a 鉶, no cup) is taken and set down
+    r = read(extractor, "入于房取一羊鉶坐奠于韭菹西", "yousiche")
+    assert fields(r, "text", "object", "vessel") == [
+        ("入于房", None, None),
+        ("取一羊鉶", "羊鉶", None),
+        ("坐", None, None),
+        ("奠于韭菹西", "羊鉶", None),
+    ]
+    assert r.steps[1].object_term.key == "vessel-xing"  # the thing is a 鉶 (a soup pot), qualified by 羊
