@@ -926,7 +926,7 @@ def manner_before_an_act(r: _Rereading, i: int) -> int | None:
 
 
 def hand_before_an_act(r: _Rereading, i: int) -> int | None:
-    """左手 / 右手 / 二手 right before an act (or before 縮/横 and an act) is the hand it is done with, a word
+    """左手 / 右手 / 二手 / 郤手 / 覆手 right before an act (or before 縮/横 and an act) is the hand it is done with, a word
     of that act (士冠 賔右手執項 左手執前: holds the back with the right hand, the front with the left;
     有司徹 主人受 二手横執几: takes it, and holds the stand crosswise with both hands), not the end of the
     thing before (項手)."""
@@ -934,7 +934,11 @@ def hand_before_an_act(r: _Rereading, i: int) -> int | None:
     after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
     manner = r.tokens[i + 3] if i + 3 < len(r.tokens) else None
     both = t.kind == NUM and t.text in g.BOTH  # 二手: with both hands (有司徹 主人受 | 二手横執几)
-    if (t.kind == DIR and t.text in g.SIDE_OF_PERSON or both) and nxt is not None and nxt.text in g.HANDS:
+    palm = t.text in g.PALMS  # 郤手 / 覆手: palm up / down (有司徹 尸郤手受匕枋; 覆手以授賔)
+    if (t.kind == DIR and t.text in g.SIDE_OF_PERSON or both or palm) and nxt is not None and nxt.text in g.HANDS:
+        if palm and after is not None and after.kind == YI and _is_act(manner):
+            r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ADV))  # 覆手 | 以授賔
+            return i + 2
         if _is_act(after):
             r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ADV))
             return i + 2

@@ -276,6 +276,9 @@ HANDS: frozenset[str] = spelled({"手"})
 
 BOTH: frozenset[str] = spelled({"二", "兩"})
 """二手 / 兩手: with both hands (有司徹 二手横執几)."""
+
+PALMS: frozenset[str] = spelled({"郤", "卻", "却", "覆"})
+"""郤手 / 覆手: with the palm up / down (有司徹 尸郤手受匕枋, 覆手以授賔; 註 郤仰也), a word of the act after it."""
 """Person + 右/左 + 手 is the subject acting with that hand, not a position: 賔右手執項 (士冠)."""
 
 IN_TURN: frozenset[str] = spelled({"旅"})
@@ -378,7 +381,7 @@ NOUN_AFTER: dict[str, frozenset[str]] = {
     "action-shou-hand": frozenset({"action-ji", "action-ruoji"}),
     "action-zan-assist": frozenset({"action-ji"}),
     "action-fu-touch": frozenset({"action-ji"}),
-    "action-zhi": frozenset({"action-dian"}),
+    "action-zhi": frozenset({"action-dian", "action-jian"}),  # 執奠; 有司徹 宰夫執薦以從 (the dishes)
     "action-qu": frozenset({"action-dian"}),  # 士虞 尸取奠: takes the cup set down
     "action-ju": frozenset({"action-dian"}),  # 特牲 嗣舉奠: the heir lifts (drinks) the cup set down
     "action-shi-fill": frozenset({"action-ju"}),

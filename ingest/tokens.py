@@ -371,6 +371,15 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
             out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, None, (t.concept,) if t.concept else ()))
             i = k
             continue
+        if t.kind == ACTION and out and out[-1].kind == YU and j < n and tokens[j].kind == DIR and tokens[j].text in g.COMPASS:
+            # 于 + an act word + a quarter: a position by the thing it names (有司徹 設于祭東: east of the
+            # offerings; 薦東: of the served dishes)
+            k = j
+            while k < n and tokens[k].kind == DIR:
+                k += 1
+            out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, _alt_place(t)))
+            i = k
+            continue
         person = t.concept if t.kind == ROLE else next((c for c in t.readings if c.kind == ROLE), None)
         if person is not None and out and out[-1].kind == YU and j < n and tokens[j].kind == DIR:
             # 于 + a person + a direction: a position by him (有司徹 尸北面于侑東答拜: east of the 侑;

@@ -1332,3 +1332,24 @@ def test_a_dish_taken_up_is_what_is_set_down_and_a_word_before_a_thing_qualifies
         ("奠于韭菹西", "羊鉶", None),
     ]
     assert r.steps[1].object_term.key == "vessel-xing"  # the thing is a 鉶 (a soup pot), qualified by 羊
+
+
+def test_palm_up_or_down_belongs_to_the_act_after_it(extractor):
+    # 有司徹 以授尸尸郤手受匕枋 … 覆手以授賔 (註 郤仰也): the 尸 receives the spoon palm up
+    r = read(extractor, "次賔羞匕湆以授尸尸郤手受匕枋坐祭嚌之覆手以授賔", "yousiche")
+    assert fields(r, "text", "agent", "action", "recipient", "object")[1:3] == [
+        ("以授尸", "次賔", "授", "尸", None),
+        ("尸郤手受匕枋", "尸", "受", "次賔", "匕枋"),
+    ]
+    assert fields(r, "text", "agent", "action", "recipient")[-1] == ("覆手以授賔", "尸", "授", "賔")
+
+
+def test_served_dishes_held_and_a_place_by_the_offerings(extractor):
+    # 有司徹 宰夫執薦以從設于祭東: holds the served dishes (薦, a noun after 執) and sets them east of
+    # the offerings (祭東, a place after 于)
+    r = read(extractor, "宰夫執薦以從設于祭東", "yousiche")
+    assert fields(r, "text", "agent", "action", "object", "location") == [
+        ("宰夫執薦", "宰夫", "執", "薦", None),
+        ("以從", "宰夫", "從", None, None),
+        ("設于祭東", "宰夫", "設", None, "祭東"),
+    ]
