@@ -1248,6 +1248,19 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
             if answered_by_him:
                 # 有司徹 三拜 | 衆賔門東北面皆答壹拜: the person between a bow and an answering bow answers it
                 return i
+            if (
+                i == h1 + 1
+                and verb.concept is not None
+                and verb.concept.key in g.CAUSATIVE_MOTION
+                and nxt is not None
+                and nxt.kind == ROLE
+                and not doubled
+                and _starts_subject(tokens, i + 1)
+                and tokens[h2].concept != verb.concept  # 主人升 | 尸侑升: the two go up, listed
+            ):
+                # 乃升長賔 | 主人酌: the person after 升 is the one made to come up (causative), the next
+                # person acts next (有司徹, 註 言升長賔則有賛呼之)
+                return i + 1
             if takes_person and not has_person_object and i == h1 + 1 and not (bows_next and not addressed):
                 # the person object, with the persons listed after it (揖卿大夫, 请执幂者与羞膳者)
                 i += 1

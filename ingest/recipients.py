@@ -100,6 +100,13 @@ class RecipientRules(Reader):
         if as_recipient or action.flag("personObject") or action.flag("recipientRule") != "none":
             if objects_persons and as_recipient and not (zhi_first and action.flag("personObject")):
                 return tuple(objects_persons), False, None
+            if pp_persons and action.key == "action-zuo" and not objects_persons:
+                returned = self.returned_xian(agent)
+                presented = {p.key for p in returned[1]} if returned is not None else set()
+                if returned is not None and returned[0] != "return" and {p.key for p in pp_persons} <= presented:
+                    # 有司徹 主人酌酢于長賔: the 主人 pours for himself the 酢 of the 長賔 he presented (註
+                    # 主人酌自酢 序賔意 賔卑不敢酢); the cup stays in his hand (燕禮 41's 酢 likewise)
+                    return agent, False, "a self-poured return toast, in the name of the one written (酢于X)"
             if pp_persons:
                 return tuple(pp_persons), False, None
             if any(t.kind == ZHI for t in object_tokens) and action.flag("personObject"):

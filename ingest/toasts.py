@@ -192,7 +192,9 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         elif returned is not None:
             # poured by the one who gave the 獻, in the name of the one he toasted (更爵 … 自酢)
             written = tuple(r for r in step.recipient if all(r.key != a.key for a in step.agent))
-            giver, receiver, self_poured = written or returned[1], step.agent, True
+            # 酢于主人 (特牲, 賓更爵自酢): of those he presented, the one the text names
+            named = tuple(r for r in returned[1] if r.label in step.text)
+            giver, receiver, self_poured = written or named or returned[1], step.agent, True
         elif resolver.state.last_xian is not None:
             xian_giver, xian_receiver = resolver.state.last_xian
             giver, receiver = xian_receiver, xian_giver

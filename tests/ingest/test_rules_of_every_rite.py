@@ -1353,3 +1353,21 @@ def test_served_dishes_held_and_a_place_by_the_offerings(extractor):
         ("以從", "宰夫", "從", None, None),
         ("設于祭東", "宰夫", "設", None, "祭東"),
     ]
+
+
+def test_the_person_made_to_come_up_and_a_return_toast_poured_in_his_name(extractor):
+    # 有司徹 主人…獻賔 … 乃升長賔主人酌酢于長賔西階上北面 (註 主人酌自酢 序賔意 賔卑不敢酢; 言升長賔
+    # 則有賛呼之): the 長賔 is made to come up; the host pours the 長賔's 酢 for himself
+    r = read(
+        extractor,
+        "主人洗爵長賔辭主人奠爵于篚興對卒洗升酌獻賔于西階上長賔升拜受爵主人在其右北面答拜\n\n"
+        "乃升長賔主人酌酢于長賔西階上北面賔在左",
+        "yousiche",
+    )
+    assert fields(r, "text", "agent", "action", "recipient", "object")[-4:-1] == [
+        ("乃升長賔", "主人", "命", "長賔", "升"),
+        ("主人酌", "主人", "酌", None, None),
+        ("酢于長賔西階上北面", "主人", "酢", "主人", None),
+    ]
+    zuo = r.toasts[-1]
+    assert (zuo.giver[0].label, zuo.type.label, zuo.receiver[0].label, zuo.performed_by[0].label) == ("賔", "酢", "主人", "主人")
