@@ -144,6 +144,28 @@ def _is_act(tok: Token | None) -> bool:
     return tok is not None and tok.kind == ACTION and tok.concept is not None
 
 
+def going_ahead(r: _Rereading, i: int) -> int | None:
+    """先 right after a person, at the end of the paragraph or before another person who follows (從),
+    is his act of going ahead (特牲 尸升入祝先主人從, 注 少牢 祝先入主人從; 士喪 祝先尸從); elsewhere 先
+    is "first", a word of the act after it (樂正先升)."""
+    t, prev, nxt = r.tokens[i], r.last(), r.next(i)
+    if not (t.text in g.AHEAD and prev is not None and prev.kind == ROLE and r.vocabulary is not None):
+        return None
+    ahead = r.vocabulary.concepts.get("action-xian-ahead")
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    follows = (
+        nxt is not None
+        and nxt.kind == ROLE
+        and after is not None
+        and after.concept is not None
+        and after.concept.key == "action-cong"
+    )
+    if ahead is None or not (nxt is None or nxt.kind in (END, MARK, FINAL) or follows):
+        return None
+    r.out.append(Token(t.text, t.start, t.end, ACTION, ahead, (ahead,)))
+    return i + 1
+
+
 def standing_without_a_verb(r: _Rereading, i: int) -> int | None:
     """A person, a place and a facing with no act: he stands there (士冠 賔西序東面, 註 主人賔俱升立相鄉;
     有司徹 主人立于洗東北西面 | 侑東面于西階西南; 尸與侑北面于廟門之外西上).  At the facing, when only a
@@ -972,6 +994,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
+    going_ahead,
     standing_without_a_verb,
     opposite_before_a_place,
     elder_of,

@@ -277,6 +277,9 @@ HANDS: frozenset[str] = spelled({"手"})
 BOTH: frozenset[str] = spelled({"二", "兩"})
 """二手 / 兩手: with both hands (有司徹 二手横執几)."""
 
+AHEAD: frozenset[str] = spelled({"先"})
+"""先 "first" (樂正先升); after a person, with no act of his after it, "goes ahead" (祝先主人從)."""
+
 PALMS: frozenset[str] = spelled({"郤", "卻", "却", "覆"})
 """郤手 / 覆手: with the palm up / down (有司徹 尸郤手受匕枋, 覆手以授賔; 註 郤仰也), a word of the act after it."""
 """Person + 右/左 + 手 is the subject acting with that hand, not a position: 賔右手執項 (士冠)."""

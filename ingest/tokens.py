@@ -248,7 +248,8 @@ class Tokenizer:
             # clauses.segment), so it keeps its grammar kind and carries the act's concept
             said = next((c for c in self.vocabulary.by_label.get(word, ()) if c.kind == ACTION), None)
             return Token(word, pos, end, YUE, said, (said,) if said is not None else ())
-        concepts = self.vocabulary.by_label.get(word, ())
+        # a form read as an act only by a rule of the language (先: first, or 祝先 the 祝 goes ahead)
+        concepts = tuple(c for c in self.vocabulary.by_label.get(word, ()) if not c.flag("readByContext"))
         if concepts:
             # Several kinds may share a form (洗 the act and the basin); the act is the default
             # reading and assemble_places() turns it into a place where a direction follows.

@@ -175,7 +175,9 @@ def _literal_value(node: object) -> object:
 
 
 _INTEGER_FLAGS = frozenset({"rank"})
-_BOOLEAN_FLAGS = frozenset({"ascendsFirst", "attendant", "cupAction", "personObject", "speech", "responsive", "posture", "pivot"})
+_BOOLEAN_FLAGS = frozenset(
+    {"ascendsFirst", "attendant", "cupAction", "personObject", "speech", "responsive", "posture", "pivot", "readByContext"}
+)
 _RECIPIENT_RULES = frozenset({"none", "other-party", "superior", "served", "next-in-rank", "answer", "each-other"})
 _MAX_RANK = 1_000_000
 

@@ -1371,3 +1371,12 @@ def test_the_person_made_to_come_up_and_a_return_toast_poured_in_his_name(extrac
     ]
     zuo = r.toasts[-1]
     assert (zuo.giver[0].label, zuo.type.label, zuo.receiver[0].label, zuo.performed_by[0].label) == ("賔", "酢", "主人", "主人")
+
+
+def test_xian_after_a_person_before_one_who_follows_is_going_ahead(extractor):
+    # 特牲 尸升入祝先主人從 (注 少牢 祝先入主人從): the 祝 goes ahead, the host follows
+    r = read(extractor, "尸至于階祝延尸尸升入祝先主人從", "teshengkuishili")
+    assert fields(r, "text", "agent", "action")[-3:] == [("入", "尸", "入"), ("祝先", "祝", "先"), ("主人從", "主人", "從")]
+    # elsewhere 先 is "first", a word of the act after it (鄉飲酒 樂正先升)
+    r = read(extractor, "樂正先升", "xiangyinjiuli")
+    assert fields(r, "text", "action") == [("樂正先升", "升")]
