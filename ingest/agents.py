@@ -174,6 +174,12 @@ class AgentRules(Reader):
             # 主婦…左執爵拜 主人答拜 | 坐祭立飲: after the other's answering bow, the one with the cup
             # kneels, offers and drinks
             return st.last_holder, "holds the cup"
+        last_word = clause.prefix[-1] if clause.prefix else None
+        cup_stops = last_word is not None and last_word.kind == VESSEL and self.vocabulary.is_cup(last_word.concept.key)
+        if action.key == "action-zhi-stop" and cup_stops and st.last_toast is not None and st.last_toast[1]:
+            # 爵止: the cup is left standing, undrunk, by the one it was presented to (特牲 賓三獻…爵止,
+            # 註 三獻禮成欲神惠之均於室中 是以奠而待之: the 尸)
+            return st.last_toast[1][:1], "leaves standing the cup presented to him"
         if action.key == "action-baixi":
             washer = st.last_agent_of.get("action-xi")
             if washer:

@@ -1380,3 +1380,12 @@ def test_xian_after_a_person_before_one_who_follows_is_going_ahead(extractor):
     # elsewhere 先 is "first", a word of the act after it (鄉飲酒 樂正先升)
     r = read(extractor, "樂正先升", "xiangyinjiuli")
     assert fields(r, "text", "action") == [("樂正先升", "升")]
+
+
+def test_a_cup_left_standing_is_left_by_the_one_it_was_presented_to(extractor):
+    # 特牲 賓三獻如初燔從如初爵止 (註 三獻禮成欲神惠之均於室中 是以奠而待之): the 尸 leaves it standing
+    r = read(extractor, "主人洗角升酌酳尸尸拜受主人拜送\n\n賓三獻如初燔從如初爵止", "teshengkuishili")
+    assert fields(r, "text", "agent", "action")[-1] == ("爵止", "尸", "止")
+    # 止 of a person stopping at a place keeps its subject (士喪 止于西階之下)
+    r = read(extractor, "主人升止于西階之下", "shisangli")
+    assert fields(r, "text", "agent", "action")[-1] == ("止于西階之下", "主人", "止")
