@@ -34,6 +34,10 @@ _OFFICE_ACTS = frozenset({"action-qing", "action-ming"})
 _CUP_PREPARATION = frozenset({"action-xi", "action-zhuo", "action-shi-fill", "action-guan"})
 """Washing, pouring, filling (and washing the hands for it): never the ruler's (注 君尊不酌)."""
 
+AS_AT_FIRST_SPAN = 40
+"""How many steps back an act done "as at first" (如初) to other things may find its first doer: the
+portions of one meal (特牲 佐食舉幹 … 舉骼及獸魚如初 … 舉肩及獸魚如初)."""
+
 _DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
 """Drinking acts: done by whoever holds the cup."""
 
@@ -522,6 +526,13 @@ class AgentRules(Reader):
             return None
         for s in reversed(self.state.by_action.get(action.key, ())):
             if s.object_term is not None and s.object_term.key in things and s.agent:
+                return s
+        # 特牲 佐食舉幹 … 舉骼及獸魚如初: the same act to other portions, as its doer did it at first
+        recent = self.steps[-1].sequence - AS_AT_FIRST_SPAN if self.steps else 0
+        for s in reversed(self.state.by_action.get(action.key, ())):
+            if s.sequence < recent:
+                break
+            if s.object and s.agent:
                 return s
         return None
 

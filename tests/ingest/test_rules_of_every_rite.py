@@ -1389,3 +1389,13 @@ def test_a_cup_left_standing_is_left_by_the_one_it_was_presented_to(extractor):
     # 止 of a person stopping at a place keeps its subject (士喪 止于西階之下)
     r = read(extractor, "主人升止于西階之下", "shisangli")
     assert fields(r, "text", "agent", "action")[-1] == ("止于西階之下", "主人", "止")
+
+
+def test_an_act_as_at_first_to_other_portions_is_done_by_its_first_doer(extractor):
+    # 特牲 佐食舉幹 … 祝侑之如初 | 舉骼及獸魚如初 (註 獸魚如初者獸骼魚一也): the 佐食, not the 祝 who urged
+    r = read(
+        extractor,
+        "佐食舉幹尸受振祭嚌之佐食受加于肵俎\n\n尸又三飯告飽祝侑之如初\n\n舉骼及獸魚如初",
+        "teshengkuishili",
+    )
+    assert fields(r, "text", "agent", "action")[-1] == ("舉骼及獸魚如初", "佐食", "举")
