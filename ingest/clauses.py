@@ -144,6 +144,28 @@ def _is_act(tok: Token | None) -> bool:
     return tok is not None and tok.kind == ACTION and tok.concept is not None
 
 
+def offering_portion(r: _Rereading, i: int) -> int | None:
+    """祭 right after a dish or a food handed, taken or received, and before neither 之 nor a place, is
+    the portion of it for the offering, one noun with it (特牲 祝賛籩祭 | 尸受 | 祭之, 註 籩祭棗栗之祭也;
+    佐食取黍稷肺祭 | 授尸, 注 肺祭刌肺也); 取肺 坐 祭之, 擩于醢 祭 are offerings."""
+    t, prev, nxt = r.tokens[i], r.last(), r.next(i)
+    if not (_is_act(t) and t.concept is not None and t.concept.key == "action-ji" and prev is not None):
+        return None
+    if nxt is not None and nxt.kind in (ZHI, YU, WINE, VESSEL, OBJECT):
+        return None  # 祭之, 祭于豆間, 祭酒: the act
+    if not (prev.kind == OBJECT or (prev.kind == VESSEL and prev.concept is not None and r.vocabulary is not None
+                                    and not r.vocabulary.is_cup(prev.concept.key))):
+        return None
+    k = len(r.out) - 2
+    while k >= 0 and r.out[k].kind in (OBJECT, VESSEL, OTHER, NUM):
+        k -= 1
+    verb = r.out[k] if k >= 0 else None
+    if not (_is_act(verb) and verb is not None and verb.concept is not None and verb.concept.key in g.HANDLING_A_PORTION):
+        return None
+    r.out[-1] = Token(prev.text + t.text, prev.start, t.end, OBJECT, prev.concept, prev.readings)
+    return i + 1
+
+
 def going_ahead(r: _Rereading, i: int) -> int | None:
     """先 right after a person, at the end of the paragraph or before another person who follows (從),
     is his act of going ahead (特牲 尸升入祝先主人從, 注 少牢 祝先入主人從; 士喪 祝先尸從); elsewhere 先
@@ -463,7 +485,8 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
         return i + 1
     if _is_act(t) and _is_act(prev):
         assert t.concept is not None and prev is not None and prev.concept is not None
-        if t.concept.key in g.NOUN_AFTER.get(prev.concept.key, ()):
+        if t.concept.key in g.NOUN_AFTER.get(prev.concept.key, ()) and not (nxt_tok is not None and nxt_tok.kind == ZHI):
+            # (受祭之: receives, and offers it, 特牲 尸受 | 祭之: 之 makes the word the act)
             r.out.append(with_kind(t, OBJECT))
             return i + 1
         # a word that names an act and a thing (醴: to toast with sweet wine, the sweet wine) is the
@@ -995,6 +1018,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     going_ahead,
+    offering_portion,
     standing_without_a_verb,
     opposite_before_a_place,
     elder_of,

@@ -277,6 +277,9 @@ HANDS: frozenset[str] = spelled({"手"})
 BOTH: frozenset[str] = spelled({"二", "兩"})
 """二手 / 兩手: with both hands (有司徹 二手横執几)."""
 
+HANDLING_A_PORTION: frozenset[str] = frozenset({"action-zan-assist", "action-shou-hand", "action-qu", "action-shou"})
+"""Acts that pass a portion from hand to hand: 賛, 授, 取, 受 (特牲 祝賛籩祭, 佐食取黍稷肺祭授尸)."""
+
 AHEAD: frozenset[str] = spelled({"先"})
 """先 "first" (樂正先升); after a person, with no act of his after it, "goes ahead" (祝先主人從)."""
 

@@ -1399,3 +1399,20 @@ def test_an_act_as_at_first_to_other_portions_is_done_by_its_first_doer(extracto
         "teshengkuishili",
     )
     assert fields(r, "text", "agent", "action")[-1] == ("舉骼及獸魚如初", "佐食", "举")
+
+
+def test_the_portion_for_the_offering_is_one_noun_with_its_dish(extractor):
+    # 特牲 祝賛籩祭尸受祭之 (註 籩祭棗栗之祭也; 其祭之亦于豆祭): the 祝 hands the 籩 portion, the 尸 receives
+    # it and offers it
+    r = read(extractor, "祝賛籩祭尸受祭之", "teshengkuishili")
+    assert fields(r, "text", "agent", "recipient", "object") == [
+        ("祝賛籩祭", "祝", None, "籩祭"),
+        ("尸受", "尸", "祝", "籩祭"),
+        ("祭之", "尸", None, "籩祭"),
+    ]
+    # 特牲 佐食取黍稷肺祭授尸 (注 肺祭刌肺也)
+    r = read(extractor, "佐食取黍稷肺祭授尸尸祭之", "teshengkuishili")
+    assert fields(r, "text", "object")[:2] == [("佐食取黍稷肺祭", "黍稷+肺祭"), ("授尸", None)]
+    # after a place, or with 之, 祭 is the act (右取肺坐祭之)
+    r = read(extractor, "右取肺坐祭之", "teshengkuishili")
+    assert fields(r, "text", "action", "object")[-1] == ("祭之", "祭", "肺")
