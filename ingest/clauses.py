@@ -153,8 +153,9 @@ def offering_portion(r: _Rereading, i: int) -> int | None:
         return None
     if nxt is not None and nxt.kind in (ZHI, YU, WINE, VESSEL, OBJECT):
         return None  # 祭之, 祭于豆間, 祭酒: the act
-    if not (prev.kind == OBJECT or (prev.kind == VESSEL and prev.concept is not None and r.vocabulary is not None
-                                    and not r.vocabulary.is_cup(prev.concept.key))):
+    cup = prev.concept is not None and r.vocabulary is not None and r.vocabulary.is_cup(prev.concept.key)
+    dish = prev.kind == VESSEL and prev.concept is not None and not cup
+    if not (prev.kind == OBJECT or dish):
         return None
     k = len(r.out) - 2
     while k >= 0 and r.out[k].kind in (OBJECT, VESSEL, OTHER, NUM):
