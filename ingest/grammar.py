@@ -280,6 +280,9 @@ BOTH: frozenset[str] = spelled({"二", "兩"})
 HANDLING_A_PORTION: frozenset[str] = frozenset({"action-zan-assist", "action-shou-hand", "action-qu", "action-shou"})
 """Acts that pass a portion from hand to hand: 賛, 授, 取, 受 (特牲 祝賛籩祭, 佐食取黍稷肺祭授尸)."""
 
+COUNTS: frozenset[str] = spelled({"兩", "二", "三", "四", "五", "六", "七", "八", "九", "十"})
+"""Numbers that count the thing written right after them (兩籩, 四豆, 三个); 一 ("one", "the same") is not kept."""
+
 AHEAD: frozenset[str] = spelled({"先"})
 """先 "first" (樂正先升); after a person, with no act of his after it, "goes ahead" (祝先主人從)."""
 

@@ -344,6 +344,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 pass  # 亦如之: "likewise", no object (特牲 酳下餕亦如之: to the 下餕 written before it)
             elif t.kind == ZHI or t.kind in (OBJECT, OTHER, VESSEL, WINE):
                 object_tokens.append(t)
+            elif t.kind == NUM and t.text in g.COUNTS and i + 1 < len(suffix) and suffix[i + 1].kind in (OBJECT, VESSEL, OTHER):
+                object_tokens.append(t)  # 執兩籩: the number of the things (kept with them in the object)
             elif t.kind == PLACE and location_tok is None:
                 location_tok = t
             elif t.kind == DIR and i == 0 and location_tok is None and verb.concept is not None and verb.concept.key in POSITION:
@@ -507,6 +509,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             handled = action.flag("cupAction") or action.key in g.SETTING_OUT or action.key in _TASTING_ACTS
             kinds = (OBJECT, OTHER, VESSEL, ROLE, WINE) if handled and action.key not in _POURING_ACTS else (OBJECT, OTHER, VESSEL, ROLE)
             written = [t for t in object_tokens if t.kind in kinds]
+            # 兩豆兩籩, 庶羞四豆: a number right before a thing counts it, and is written with it
+            counts = {n.end: n.text for n in object_tokens if n.kind == NUM and n.text in g.COUNTS}
             if written:
                 object_text = "".join(t.text for t in written)
                 if len(written) > 1 and all(t.kind in (OBJECT, VESSEL) and t.concept is not None for t in written):
@@ -525,6 +529,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     # pot, a 鉶): the thing is the last word's (有司徹 取一羊鉶); not a list of names
                     # (燕禮 奏南陔白華華黍: songs, no millet)
                     object_term = self.term(written[-1].concept, object_text)
+                if any(w.start in counts and w.kind != ROLE for w in written):
+                    # 宗婦執兩籩, 設兩豆兩籩, 釋三个 (特牲): the things as counted
+                    # (庶羞四豆: the delicacies, in four 豆, one object; 兩豆兩籩: two)
+                    joint = "+" if "+" in object_text and written[0].start in counts else ""
+                    object_text = joint.join(counts.get(w.start, "") + w.text for w in written)
+                    if object_term is not None:
+                        object_term = self.term(self.vocabulary.concepts[object_term.key], object_text)
             elif any(t.kind == ZHI for t in object_tokens):
                 taken = st.things.get(agent[0].key) if agent and action.key in _THING_ACTS else None
                 just_taken = taken is not None and any(

@@ -1416,3 +1416,12 @@ def test_the_portion_for_the_offering_is_one_noun_with_its_dish(extractor):
     # after a place, or with 之, 祭 is the act (右取肺坐祭之)
     r = read(extractor, "右取肺坐祭之", "teshengkuishili")
     assert fields(r, "text", "action", "object")[-1] == ("祭之", "祭", "肺")
+
+
+def test_a_number_before_a_thing_is_written_with_it(extractor):
+    # 特牲 宗婦執兩籩 … 主婦受; 設兩豆兩籩; 佐食羞庶羞四豆 (the delicacies, in four 豆: one object)
+    r = read(extractor, "宗婦執兩籩户外坐主婦受", "teshengkuishili")
+    assert fields(r, "text", "object") == [("宗婦執兩籩", "兩籩"), ("户外坐", None), ("主婦受", "兩籩")]
+    assert r.steps[0].object_term.key == "vessel-bian"  # still the 籩, counted
+    r = read(extractor, "設兩豆兩籩\n\n佐食羞庶羞四豆", "teshengkuishili")
+    assert fields(r, "text", "object") == [("設兩豆兩籩", "兩豆+兩籩"), ("佐食羞庶羞四豆", "庶羞四豆")]
