@@ -499,6 +499,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         vessel, wine = self._cup(clause, action, agent, object_tokens, prefix, recipient)
 
         # object ------------------------------------------------------------------------------------
+        things_written = any(t.kind in (OBJECT, VESSEL, OTHER) for t in object_tokens)
+        if object_text is None and isinstance(recorded, str) and not things_written:
+            # 筵于東序: the mat laid is what is set out (特牲 gold: 筵X / 席于X → 設, object 筵/席)
+            thing = next((c for c in verb.readings if c.kind in ("place", "object")), None)
+            object_text = verb.text
+            object_term = self.term(thing, verb.text) if thing is not None else None
         if object_text is None and self.held_out is not None and not object_tokens:
             # 宗婦執兩籩 … 主婦受: what is received is what the other held out
             object_term, object_text = self.held_out

@@ -1425,3 +1425,11 @@ def test_a_number_before_a_thing_is_written_with_it(extractor):
     assert r.steps[0].object_term.key == "vessel-bian"  # still the 籩, counted
     r = read(extractor, "設兩豆兩籩\n\n佐食羞庶羞四豆", "teshengkuishili")
     assert fields(r, "text", "object") == [("設兩豆兩籩", "兩豆+兩籩"), ("佐食羞庶羞四豆", "庶羞四豆")]
+
+
+def test_a_mat_word_used_as_a_verb_sets_out_that_mat(extractor):
+    # 士冠 主人之贊者筵于東序少北西面 (筵 as a verb = 布席, 註): a 設 whose object is the mat
+    r = read(extractor, "主人之贊者筵于東序少北西面", "shiguanli")
+    assert fields(r, "text", "agent", "action", "object", "location") == [
+        ("主人之贊者筵于東序少北西面", "主人之贊者", "設", "筵", "東序少北")
+    ]
