@@ -512,7 +512,8 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
     # … and right after a noun it qualifies, inside a noun phrase: 側尊一甒醴 (a jar of sweet wine),
     # 服𤣥冠 (the black cap)
     person_next = r.next(i) is not None and r.next(i).kind == ROLE  # 前期三日筮賔: divines (for) the guest
-    if _is_act(t) and prev is not None and not person_next and (
+    doubled = prev is not None and prev.text == t.text  # 士冠 乃易服 | 服𤣥冠: the garments, then "wears"
+    if _is_act(t) and prev is not None and not person_next and not doubled and (
         (prev.kind in (VESSEL, NUM, OTHER) and r.out[:-1] and r.out[-2].kind in (ACTION, VESSEL, NUM, OTHER))
         or (prev.kind == OBJECT and (len(r.out) < 2 or r.out[-2].kind not in (ROLE, PLACE)))
     ):

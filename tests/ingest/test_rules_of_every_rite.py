@@ -1433,3 +1433,9 @@ def test_a_mat_word_used_as_a_verb_sets_out_that_mat(extractor):
     assert fields(r, "text", "agent", "action", "object", "location") == [
         ("主人之贊者筵于東序少北西面", "主人之贊者", "設", "筵", "東序少北")
     ]
+
+
+def test_a_word_written_twice_is_the_thing_then_the_act(extractor):
+    # 士冠 乃易服服𤣥冠𤣥端爵韠: changes his clothes (服 the garments), wears (服) the black cap …
+    r = read(extractor, "乃易服服𤣥冠𤣥端爵韠奠摯見於君", "shiguanli")
+    assert fields(r, "text", "action", "object")[:2] == [("乃易服", "易", "服"), ("服𤣥冠𤣥端爵韠", "服", "𤣥冠+𤣥端+爵韠")]
