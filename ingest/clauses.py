@@ -167,6 +167,27 @@ def offering_portion(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def going_to(r: _Rereading, i: int) -> int | None:
+    """就 + a place, with no act after it (before the end of the paragraph or a person who acts next),
+    is going there (士冠 賔禮辭許 | 賔就次, 註 次門外更衣處也); 就X而V is one act V at X (主人就旅食之尊而獻之)."""
+    t = r.tokens[i]
+    if not (t.kind == JIU and t.text in g.GO_TO and r.vocabulary is not None and "action-jiu-go" in r.vocabulary.concepts):
+        return None
+    j = i + 1
+    while j < len(r.tokens) and j - i <= 3 and r.tokens[j].kind in (PLACE, OTHER, OBJECT):
+        j += 1
+    after = r.tokens[j] if j < len(r.tokens) else None
+    ends = after is None or after.kind in (END, MARK, FINAL) or (after.kind == ROLE and _starts_subject(r.tokens, j))
+    if j == i + 1 or not ends:
+        return None
+    go = r.vocabulary.concepts["action-jiu-go"]
+    r.out.append(Token(t.text, t.start, t.end, ACTION, go, (go,)))
+    where = r.tokens[i + 1 : j]  # where he goes (次, 西階): a place, whatever the lexicon calls the word
+    place = next((c for w in where for c in w.readings if c.kind == PLACE), None)
+    r.out.append(Token("".join(w.text for w in where), where[0].start, where[-1].end, PLACE, place))
+    return j
+
+
 def going_ahead(r: _Rereading, i: int) -> int | None:
     """先 right after a person, at the end of the paragraph or before another person who follows (從),
     is his act of going ahead (特牲 尸升入祝先主人從, 注 少牢 祝先入主人從; 士喪 祝先尸從); elsewhere 先
@@ -1020,6 +1041,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     going_ahead,
+    going_to,
     offering_portion,
     standing_without_a_verb,
     opposite_before_a_place,

@@ -1439,3 +1439,12 @@ def test_a_word_written_twice_is_the_thing_then_the_act(extractor):
     # 士冠 乃易服服𤣥冠𤣥端爵韠: changes his clothes (服 the garments), wears (服) the black cap …
     r = read(extractor, "乃易服服𤣥冠𤣥端爵韠奠摯見於君", "shiguanli")
     assert fields(r, "text", "action", "object")[:2] == [("乃易服", "易", "服"), ("服𤣥冠𤣥端爵韠", "服", "𤣥冠+𤣥端+爵韠")]
+
+
+def test_jiu_and_a_place_with_no_act_after_it_is_going_there(extractor):
+    # 士冠 賔禮辭許賔就次 (註 次門外更衣處也): the guest goes to the robing hut
+    r = read(extractor, "請醴賔賔禮辭許賔就次", "shiguanli")
+    assert fields(r, "text", "agent", "action", "location")[-2:] == [("許", "賔", "許", None), ("賔就次", "賔", "就", "次")]
+    # 就X而V is one act V at X (燕禮 主人就旅食之尊而獻之)
+    r = read(extractor, "主人就旅食之尊而獻之", "yanli")
+    assert fields(r, "text", "action") == [("主人就旅食之尊而獻之", "獻")]
