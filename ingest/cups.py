@@ -206,6 +206,8 @@ class CupRules(Reader):
             vessel = self._cup_in_act_word(clause, action)
             if vessel is not None and who:
                 st.holder[who] = vessel
+        if vessel is None and wine_tok is None and any(t.kind in (OBJECT, OTHER) for t in object_tokens):
+            wine = None  # 取脯, 祭脯醢, 易服: a thing handled, no cup, so no wine (士冠; 主人酌醴 | 授尸 keeps it)
         return vessel, wine
 
     def _brought_dish(self, who: str, block: int) -> bool:

@@ -1448,3 +1448,12 @@ def test_jiu_and_a_place_with_no_act_after_it_is_going_there(extractor):
     # 就X而V is one act V at X (燕禮 主人就旅食之尊而獻之)
     r = read(extractor, "主人就旅食之尊而獻之", "yanli")
     assert fields(r, "text", "action") == [("主人就旅食之尊而獻之", "獻")]
+
+
+def test_a_thing_handled_with_no_cup_has_no_wine(extraction):
+    # 燕禮 (the excerpt) 26: the 賔 with the cup of 膳 in his left hand offers the 脯醢 and takes the lung
+    # with his right; those acts hold no wine, the cup does
+    from tests.conftest import step_at
+
+    wine = {t: (lambda s: s.wine.label if s.wine else None)(step_at(extraction, t, 26)) for t in ("左执爵", "右祭脯醢", "取肺")}
+    assert wine == {"左执爵": "膳", "右祭脯醢": None, "取肺": None}
