@@ -519,9 +519,22 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             counts = {n.end: n.text for n in object_tokens if n.kind == NUM and n.text in g.COUNTS}
             if written:
                 object_text = "".join(t.text for t in written)
-                if len(written) > 1 and all(t.kind in (OBJECT, VESSEL) and t.concept is not None for t in written):
+                in_its_dish = (
+                    len(written) == 2
+                    and written[0].kind == VESSEL
+                    and written[0].concept is not None
+                    and not self.vocabulary.is_cup(written[0].concept.key)
+                    and written[1].kind == OBJECT
+                    and not any(c.kind == VESSEL for c in written[1].readings)  # 籩爼: two things
+                    and written[0].end == written[1].start
+                )
+                named = all(t.kind in (OBJECT, VESSEL) and t.concept is not None for t in written)
+                if len(written) > 1 and not in_its_dish and named:
                     # things named one after another are each an object (服𤣥端爵韠: 𤣥端+爵韠; 束帛儷皮)
                     object_text = "+".join(t.text for t in written)
+                if in_its_dish and written[1].concept is not None:
+                    # 士冠 取籩脯: the dried meat in its 籩, one object (the food)
+                    object_term = self.term(written[1].concept, object_text)
                 if len(written) == 1 and written[0].concept is not None:
                     object_term = self.term(written[0].concept, written[0].text)
                 elif (

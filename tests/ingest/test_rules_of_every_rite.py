@@ -1457,3 +1457,13 @@ def test_a_thing_handled_with_no_cup_has_no_wine(extraction):
 
     wine = {t: (lambda s: s.wine.label if s.wine else None)(step_at(extraction, t, 26)) for t in ("左执爵", "右祭脯醢", "取肺")}
     assert wine == {"左执爵": "膳", "右祭脯醢": None, "取肺": None}
+
+
+def test_a_food_in_its_dish_is_one_object(extractor):
+    # 士冠 卒醮取籩脯以降如初: the dried meat in its 籩; 特牲 主婦設兩敦黍稷 (the millet in two 敦), 佐食設豆鹽
+    r = read(extractor, "卒醮取籩脯以降如初\n\n主婦設兩敦黍稷于俎南西上", "shiguanli")
+    assert [o for _, o in fields(r, "text", "object") if o] == ["籩脯", "兩敦黍稷"]
+    assert r.steps[1].object_term.key == "object-fu"  # the 脯
+    # two dishes are two things (士喪 取豆籩爼)
+    r = read(extractor, "取豆籩爼", "shisangli")
+    assert fields(r, "object") == [("豆+籩+爼",)]
