@@ -54,7 +54,7 @@ from yili.ingest.tokens import (
     Token,
     with_kind,
 )
-from yili.ontology.vocabulary import Vocabulary
+from yili.ontology.vocabulary import Concept, Vocabulary
 
 PREFIX_KINDS = frozenset({ADV, NEG, COND, THEN, YI, ER, JIU, CONJ, DIR})
 _THINGS = frozenset({OBJECT, OTHER, VESSEL})
@@ -484,8 +484,27 @@ def counted_persons(r: _Rereading, i: int) -> int | None:
     """Numeral + 人 names persons of the group last named: 一人拜受爵 (the leader of the 工)."""
     t, nxt = r.tokens[i], r.next(i)
     if t.kind == NUM and nxt is not None and nxt.text in g.PERSON_WORD:
-        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, None))
+        prev = r.last()
+        doer = _doer_named_later(r, i + 2) if prev is None or prev.kind != ROLE else None
+        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ROLE, doer, (doer,) if doer is not None else ()))
         return i + 2
+    return None
+
+
+def _doer_named_later(r: _Rereading, k: int) -> Concept | None:
+    """For 一人 / 二人 with no group before them, the role named for what they go on to do, act + thing +
+    者 (鄉射 一人洗舉觶於賔 … 舉觶者坐: 註 一人主人之吏, the 舉觶者; 有司徹 二人洗觶 … 舉觶者), looked for
+    in the acts that follow until another person acts; None if none is so named."""
+    if r.vocabulary is None:
+        return None
+    for j in range(k, min(len(r.tokens) - 1, k + 12)):
+        a, b = r.tokens[j], r.tokens[j + 1]
+        if a.kind == ROLE:
+            return None
+        if a.kind == ACTION and b.kind in (VESSEL, OBJECT):
+            role = next((c for c in r.vocabulary.by_label.get(a.text + b.text + "者", ()) if c.kind == ROLE), None)
+            if role is not None:
+                return role
     return None
 
 

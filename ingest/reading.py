@@ -113,6 +113,8 @@ class Reader:
                 out.extend(elders)
             elif t.concept is None and t.text in g.ELDEST and self.state.elders:
                 out.extend(self.state.elders)
+            elif t.concept is not None and (doers := self._doers_of_named_act(t)):
+                out.extend(doers)
             elif t.concept is not None:
                 # a word read as a role it does not spell (利 for 佐食, 主人 for 壻 after 註 主人壻也)
                 # is shown by the role's own label
@@ -126,6 +128,23 @@ class Reader:
             if all(t.key != s.key for s in seen):
                 seen.append(t)
         return tuple(seen)
+
+    def _doers_of_named_act(self, t: Token) -> tuple[Term, ...]:
+        """A role named for an act (act + thing + 者) that is not of the rite's cast is whoever did that
+        act in this paragraph, if someone did: 特牲 賓弟子及兄弟弟子洗 … 舉觶于其長 … 舉觶者祭: the juniors;
+        else nothing, and the role stands for itself (鄉射 一人洗舉觶於賔 … 舉觶者坐: the 舉觶者)."""
+        if t.concept is None or self.profile.in_cast(t.concept.key) or not t.text.endswith("者") or len(t.text) < 3:
+            return ()
+        act = t.text[:-1]
+        for s in reversed(self.steps[-12:]):
+            if s.block != self.steps[-1].block:
+                break
+            verb = self.concept(s.action.key)
+            done_to = (s.object or "") + (s.vessel.label if s.vessel else "")
+            did_it = verb is not None and any(act.startswith(v) and act[len(v) :] in done_to for v in verb.labels if v)
+            if did_it and s.agent and all(a.key != t.concept.key for a in s.agent):
+                return s.agent
+        return ()
 
     def _elders_of(self, persons: tuple[Term, ...]) -> tuple[Term, ...]:
         """Each person's elder, in order (其長): the juniors of a side (賓弟子, 兄弟弟子: :data:`JUNIORS`)

@@ -1467,3 +1467,14 @@ def test_a_food_in_its_dish_is_one_object(extractor):
     # two dishes are two things (士喪 取豆籩爼)
     r = read(extractor, "取豆籩爼", "shisangli")
     assert fields(r, "object") == [("豆+籩+爼",)]
+
+
+def test_one_man_with_no_group_before_him_is_the_one_named_for_what_he_does(extractor):
+    # 鄉射 衆賔皆升就席 | 一人洗舉觶於賔 (註 一人主人之吏) … 舉觶者坐祭: not one of the 衆賔, the 舉觶者
+    r = read(extractor, "衆賔皆升就席一人洗舉觶於賔升實觶西階上坐奠觶拜執觶興賔席末答拜舉觶者坐祭遂飲卒觶", "xiangsheli")
+    agents = dict(fields(r, "text", "agent"))
+    assert (agents["一人洗"], agents["舉觶於賔"], agents["舉觶者坐"], agents["卒觶"]) == ("舉觶者",) * 4
+    assert toasts(r) == [("舉觶者", "媵", "賔")]
+    # a group written before the number keeps it (燕禮 工四人 … 一人拜受爵: the leader of the 工)
+    r = read(extractor, "工四人二瑟\n\n工歌卒\n\n主人洗升獻工工不興左瑟一人拜受爵", "yanli")
+    assert fields(r, "text", "agent")[-1] == ("一人拜受爵", "工")
