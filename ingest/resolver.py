@@ -229,10 +229,28 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             subject, agent_explicit = (), False
         else:
             with_whom = []
+        led_by: tuple[Term, ...] = ()
         if subject and prefix and prefix[0].kind == CONJ and st.subject:
             # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
             subject = tuple(dict.fromkeys(st.subject + subject))
             agent_explicit = False
+        elif (
+            subject
+            and len(prefix) > 1
+            and prefix[0].kind == YI
+            and prefix[1].kind == ROLE
+            and st.subject
+            and action.key in g.MOTION_VERBS
+        ):
+            # 主人揖讓 | 以大夫升 (註 以猶與也): he goes up with the 大夫; he leads, and goes on after it
+            led_by = tuple(p for p in st.subject if all(p.key != q.key for q in subject))
+            subject = tuple(dict.fromkeys(led_by + subject))
+            agent_explicit = False
+        elif subject and action.key in g.MOTION_VERBS:
+            # 主人以賔升: the one before 以 leads the one after it (both go up)
+            triples = zip(prefix, prefix[1:], prefix[2:], strict=False)
+            leader = next((a for a, b, c in triples if a.kind == ROLE and b.kind == YI and c.kind == ROLE), None)
+            led_by = self._role_terms([leader]) if leader is not None else ()
         agent = subject
         default_agent = False
         mutual = False
@@ -760,7 +778,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if agent and not default_agent and not mutual and not stative:
             # after a mutual act (三讓) the actor before it goes on; so after where another stands (筮人
             # …即席坐西面 卦者在左 | 卒筮: the 筮人 completes the divining)
-            st.subject = agent
+            st.subject = led_by or agent  # (主人以賔升 | 拜至: the host, who led, bows)
             if after is not None and subject:
                 st.subject = subject  # 私臣…獻次兄弟 | 升受降飲: the ones presented go up and receive
             if action.key == "action-baisong" and recipient and not recipient_alt:

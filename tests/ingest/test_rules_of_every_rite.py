@@ -1478,3 +1478,15 @@ def test_one_man_with_no_group_before_him_is_the_one_named_for_what_he_does(extr
     # a group written before the number keeps it (燕禮 工四人 … 一人拜受爵: the leader of the 工)
     r = read(extractor, "工四人二瑟\n\n工歌卒\n\n主人洗升獻工工不興左瑟一人拜受爵", "yanli")
     assert fields(r, "text", "agent")[-1] == ("一人拜受爵", "工")
+
+
+def test_yi_a_person_before_going_up_is_with_him_and_the_leader_goes_on(extractor):
+    # 鄉射 主人揖讓以大夫升拜至大夫答拜 (註 以猶與也): the host goes up with the 大夫, then bows
+    r = read(extractor, "主人揖讓以大夫升拜至大夫答拜", "xiangsheli")
+    assert fields(r, "text", "agent", "recipient")[-3:] == [
+        ("以大夫升", "主人+大夫", None),
+        ("拜至", "主人", "大夫"),
+        ("大夫答拜", "大夫", "主人"),
+    ]
+    r = read(extractor, "主人以賔升拜至賔答拜", "xiangsheli")
+    assert fields(r, "text", "agent")[:2] == [("主人以賔升", "主人+賔"), ("拜至", "主人")]
