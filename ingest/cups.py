@@ -21,6 +21,7 @@ from yili.ingest.tokens import (
     VESSEL,
     WINE,
     YI,
+    YU,
     Token,
 )
 from yili.ontology.vocabulary import Concept
@@ -112,11 +113,15 @@ class CupRules(Reader):
             vessel = self.term(t.concept, t.text)  # type: ignore[arg-type]
             held = st.holder.get(who)
             # a generic 爵 names the cup in hand when that is a narrower cup (疏 觚亦称爵)
+            # (取爵於序端: a cup taken up from where it lies is that cup, not the one he held: 鄉射 the
+            # 爵 laid at 序端, after the 觶 of the 酬 was set down)
+            taken_from = action.key == "action-qu" and any(x.kind == YU for x in clause.suffix)
             if (
                 held is not None
                 and held.key != t.concept.key
                 and t.concept.key in self.vocabulary.broader_closure(held.key)
                 and action.key not in ("action-geng", "action-yi-change")
+                and not taken_from
             ):
                 vessel = held
             elif action.key not in ("action-dian",) or who not in st.holder:

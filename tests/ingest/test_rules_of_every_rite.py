@@ -1490,3 +1490,10 @@ def test_yi_a_person_before_going_up_is_with_him_and_the_leader_goes_on(extracto
     ]
     r = read(extractor, "主人以賔升拜至賔答拜", "xiangsheli")
     assert fields(r, "text", "agent")[:2] == [("主人以賔升", "主人+賔"), ("拜至", "主人")]
+
+
+def test_a_cup_taken_up_from_where_it_lies_is_that_cup(extractor):
+    # 鄉射 主人實觶酬賔 … 奠觶 … | 主人取爵於序端洗 … 獻衆賔: the 爵 laid at the end of the wall, not the 觶
+    r = read(extractor, "主人實觶酬賔坐奠觶\n\n主人取爵於序端洗升實爵西階上獻衆賔", "xiangsheli")
+    vessels = {s.text: s.vessel.label for s in r.steps if s.vessel is not None}
+    assert (vessels["主人取爵於序端"], vessels["洗"], vessels["西階上獻衆賔"]) == ("爵", "爵", "爵")
