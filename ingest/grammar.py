@@ -283,6 +283,9 @@ HANDLING_A_PORTION: frozenset[str] = frozenset({"action-zan-assist", "action-sho
 COUNTS: frozenset[str] = spelled({"兩", "二", "三", "四", "五", "六", "七", "八", "九", "十"})
 """Numbers that count the thing written right after them (兩籩, 四豆, 三个); 一 ("one", "the same") is not kept."""
 
+EVERY: frozenset[str] = spelled({"每", "毎"})
+"""每 X 則 Y: each time X, Y (鄉射 每一人獻則薦諸其席), a repeated act, not a condition."""
+
 AHEAD: frozenset[str] = spelled({"先"})
 """先 "first" (樂正先升); after a person, with no act of his after it, "goes ahead" (祝先主人從)."""
 

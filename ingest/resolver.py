@@ -163,6 +163,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # 其笙則獻諸西階上: a person right before 則 is the topic ("as for the 笙…"), not a condition
             topic = [prefix[then_at - 1]]
             has_then = False
+        last_here = self.steps[-1] if self.steps and self.steps[-1].block == clause.block else None
+        if has_then and not has_if and last_here is not None and last_here.text[:1] in g.EVERY:
+            # 每一人獻則薦諸其席 (鄉射): "each time … then", a repeated act, no condition (疏 此還據堂上三人)
+            has_then = False
         if has_if and not st.condition_open:
             st.before_condition = st.subject
         elif has_then and not has_if and self.steps and self.steps[-1].block == clause.block and len(self.steps) >= 2:

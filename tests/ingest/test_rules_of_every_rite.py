@@ -1497,3 +1497,12 @@ def test_a_cup_taken_up_from_where_it_lies_is_that_cup(extractor):
     r = read(extractor, "主人實觶酬賔坐奠觶\n\n主人取爵於序端洗升實爵西階上獻衆賔", "xiangsheli")
     vessels = {s.text: s.vessel.label for s in r.steps if s.vessel is not None}
     assert (vessels["主人取爵於序端"], vessels["洗"], vessels["西階上獻衆賔"]) == ("爵", "爵", "爵")
+
+
+def test_each_time_then_is_a_repeated_act_not_a_condition(extractor):
+    # 鄉射 每一人獻則薦諸其席 (疏 此還據堂上三人): each one presented is served at his mat, every time
+    r = read(extractor, "衆賔皆不拜受爵坐祭立飲每一人獻則薦諸其席", "xiangsheli")
+    assert [s.as_record()["mode"] for s in r.steps[-2:]] == ["actual", "actual"]
+    # a 若 … 則 stays a condition
+    r = read(extractor, "賔若有遵者則入門左", "xiangsheli")
+    assert {s.as_record()["mode"] for s in r.steps} == {"conditional"}
