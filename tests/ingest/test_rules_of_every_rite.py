@@ -1506,3 +1506,17 @@ def test_each_time_then_is_a_repeated_act_not_a_condition(extractor):
     # a 若 … 則 stays a condition
     r = read(extractor, "賔若有遵者則入門左", "xiangsheli")
     assert {s.as_record()["mode"] for s in r.steps} == {"conditional"}
+
+
+def test_the_archers_gear_is_put_on_and_taken_off(extractor):
+    # 鄉射 司射適堂西袒决遂取弓于階西 (註 遂射韝也): 遂 is the arm-guard, not "then"; 襲説决拾 (註 拾遂也)
+    r = read(extractor, "司射適堂西袒决遂取弓于階西\n\n司射釋弓于堂西襲説决拾", "xiangsheli")
+    assert fields(r, "text", "action") == [
+        ("司射適堂西", "適"),
+        ("袒", "袒"),
+        ("决遂", "决遂"),
+        ("取弓于階西", "取"),
+        ("司射釋弓于堂西", "釋"),
+        ("襲", "襲"),
+        ("説决拾", "説决拾"),
+    ]
