@@ -101,9 +101,11 @@ class Reader:
     def _role_terms(self, tokens: list[Token]) -> tuple[Term, ...]:
         """Persons written in ``tokens`` (a subject or an object), in order, resolved."""
         out: list[Term] = []
-        for t in tokens:
+        for k, t in enumerate(tokens):
             if t.kind != ROLE:
                 continue
+            if t.concept is None and k > 0 and tokens[k - 1].kind == ROLE and t.text[-1:] in g.PERSON_WORD:
+                continue  # 笙一人拜於下: one of the 笙 just named (their leader), no one else
             presenter = self.numbered_presenter(t.text) if t.concept is None else None
             if presenter is not None:
                 out.append(presenter)

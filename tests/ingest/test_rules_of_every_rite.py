@@ -1520,3 +1520,14 @@ def test_the_archers_gear_is_put_on_and_taken_off(extractor):
         ("襲", "襲"),
         ("説决拾", "説决拾"),
     ]
+
+
+def test_a_number_of_men_after_a_group_is_some_of_that_group_and_no_one_else(extractor):
+    # 鄉射 笙一人拜於下盡階不升堂受爵: the leader of the 笙 (gold: 一人 (leader) → 笙), from the host
+    r = read(extractor, "主人獻笙于西階上笙一人拜於下盡階不升堂受爵", "xiangsheli")
+    assert fields(r, "text", "agent", "recipient")[-4:] == [
+        ("笙一人拜於下", "笙", "主人"),
+        ("盡階", "笙", None),
+        ("不升堂", "笙", None),
+        ("受爵", "笙", "主人"),
+    ]
