@@ -167,6 +167,20 @@ def offering_portion(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def going_back(r: _Rereading, i: int) -> int | None:
+    """復 right before a place is going back there (鄉射 大夫答拜主人復阼階揖降); before an act it is
+    "again" (復釋獲), a word of that act."""
+    t, nxt = r.tokens[i], r.next(i)
+    if not (t.text in g.BACK and t.kind != ACTION and nxt is not None and r.vocabulary is not None):
+        return None
+    back = r.vocabulary.concepts.get("action-fu-goback")
+    place = nxt.kind == PLACE or any(c.kind == PLACE for c in nxt.readings) and nxt.kind != ACTION
+    if back is None or not place:
+        return None
+    r.out.append(Token(t.text, t.start, t.end, ACTION, back, (back,)))
+    return i + 1
+
+
 def going_to(r: _Rereading, i: int) -> int | None:
     """就 + a place, with no act after it (before the end of the paragraph or a person who acts next),
     is going there (士冠 賔禮辭許 | 賔就次, 註 次門外更衣處也); 就X而V is one act V at X (主人就旅食之尊而獻之)."""
@@ -1061,6 +1075,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     going_ahead,
     going_to,
+    going_back,
     offering_portion,
     standing_without_a_verb,
     opposite_before_a_place,

@@ -286,6 +286,9 @@ COUNTS: frozenset[str] = spelled({"兩", "二", "三", "四", "五", "六", "七
 EVERY: frozenset[str] = spelled({"每", "毎"})
 """每 X 則 Y: each time X, Y (鄉射 每一人獻則薦諸其席), a repeated act, not a condition."""
 
+BACK: frozenset[str] = spelled({"復"})
+"""復 before a place: going back there (復阼階); before an act: again (復釋獲)."""
+
 AHEAD: frozenset[str] = spelled({"先"})
 """先 "first" (樂正先升); after a person, with no act of his after it, "goes ahead" (祝先主人從)."""
 
@@ -308,8 +311,11 @@ DIRECTIONS: frozenset[str] = spelled("东西南北東上下前后後左右内內
 SIDE_OF_PERSON: frozenset[str] = spelled({"右", "左"})
 """A person followed by 右/左 is a position: 賔右 (on the guest's right), 賔左."""
 
-MOTION_VERBS: frozenset[str] = frozenset({"action-sheng", "action-jiang", "action-ru", "action-chu", "action-jin", "action-shi-go"})
-"""Verbs of motion whose directly following place is the goal: 降阼阶下, 升席, 降筵西, 適房 (士冠: goes to the room)."""
+MOTION_VERBS: frozenset[str] = frozenset(
+    {"action-sheng", "action-jiang", "action-ru", "action-chu", "action-jin", "action-shi-go", "action-fu-goback"}
+)
+"""Verbs of motion whose directly following place is the goal: 降阼阶下, 升席, 降筵西, 適房 (士冠: goes to
+the room), 復阼階 (鄉射: goes back to the east steps)."""
 
 CAUSATIVE_MOTION: frozenset[str] = frozenset({"action-sheng"})
 """A motion verb followed directly by a person is causative: 射人升賔 = the usher has the guest come up

@@ -553,3 +553,18 @@ ex:x a yk:Step ; yk:sequence 1 ; yk:agent ex:nobody ; yk:action ex:bai ; yk:mode
     assert not conforms
     paths = {path for (_, path, _) in _results(report)}
     assert paths == {YK.agent, YK.mode, YK.vessel}
+
+
+def test_every_concept_has_one_preferred_label_per_language():
+    """SKOS integrity (S14: at most one skos:prefLabel per language tag): two concepts written with one
+    IRI in ``vocabulary.ttl`` would merge silently in the graph (負 and 復 once did, as ykv:action-fu-back)."""
+    g = Graph()
+    for name in ("vocabulary.ttl", "rites.ttl", "yili.ttl"):
+        g.parse(ONTOLOGY_DIR / name, format="turtle")
+    doubled = sorted(
+        f"{c} {lang}"
+        for c in set(g.subjects(RDF.type, SKOS.Concept))
+        for lang in LANGUAGES
+        if sum(1 for lit in g.objects(c, SKOS.prefLabel) if (lit.language or "") == lang) > 1
+    )
+    assert doubled == []

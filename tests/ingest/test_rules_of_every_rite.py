@@ -1531,3 +1531,16 @@ def test_a_number_of_men_after_a_group_is_some_of_that_group_and_no_one_else(ext
         ("不升堂", "笙", None),
         ("受爵", "笙", "主人"),
     ]
+
+
+def test_fu_before_a_place_is_going_back_there(extractor):
+    # 鄉射 大夫答拜主人復阼階揖降 (註 將升賔): the host goes back to the east steps, salutes, goes down
+    r = read(extractor, "大夫答拜主人復阼階揖降", "xiangsheli")
+    assert fields(r, "text", "agent", "action", "location") == [
+        ("大夫答拜", "大夫", "答拜", None),
+        ("主人復阼階", "主人", "復", "阼階"),
+        ("揖", "主人", "揖", None),
+        ("降", "主人", "降", None),
+    ]
+    # before an act, 復 is "again" (鄉射 司射復釋獲)
+    assert fields(read(extractor, "司射復釋獲", "xiangsheli"), "text", "action") == [("司射復釋獲", "释获")]
