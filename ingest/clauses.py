@@ -167,6 +167,18 @@ def offering_portion(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def on_his_behalf(r: _Rereading, i: int) -> int | None:
+    """為之 + an act is that act done for him (benefactive), not an act of "acting as" (鄉射 大師則為之洗:
+    the host washes the cup for the grand music-master, 註 尊之也; 喪服 為之服)."""
+    t, nxt = r.tokens[i], r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    acting_as = _is_act(t) and t.concept is not None and t.concept.key == "action-wei"
+    if acting_as and nxt is not None and nxt.kind == ZHI and _is_act(after):
+        r.out.append(Token(t.text + nxt.text, t.start, nxt.end, ADV))
+        return i + 2
+    return None
+
+
 def going_back(r: _Rereading, i: int) -> int | None:
     """復 right before a place is going back there (鄉射 大夫答拜主人復阼階揖降); before an act it is
     "again" (復釋獲), a word of that act."""
@@ -1076,6 +1088,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     going_ahead,
     going_to,
     going_back,
+    on_his_behalf,
     offering_portion,
     standing_without_a_verb,
     opposite_before_a_place,

@@ -1544,3 +1544,9 @@ def test_fu_before_a_place_is_going_back_there(extractor):
     ]
     # before an act, 復 is "again" (鄉射 司射復釋獲)
     assert fields(read(extractor, "司射復釋獲", "xiangsheli"), "text", "action") == [("司射復釋獲", "释获")]
+
+
+def test_wei_zhi_before_an_act_is_that_act_done_for_him(extractor):
+    # 鄉射 大師則為之洗 (註 尊之也): the host washes the cup for the grand music-master
+    r = read(extractor, "主人取爵于上篚獻工大師則為之洗賔降", "xiangsheli")
+    assert fields(r, "text", "agent", "action")[2:4] == [("大師則為之洗", "主人", "洗"), ("賔降", "賔", "降")]
