@@ -167,6 +167,19 @@ def offering_portion(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def zhu_is_zhi_yu(r: _Rereading, i: int) -> int | None:
+    """諸 between an act and a place is 之於, "it … at" (鄉射 每一人獻則薦諸其席, 註 諸於; 其笙則獻諸西階上):
+    read as 於, so the place is where the act is done."""
+    t, nxt, prev = r.tokens[i], r.next(i), r.last()
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    their_place = nxt is not None and nxt.text in g.THEIR and after is not None and any(c.kind == PLACE for c in after.readings)
+    place_next = nxt is not None and (nxt.kind == PLACE or their_place)
+    if t.text in g.ZHU and _is_act(prev) and place_next and nxt.text not in g.LORDS:  # 立諸侯: the lords
+        r.out.append(with_kind(t, YU))
+        return i + 1
+    return None
+
+
 def on_his_behalf(r: _Rereading, i: int) -> int | None:
     """為之 + an act is that act done for him (benefactive), not an act of "acting as" (鄉射 大師則為之洗:
     the host washes the cup for the grand music-master, 註 尊之也; 喪服 為之服)."""
@@ -1089,6 +1102,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     going_to,
     going_back,
     on_his_behalf,
+    zhu_is_zhi_yu,
     offering_portion,
     standing_without_a_verb,
     opposite_before_a_place,

@@ -286,6 +286,12 @@ COUNTS: frozenset[str] = spelled({"兩", "二", "三", "四", "五", "六", "七
 EVERY: frozenset[str] = spelled({"每", "毎"})
 """每 X 則 Y: each time X, Y (鄉射 每一人獻則薦諸其席), a repeated act, not a condition."""
 
+ZHU: frozenset[str] = spelled({"諸"})
+"""諸 before a place is 之於 (薦諸其席: serves it at his mat)."""
+
+LORDS: frozenset[str] = spelled({"侯"})
+"""諸侯 is "the lords" (士冠記 繼世以立諸侯), not 之於 + the target 侯."""
+
 BACK: frozenset[str] = spelled({"復"})
 """復 before a place: going back there (復阼階); before an act: again (復釋獲)."""
 

@@ -1550,3 +1550,11 @@ def test_wei_zhi_before_an_act_is_that_act_done_for_him(extractor):
     # 鄉射 大師則為之洗 (註 尊之也): the host washes the cup for the grand music-master
     r = read(extractor, "主人取爵于上篚獻工大師則為之洗賔降", "xiangsheli")
     assert fields(r, "text", "agent", "action")[2:4] == [("大師則為之洗", "主人", "洗"), ("賔降", "賔", "降")]
+
+
+def test_zhu_before_a_place_is_zhi_yu(extractor):
+    # 鄉射 每一人獻則薦諸其席 (註 諸於): served at his own mat; 諸 is no object
+    r = read(extractor, "衆賔皆不拜受爵坐祭立飲每一人獻則薦諸其席", "xiangsheli")
+    assert fields(r, "text", "object", "location")[-1] == ("則薦諸其席", None, "其席")
+    r = read(extractor, "其笙則獻諸西階上", "xiangsheli")
+    assert fields(r, "text", "object", "location") == [("其笙則獻諸西階上", None, "西階上")]
