@@ -229,8 +229,8 @@ def going_to(r: _Rereading, i: int) -> int | None:
 
 def going_ahead(r: _Rereading, i: int) -> int | None:
     """先 right after a person, at the end of the paragraph or before another person who follows (從),
-    is his act of going ahead (特牲 尸升入祝先主人從, 注 少牢 祝先入主人從; 士喪 祝先尸從); elsewhere 先
-    is "first", a word of the act after it (樂正先升)."""
+    is his act of going ahead (特牲 尸升入祝先主人從, 注 少牢 祝先入主人從; 少牢 祝先尸從, quoted in the
+    特牲 註); elsewhere 先 is "first", a word of the act after it (樂正先升)."""
     t, prev, nxt = r.tokens[i], r.last(), r.next(i)
     if not (t.text in g.AHEAD and prev is not None and prev.kind == ROLE and r.vocabulary is not None):
         return None
