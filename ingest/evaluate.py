@@ -459,6 +459,11 @@ def evaluate(extraction: Extraction, gold: GoldSet | str | Path, vocabulary: Voc
                 scores[f].fp += 1
     if unit == "block":
         toast_preds = [t for t in extraction.toasts if lo <= t.step.block <= hi]
+    elif all(lo <= int(str(t[unit])) <= hi for t in gold.toasts):
+        # the toasts file covers the annotated paragraphs only (kanripo README: "Where a toasts file covers
+        # some paragraphs only, score the predicted toasts of those paragraphs only")
+        first, last = spans[0][0], spans[-1][1]
+        toast_preds = [t for t in extraction.toasts if first <= t.step.char_start and t.step.char_end <= last]
     else:
         toast_preds = list(extraction.toasts)
     toast_score, errors = _score_toasts(toast_preds, gold.toasts, fold, unit)
