@@ -93,9 +93,9 @@ FLOORS = {
         {"agent": 0.855, "action": 0.935, "recipient": 0.825, "object": 0.82, "location": 0.84, "facing": 0.9},
         (0.99, 0.99),
     ),
-    "pinli": ({"agent": 0.735, "action": 0.81, "recipient": 0.52, "object": 0.37, "location": 0.59, "facing": 0.8}, (0.0, 0.0)),
-    "shixiangjianli": ({"agent": 0.39, "action": 0.535, "recipient": 0.42, "object": 0.24, "location": 0.59, "facing": 0.49}, (0.0, 0.0)),
-    "shisangli": ({"agent": 0.4, "action": 0.585, "recipient": 0.04, "object": 0.2, "location": 0.5, "facing": 0.52}, (0.0, 0.0)),
+    "pinli": ({"agent": 0.75, "action": 0.835, "recipient": 0.52, "object": 0.445, "location": 0.625, "facing": 0.85}, (0.0, 0.0)),
+    "shixiangjianli": ({"agent": 0.39, "action": 0.55, "recipient": 0.42, "object": 0.24, "location": 0.59, "facing": 0.49}, (0.0, 0.0)),
+    "shisangli": ({"agent": 0.415, "action": 0.67, "recipient": 0.06, "object": 0.255, "location": 0.555, "facing": 0.59}, (0.0, 0.0)),
 }
 
 

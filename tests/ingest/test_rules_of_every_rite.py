@@ -1558,3 +1558,17 @@ def test_zhu_before_a_place_is_zhi_yu(extractor):
     assert fields(r, "text", "object", "location")[-1] == ("則薦諸其席", None, "其席")
     r = read(extractor, "其笙則獻諸西階上", "xiangsheli")
     assert fields(r, "text", "object", "location") == [("其笙則獻諸西階上", None, "西階上")]
+
+
+def test_an_act_of_the_mourning_vocabulary_opens_a_clause_of_its_own(extractor):
+    # 士喪 甸人掘坎于階間 (dig), 楔齒用角柶 (註 為將含恐其口閉急也), 綴足用燕几 (註 綴猶拘也), 帷堂:
+    # each a verb of the vocabulary, so its object and place are not glued to a neighbour
+    r = read(extractor, "甸人掘坎于階間楔齒用角柶綴足用燕几帷堂", "shisangli")
+    assert fields(r, "text", "action") == [("甸人掘坎于階間", "掘"), ("楔齒用角柶", "楔"), ("綴足用燕几", "綴"), ("帷堂", "帷")]
+    assert fields(r, "agent", "object", "location")[0] == ("甸人", "坎", "階間")
+
+
+def test_shi_zuo_sitting_in_attendance_is_one_act(extractor):
+    # 士相見 凡侍坐於君子 / 夜侍坐: 侍坐 is one act (侍), not 侍 | 坐
+    r = read(extractor, "士侍坐於君子", "shixiangjianli")
+    assert fields(r, "text", "action") == [("士侍坐於君子", "侍")]
