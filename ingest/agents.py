@@ -509,6 +509,19 @@ class AgentRules(Reader):
                 return self.term(c)
         return None
 
+    def _someone_sent(self, action: Concept, persons: list[Term], objects: list[Token], clause: Clause) -> Term | None:
+        """The person a pivot verb sends when the text says only 人, "someone" (君使人弔, 君使人禭): the
+        role named for the act he is sent to do, act + 者 (弔者, 禭者), when the rite's cast has one.
+
+        士喪 君使人弔 … 弔者入升自西階 (註 使人士也): the one sent to condole is written 弔者 when he comes
+        in; 君使人禭 … 禭者左執領. Returns None when a person is named, or the next act names no role.
+        """
+        if not action.flag("pivot") or persons or len(objects) != 1 or objects[0].text not in g.PERSON_WORD:
+            return None
+        nxt = self._lookahead.get(clause.start)
+        act = self.vocabulary.concepts.get(nxt) if nxt else None
+        return self._role_named_for_act(act) if act is not None else None
+
     def first_time(self, clause: Clause, action: Concept) -> Step | None:
         """The step that did this act to the same thing before, for an act "as at first" (如初, 如初儀)
         that opens a paragraph with no doer written: 士冠 (醮) 加皮弁如初儀 … 加爵弁如初儀: the 賔's

@@ -503,6 +503,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if causative or (action.key == "action-ming" and objects_persons):
             recipient = tuple(objects_persons[:1]) if causative else recipient
 
+        sent = self._someone_sent(action, objects_persons, object_tokens, clause)
+        if sent is not None:
+            # 君使人弔 | 君使人禭 (士喪; 註 使人士也 … 弔者入): the "someone" sent is the one named for the
+            # act he is sent to do (弔者, 禭者), commanded and the doer of the next act
+            objects_persons, recipient = [sent], (sent,)
+            notes.append("recipient: the one sent, named for the act he is sent to do (V者)")
+
         # pivot: 公命小臣辞 / 小臣作下大夫二人媵爵 — the person commanded is the agent of the next act
         if action.flag("pivot") and objects_persons:
             st.pivot_agent = tuple(objects_persons)

@@ -1562,8 +1562,9 @@ def test_zhu_before_a_place_is_zhi_yu(extractor):
 
 def test_an_act_of_the_mourning_vocabulary_opens_a_clause_of_its_own(extractor):
     # 士喪 甸人掘坎于階間 (dig), 楔齒用角柶 (註 為將含恐其口閉急也), 綴足用燕几 (註 綴猶拘也), 帷堂:
-    # each a verb of the vocabulary, so its object and place are not glued to a neighbour
-    r = read(extractor, "甸人掘坎于階間楔齒用角柶綴足用燕几帷堂", "shisangli")
+    # each a verb of the vocabulary, so its object and place are not glued to a neighbour (帷堂 opens its
+    # paragraph: after a thing, 帷 is the curtain)
+    r = read(extractor, "甸人掘坎于階間楔齒用角柶綴足用燕几\n\n帷堂", "shisangli")
     assert fields(r, "text", "action") == [("甸人掘坎于階間", "掘"), ("楔齒用角柶", "楔"), ("綴足用燕几", "綴"), ("帷堂", "帷")]
     assert fields(r, "agent", "object", "location")[0] == ("甸人", "坎", "階間")
 
@@ -1572,3 +1573,22 @@ def test_shi_zuo_sitting_in_attendance_is_one_act(extractor):
     # 士相見 凡侍坐於君子 / 夜侍坐: 侍坐 is one act (侍), not 侍 | 坐
     r = read(extractor, "士侍坐於君子", "shixiangjianli")
     assert fields(r, "text", "action") == [("士侍坐於君子", "侍")]
+
+
+def test_someone_sent_is_the_one_named_for_the_act_he_is_sent_to_do(extractor):
+    # 士喪 君使人弔 … 弔者入 (註 使人士也): the 人 sent is the 弔者, commanded, and the doer of 弔; 徹帷:
+    # 帷 after a verb is the curtain, not the act of curtaining (帷堂)
+    r = read(extractor, "君使人弔徹帷主人迎于寢門外", "shisangli")
+    keys = [(s.text, s.agent[0].key, s.action.key, [p.key for p in s.recipient]) for s in r.steps]
+    assert keys[0] == ("君使人", "role-gong", "action-ming", ["role-diaozhe"])
+    assert [k[:3] for k in keys[1:3]] == [("弔", "role-diaozhe", "action-diao"), ("徹帷", "role-diaozhe", "action-che")]
+    assert keys[3][1:] == ("role-zhuren", "action-ying-welcome", ["role-diaozhe"])
+    assert fields(r, "object")[2] == ("帷",)
+
+
+def test_the_guides_of_the_musicians_are_named_by_the_rite(extractor):
+    # 鄉射 使人相祭 (注疏 疏 人相者則弟子相之): the 弟子; 燕禮 小臣左何瑟 (注 扶工者): the 小臣
+    r = read(extractor, "工坐主人獻工使人相祭", "xiangsheli")
+    assert fields(r, "text", "agent", "action", "recipient")[2:] == [("使人", "主人", "命", "弟子"), ("相祭", "弟子", "相", None)]
+    r = read(extractor, "工坐主人獻工使人相祭", "yanli")
+    assert fields(r, "text", "agent", "action")[3:] == [("相祭", "小臣", "相")]
