@@ -500,6 +500,28 @@ def cup_not_wine(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def filled_with(r: _Rereading, i: int) -> int | None:
+    """以 + a word that names a wine and an act (醴), after filling or pouring a cup, is what the cup is
+    filled with, the instrument, not an act: 聘 宰夫實觶以醴 (fills the cup with sweet wine; 註 酌以授君也),
+    士冠 實觶以醴; but 以醴賔 would name the person toasted after it."""
+    t, prev, nxt = r.tokens[i], r.last(), r.next(i)
+    wine = next((c for c in t.readings if c.kind == WINE), None)
+    if not (_is_act(t) and wine is not None and prev is not None and prev.kind == YI):
+        return None
+    if nxt is not None and nxt.kind == ROLE:
+        return None
+    k = len(r.out) - 2
+    while k >= 0 and r.out[k].kind in (VESSEL, OBJECT, OTHER, WINE):
+        k -= 1
+    verb = r.out[k] if k >= 0 else None
+    if not (_is_act(verb) and verb is not None and verb.concept is not None and verb.concept.key in g.FILLING):
+        return None
+    # 以 here ends the filling (a tail of it), not the prefix of the next act; the wine is its thing
+    r.out[-1] = with_kind(prev, TAIL)
+    r.out.append(with_kind(t, WINE, wine))
+    return i + 1
+
+
 def in_turn(r: _Rereading, i: int) -> int | None:
     """旅 right before another act is "in turn, all of them" (士冠 旅占 註 旅衆也), not the pledge."""
     t, nxt = r.tokens[i], r.next(i)
@@ -1131,6 +1153,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     thing_in_a_list,
     slightly_back_from_a_place,
     cup_not_wine,
+    filled_with,
     in_turn,
     sending_off,
     negated_bow_on_receiving,

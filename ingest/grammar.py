@@ -126,6 +126,9 @@ CUP_HANDLING: frozenset[str] = frozenset(
 )
 """Acts done to a cup itself (洗, 取, 奠, 執, 舉, 受, 授, 卒): a form that is a cup and a wine (散) after them is the cup."""
 
+FILLING: frozenset[str] = frozenset({"action-shi-fill", "action-zhuo"})
+"""Filling and pouring a cup (實, 酌): 以 + a wine after them says what it is filled with (實觶以醴)."""
+
 SETTING_OUT: frozenset[str] = frozenset({"action-she", "action-chen", "action-bu-spread", "action-zhuan", "action-che", "action-cuo"})
 """設, 陳, 布, 饌, 徹, 錯: what follows is the thing set out or cleared (設洗: the basin; 陳服: the garments;
 徹薦: the dishes served; 錯篚: the basket set in place), not an act or a place."""

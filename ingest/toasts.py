@@ -301,6 +301,19 @@ def _no_written_receiver(step: Step) -> bool:
     return not step.recipient or any(n.startswith("recipient:") for n in step.notes)
 
 
+def _bowed_before_receiving(resolver: StepResolver, step: Step) -> bool:
+    """True for a 受 whose doer bowed, earlier in the same paragraph and with only his own acts between,
+    to the one he receives from: 賔…壹拜 | 進筵前 | 受醴 (聘), the 拜受 written in two."""
+    if step.action.key != "action-shou" or not step.recipient:
+        return False
+    for s in reversed(resolver.steps[-6:-1]):
+        if s.block != step.block or s.agent[:1] != step.agent[:1]:
+            return False
+        if "action-bai" in resolver.vocabulary.broader_closure(s.action.key) and not s.negated:
+            return s.recipient[:1] == step.recipient[:1]
+    return False
+
+
 def received_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> Toast | None:
     """A cup received with a bow after it was filled, with no toast written for it: the 獻 of the one
     who hands it (士冠 贊者…酌醴 賔…面枋 冠者筵西拜受觶: the 賔 presents the 醴 to the capped son;
@@ -308,9 +321,13 @@ def received_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> T
 
     Only a 拜受 (the bow of receiving a presented cup, not a plain 受 from an attendant) of a cup,
     from a known other person, after a 酌/實 in the last three blocks with no toast since, and no
-    toast written to him last or in the last two blocks.
+    toast written to him last or in the last two blocks.  The bow of receiving may be written apart,
+    before the 受 of the same paragraph, to the one he receives from (聘 賔不降壹拜進筵前受醴 … 公拜送醴:
+    the 公's 醴 of the envoy, 註 禮賔); a 受 with no bow (公側受醴, from the 宰夫 who poured) is no toast.
     """
-    if step.action.key != "action-baishou" or step.vessel is None or step.negated or not step.agent:
+    if step.vessel is None or step.negated or not step.agent:
+        return None
+    if step.action.key != "action-baishou" and not _bowed_before_receiving(resolver, step):
         return None
     giver = step.recipient[:1]
     if not giver or giver[0].key == step.agent[0].key:

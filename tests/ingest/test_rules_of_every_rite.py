@@ -1592,3 +1592,13 @@ def test_the_guides_of_the_musicians_are_named_by_the_rite(extractor):
     assert fields(r, "text", "agent", "action", "recipient")[2:] == [("使人", "主人", "命", "弟子"), ("相祭", "弟子", "相", None)]
     r = read(extractor, "工坐主人獻工使人相祭", "yanli")
     assert fields(r, "text", "agent", "action")[3:] == [("相祭", "小臣", "相")]
+
+
+def test_a_cup_filled_with_li_is_filled_and_the_bow_of_receiving_may_be_written_apart(extractor):
+    # 聘 宰夫實觶以醴: 以醴 says what the cup is filled with (no toast by the pourer); 賔…壹拜 | 進筵前 |
+    # 受醴 … 公拜送醴: the envoy bows to the ruler, then receives the cup from him: the ruler's 獻 (禮賔)
+    r = read(extractor, "宰夫實觶以醴加柶於觶面枋公側受醴賔不降壹拜進筵前受醴復位公拜送醴", "pinli")
+    assert fields(r, "text", "agent", "action", "object", "wine")[0] == ("宰夫實觶以醴", "宰夫", "實", "觶", "醴")
+    assert fields(r, "text", "agent", "action", "recipient")[3] == ("公側受醴", "公", "受", "宰夫")
+    assert toasts(r) == [("公", "獻", "賔")]
+    assert r.toasts[0].step.text == "受醴"
