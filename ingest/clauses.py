@@ -522,6 +522,18 @@ def filled_with(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def mu_written_for_wu(r: _Rereading, i: int) -> int | None:
+    """母 written for 毋 "do not" (the two are one graph in the editions): before 上/下 + 於 it is no
+    mother but the negation of a motion, "not above …, not below …" (士相見 若父則遊目母上於面母下於帶,
+    儀禮 毋上於面毋下於帶)."""
+    t, nxt = r.tokens[i], r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if t.text in g.MU and t.kind == ROLE and nxt is not None and nxt.text in g.UP_DOWN and after is not None and after.kind == YU:
+        r.out.append(with_kind(t, NEG, None))
+        return i + 1
+    return None
+
+
 def in_turn(r: _Rereading, i: int) -> int | None:
     """旅 right before another act is "in turn, all of them" (士冠 旅占 註 旅衆也), not the pledge."""
     t, nxt = r.tokens[i], r.next(i)
@@ -1154,6 +1166,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     slightly_back_from_a_place,
     cup_not_wine,
     filled_with,
+    mu_written_for_wu,
     in_turn,
     sending_off,
     negated_bow_on_receiving,

@@ -126,6 +126,12 @@ CUP_HANDLING: frozenset[str] = frozenset(
 )
 """Acts done to a cup itself (洗, 取, 奠, 執, 舉, 受, 授, 卒): a form that is a cup and a wine (散) after them is the cup."""
 
+MU: frozenset[str] = frozenset({"母"})
+"""母, written for 毋 "do not" where no person can stand (士相見 母上於面: 儀禮 毋上於面)."""
+
+UP_DOWN: frozenset[str] = frozenset({"上", "下"})
+"""上 and 下 as motions "go above / below" (毋上於面 毋下於帶)."""
+
 FILLING: frozenset[str] = frozenset({"action-shi-fill", "action-zhuo"})
 """Filling and pouring a cup (實, 酌): 以 + a wine after them says what it is filled with (實觶以醴)."""
 
