@@ -1602,3 +1602,16 @@ def test_a_cup_filled_with_li_is_filled_and_the_bow_of_receiving_may_be_written_
     assert fields(r, "text", "agent", "action", "recipient")[3] == ("公側受醴", "公", "受", "宰夫")
     assert toasts(r) == [("公", "獻", "賔")]
     assert r.toasts[0].step.text == "受醴"
+
+
+def test_in_the_mourning_rite_the_attendants_do_what_is_done_to_the_body_of_the_dead(extractor):
+    # 士喪 楔齒用角柶 綴足用燕几 (喪大記 小臣楔齒…綴足; 註 外御小臣侍從者): the 外御, to the dead (尸);
+    # 招 (註 復者有司招魂復魄也): the 復者 calls the dead man's soul; 沐: the 外御
+    r = read(extractor, "復者升自前東榮北面招以衣\n\n楔齒用角柶綴足用燕几\n\n乃沐櫛", "shisangli")
+    keys = [(s.text, s.agent[0].key, s.action.key, [p.key for p in s.recipient]) for s in r.steps]
+    assert keys[1][1:] == ("role-fuzhe", "action-zhao-call", ["role-shi-corpse"])
+    assert keys[2:4] == [
+        ("楔齒用角柶", "role-waiyu", "action-xie-wedge", ["role-shi-corpse"]),
+        ("綴足用燕几", "role-waiyu", "action-zhui-fasten", ["role-shi-corpse"]),
+    ]
+    assert keys[4][1:3] == ("role-waiyu", "action-mu-hair")
