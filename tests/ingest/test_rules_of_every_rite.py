@@ -1615,3 +1615,10 @@ def test_in_the_mourning_rite_the_attendants_do_what_is_done_to_the_body_of_the_
         ("綴足用燕几", "role-waiyu", "action-zhui-fasten", ["role-shi-corpse"]),
     ]
     assert keys[4][1:3] == ("role-waiyu", "action-mu-hair")
+
+
+def test_in_the_mourning_rite_a_paragraph_that_opens_with_setting_out_is_the_officers(extractor):
+    # 士喪 陳襲事于房中 … 貝三實于笲 … 皆饌于西序下: no one named, the household officers (有司), not
+    # whoever acted last (the 甸人 who dug the pit)
+    r = read(extractor, "甸人掘坎于階間少西\n\n陳襲事于房中西領南上\n\n貝三實于笲", "shisangli")
+    assert fields(r, "agent", "action") == [("甸人", "掘"), ("有司", "陳"), ("有司", "實")]
