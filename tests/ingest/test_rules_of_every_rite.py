@@ -1622,3 +1622,12 @@ def test_in_the_mourning_rite_a_paragraph_that_opens_with_setting_out_is_the_off
     # whoever acted last (the 甸人 who dug the pit)
     r = read(extractor, "甸人掘坎于階間少西\n\n陳襲事于房中西領南上\n\n貝三實于笲", "shisangli")
     assert fields(r, "agent", "action") == [("甸人", "掘"), ("有司", "陳"), ("有司", "實")]
+
+
+def test_the_cast_of_the_mission_names_its_keeper_of_goods_and_horse_leaders(extractor):
+    # 聘 賈人西面坐啟櫝取圭 (註 賈人在官知物價者); 牽馬者自前西乃出 (註 於是牽馬者四人): persons of the
+    # cast, the doers of the acts after them, not the usher or the envoy carried over
+    r = read(extractor, "擯者入告\n\n賈人西面坐啟櫝取圭\n\n牽馬者自前西乃出", "pinli")
+    keys = [(s.agent[0].key, s.action.key) for s in r.steps]
+    assert keys[2:5] == [("role-jiaren", "action-zuo-sit"), ("role-jiaren", "action-qi-open"), ("role-jiaren", "action-qu")]
+    assert keys[-1] == ("role-qianmazhe", "action-chu")
