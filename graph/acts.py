@@ -232,7 +232,10 @@ def by_sequence(acts: Iterable[Act]) -> dict[str, list[Act]]:
 
 
 def select_sequence(
-    groups: dict[str, list[Act]], name: str, vocabulary, stage: str | None = None  # type: ignore[no-untyped-def]
+    groups: dict[str, list[Act]],
+    name: str,
+    vocabulary,
+    stage: str | None = None,  # type: ignore[no-untyped-def]
 ) -> tuple[str, list[Act]]:
     """The acts one side of a comparison names: ``RITE`` or ``RITE/EDITION`` (the rite in any written
     form: 鄉射禮, 乡射礼, xiangsheli, 鄉射), narrowed to a ``stage``.

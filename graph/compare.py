@@ -3,7 +3,7 @@
 Scholars read the 儀禮 comparatively: the 鄉射禮 repeats the 鄉飲酒禮's toasts before its archery
 (鄉射禮 註 "如鄉飲酒之禮"), the 少牢 is the 特牲 of a higher rank.  Two steps are compared by what they
 do, not by their words (:func:`signature`): the action concept, the agent and the recipient by their
-**part** in their own rite (``ontology/parts.ttl`` over the profiles of ``ontology/rites.ttl``: the 主人
+**part** in their own rite (``ontology/comparison.ttl`` over the profiles of ``ontology/rites.ttl``: the 主人
 of the 鄉飲酒禮 and the 公 of the 燕禮 both preside), the cup and the place as weaker evidence
 (:func:`pair_score`).  The alignment itself is Biopython's :class:`Bio.Align.PairwiseAligner`
 (Needleman–Wunsch–Gotoh: global, affine gaps) over the two sequences of signatures, with a substitution
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from Bio.Align import PairwiseAligner, substitution_matrices
 from yili.graph.acts import Act
-from yili.ontology.parts import Parts, load_parts
+from yili.ontology.comparison import Parts, load_parts
 from yili.ontology.rites import NEUTRAL
 from yili.ontology.vocabulary import Vocabulary
 
@@ -47,7 +47,8 @@ class Signature:
     Attributes
     ----------
     action : str
-        Action concept key, with ``!`` after it for a negated act (不拜).
+        Action concept key (the one it counts as, ``ontology/comparison.ttl``: 實 → 酌), with ``!`` after
+        it for a negated act (不拜).
     agent, recipient : tuple[str, ...]
         The parts of the agents (recipients) in their rite (:meth:`Parts.parts_of`), sorted, unique.
     vessel, location : str | None
@@ -73,7 +74,8 @@ def signature(act: Act, vocabulary: Vocabulary, parts: Parts | None = None) -> S
     def of(roles: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(sorted({p for r in roles for p in parts.parts_of(r, profile)}))
 
-    action = act.action or f"written:{act.action_label}"
+    # an act that counts as another (實 the cup is the pouring, 酌) is read as that one
+    action = parts.counts_as.get(act.action, act.action) or f"written:{act.action_label}"
     if act.mode == "negated":
         action += "!"
     return Signature(action, of(act.agents), of(act.recipients), act.vessel, act.location)
@@ -91,7 +93,8 @@ def pair_score(a: Signature, b: Signature, vocabulary: Vocabulary) -> float:
     >>> from yili.ontology.vocabulary import load_vocabulary
     >>> v = load_vocabulary()
     >>> host_to_guest = Signature("action-xian", ("host", "presiding"), ("chief-guest",), "vessel-jue", None)
-    >>> pair_score(host_to_guest, host_to_guest, v), pair_score(host_to_guest, Signature("action-xian", ("host",), ("presiding",), None, None), v)
+    >>> to_ruler = Signature("action-xian", ("host",), ("presiding",), None, None)
+    >>> pair_score(host_to_guest, host_to_guest, v), pair_score(host_to_guest, to_ruler, v)
     (5.5, 3.0)
     >>> pair_score(host_to_guest, Signature("action-zuo", ("chief-guest",), ("host",), None, None), v)
     -2.0

@@ -1,4 +1,5 @@
-"""Parts in a rite (``ontology/parts.ttl``): the host, the chief guest, the presiding person, an assistant.
+"""How steps compare (``ontology/comparison.ttl``): parts in a rite (the host, the chief guest, the
+presiding person, an assistant) and acts that count as another.
 
 Two rites are compared by what their persons do in them, not by their names: the 主人 of the 鄉飲酒禮 and
 the 公 of the 燕禮 both preside (their profiles in ``ontology/rites.ttl`` name them ``yk:presiding``).
@@ -20,7 +21,7 @@ from yili.ontology.rites import RiteProfile
 
 @dataclass(frozen=True)
 class Parts:
-    """The parts of ``ontology/parts.ttl``.
+    """The data of ``ontology/comparison.ttl``.
 
     Attributes
     ----------
@@ -31,11 +32,14 @@ class Parts:
         Role key (``role-zan``) → the part it takes in every rite (``assistant``).
     labels : dict[str, dict[str, str]]
         Part notation → its preferred labels by language (``{"en": "presiding person", "zh-Hant": "尊者"}``).
+    counts_as : dict[str, str]
+        Action key → the action key it counts as (``action-shi-fill`` → ``action-zhuo``: 實 the cup is the pouring).
     """
 
     of_profile: dict[str, str]
     of_role: dict[str, str]
     labels: dict[str, dict[str, str]]
+    counts_as: dict[str, str]
 
     def parts_of(self, role: str, profile: RiteProfile) -> tuple[str, ...]:
         """The parts ``role`` (a role key) takes in the rite of ``profile``, sorted; the role's own key
@@ -60,9 +64,9 @@ _FIELDS = {"host": "host", "chiefGuest": "chief_guest", "presiding": "presiding"
 
 @lru_cache(maxsize=1)
 def load_parts() -> Parts:
-    """Read ``ontology/parts.ttl`` once (it is package data)."""
+    """Read ``ontology/comparison.ttl`` once (it is package data)."""
     graph = Graph()
-    graph.parse(str(resources.files("yili.ontology") / "parts.ttl"), format="turtle")
+    graph.parse(str(resources.files("yili.ontology") / "comparison.ttl"), format="turtle")
     notation = {s: str(o) for s, o in graph.subject_objects(SKOS.notation)}
     of_profile = {
         _FIELDS[str(p).removeprefix(str(YK))]: notation[o]
@@ -74,4 +78,7 @@ def load_parts() -> Parts:
     for c, label in sorted(graph.subject_objects(SKOS.prefLabel)):
         if c in notation:
             labels.setdefault(notation[c], {}).setdefault(label.language or "", str(label))
-    return Parts(of_profile, of_role, labels)
+    counts_as = {
+        str(a).removeprefix(str(YKV)): str(b).removeprefix(str(YKV)) for a, b in sorted(graph.subject_objects(YK.countsAs))
+    }
+    return Parts(of_profile, of_role, labels, counts_as)
