@@ -143,8 +143,8 @@ def acts_from_extractions(extractions: Iterable[Extraction], base: str | None = 
 _QUERY = """
 SELECT ?step ?edition ?rite ?sequence ?block ?text ?action ?action_label ?agent_label ?recipient_label
        ?vessel ?location ?modeIri ?appendix ?phase_number ?phase_label
-       (GROUP_CONCAT(DISTINCT ?agent; separator=" ") AS ?agents)
-       (GROUP_CONCAT(DISTINCT ?recipient; separator=" ") AS ?recipients) WHERE {
+       (GROUP_CONCAT(DISTINCT STR(?agent); separator=" ") AS ?agents)
+       (GROUP_CONCAT(DISTINCT STR(?recipient); separator=" ") AS ?recipients) WHERE {
   ?step a yk:Step ; yk:inEdition ?edition ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
         yk:actionLabel ?action_label ; yk:mode ?modeIri .
   OPTIONAL { ?edition yk:editionOf ?rite }
