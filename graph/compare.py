@@ -259,8 +259,8 @@ def compare(
     name_a = names[0] if names else (a[0].where if a else "")
     name_b = names[1] if names else (b[0].where if b else "")
     if not a or not b:
-        rows = tuple(Row("deletion", x, None, 0.0) for x in a) + tuple(Row("insertion", None, y, 0.0) for y in b)
-        return Comparison(name_a, name_b, stages[0], stages[1], rows, GAP_OPEN if rows else 0.0, 0.0)
+        ends = tuple(Row("deletion", x, None, 0.0) for x in a) + tuple(Row("insertion", None, y, 0.0) for y in b)
+        return Comparison(name_a, name_b, stages[0], stages[1], ends, GAP_OPEN if ends else 0.0, 0.0)
     distinct = sorted({s.token(): s for s in (*sig_a, *sig_b)}.items())
     alphabet = tuple(t for t, _ in distinct)
     index = {t: i for i, t in enumerate(alphabet)}

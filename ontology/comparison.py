@@ -77,7 +77,7 @@ def load_parts() -> Parts:
     labels: dict[str, dict[str, str]] = {}
     for c, label in sorted(graph.subject_objects(SKOS.prefLabel)):
         if c in notation:
-            labels.setdefault(notation[c], {}).setdefault(label.language or "", str(label))
+            labels.setdefault(notation[c], {}).setdefault(getattr(label, "language", None) or "", str(label))
     counts_as = {
         str(a).removeprefix(str(YKV)): str(b).removeprefix(str(YKV)) for a, b in sorted(graph.subject_objects(YK.countsAs))
     }

@@ -5,13 +5,14 @@ shared Kanripo texts: KR1d0040 is the 儀禮述註, KR1d0028 the 儀禮注疏; f
 from __future__ import annotations
 
 import pytest
-from tests.conftest import shared_path
 from yili.graph.acts import acts_from_extractions, by_sequence, select_sequence
 from yili.graph.compare import Comparison, Signature, compare, signature
 from yili.graph.patterns import PatternIndex, parse_pattern
 from yili.ingest.document import read_file
 from yili.ontology.comparison import load_parts
 from yili.ontology.errors import QueryError, UnknownTermError
+
+from tests.conftest import shared_path
 
 FILES = ("KR1d0040/KR1d0040_004", "KR1d0040/KR1d0040_005", "KR1d0040/KR1d0040_014", "KR1d0040/KR1d0040_015",
          "KR1d0028/KR1d0028_004", "KR1d0028/KR1d0028_014", "KR1d0028/KR1d0028_015")
