@@ -62,6 +62,7 @@ async function getJson(path, params) {
 const KIND = { same: "＝", substitution: "≈", deletion: "甲", insertion: "乙" };
 
 async function runCompare(params) {
+  delete document.body.dataset.rendered;
   const table = document.getElementById("alignment");
   const body = table.querySelector("tbody");
   if (!params.get("a") || !params.get("b")) return;
@@ -85,6 +86,7 @@ async function runCompare(params) {
     summary.hidden = false;
     table.hidden = false;
     say("");
+    document.body.dataset.rendered = "compare";
   } catch (e) {
     table.hidden = true;
     summary.hidden = true;
@@ -93,6 +95,7 @@ async function runCompare(params) {
 }
 
 async function runPatterns(params) {
+  delete document.body.dataset.rendered;
   const hits = document.getElementById("hits");
   if (!params.get("seq")) return;
   say("尋 searching…");
@@ -111,6 +114,7 @@ async function runPatterns(params) {
     summary.textContent = `${r.total} occurrence${r.total === 1 ? "" : "s"} within ${r.within} steps` + (r.truncated ? " (list cut)" : "");
     summary.hidden = false;
     say("");
+    document.body.dataset.rendered = "patterns";
   } catch (e) {
     hits.replaceChildren();
     summary.hidden = true;
