@@ -1,23 +1,40 @@
 """Compare two rites and search the steps: ``/compare``, ``/patterns``, ``/next``, ``/ngrams``.
 
 The logic is in :mod:`yili.graph.compare` and :mod:`yili.graph.patterns`; this router reads the acts of
-the served graph once (:class:`Corpus`, at the first request: the graph is read-only while served) and
-answers from memory.  A browser (``Accept`` preferring ``text/html``) asking ``/compare`` or
+the served graph once (:class:`Corpus`, in a thread started with the router: the graph is read-only
+while served) and answers from memory.  A browser (``Accept`` preferring ``text/html``) asking ``/compare`` or
 ``/patterns`` gets the viewer's side-by-side or pattern page, which asks the same URL for JSON.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from yili.graph.acts import Act, acts_from_store, by_sequence, select_sequence
 from yili.graph.compare import compare
-from yili.graph.patterns import DEFAULT_WITHIN, MAX_N, MAX_WITHIN, PatternIndex, ngrams_csv, parse_pattern, ranked
+from yili.graph.patterns import (
+    DEFAULT_WITHIN,
+    MAX_N,
+    MAX_PATTERN,
+    MAX_WITHIN,
+    SEPARATORS,
+    PatternIndex,
+    ngrams_csv,
+    parse_pattern,
+    ranked,
+)
 from yili.ontology.errors import RequestError
+
+_ELEMENT = "[^,，、…]"
+SEQ_PATTERN = f"^{_ELEMENT}*([,，、…]+{_ELEMENT}*){{0,{MAX_PATTERN - 1}}}$"
+"""What ``seq=`` may be (in the OpenAPI schema): at most :data:`~yili.graph.patterns.MAX_PATTERN` elements."""
+ONE_ACT = f"^{_ELEMENT}+$"
+"""What ``after=`` may be: one element."""
 
 MAX_OCCURRENCES = 2000
 """Most occurrences a ``/patterns`` answer lists (``total`` counts them all)."""
@@ -39,7 +56,8 @@ class Corpus:
         self._groups: dict[str, list[Act]] | None = None
         self._index: PatternIndex | None = None
 
-    def _load(self) -> None:
+    def load(self) -> None:
+        """Read the acts and build the index, once (later calls return at once)."""
         with self._lock:
             if self._acts is None:
                 acts = acts_from_store(self.service.queries.backend.select, self.service.base)
@@ -50,14 +68,14 @@ class Corpus:
     @property
     def groups(self) -> dict[str, list[Act]]:
         """Acts by ``rite/edition`` (:func:`~yili.graph.acts.by_sequence`)."""
-        self._load()
+        self.load()
         assert self._groups is not None
         return self._groups
 
     @property
     def index(self) -> PatternIndex:
         """The :class:`~yili.graph.patterns.PatternIndex` over every act."""
-        self._load()
+        self.load()
         assert self._index is not None
         return self._index
 
@@ -100,13 +118,25 @@ def _rite_label(service: Any, key: str) -> str:
 
 def make_compare_router(service: Any) -> APIRouter:
     """The router of ``/compare``, ``/patterns``, ``/next`` and ``/ngrams`` over ``service``'s graph."""
+    from yili.api.app import _errors  # the one description of error answers (imported here: app imports this module)
     from yili.api.viewer import html_page
 
+    def answers(*media: str) -> dict[int | str, dict[str, Any]]:
+        return {200: {"description": "The answer, in the format negotiated", "content": {m: {} for m in media}}}
+
     corpus = Corpus(service)
+    # read the acts now, beside the server's start, not in the first request (some seconds on the whole
+    # corpus); a request that comes first waits for it on the corpus's lock
+    threading.Thread(target=corpus.load, name="yili-acts", daemon=True).start()
     router = APIRouter()
     vocabulary = service.vocabulary
 
-    @router.get("/compare", summary="Align the steps of two rites, editions or stages", response_model=None)
+    @router.get(
+        "/compare",
+        summary="Align the steps of two rites, editions or stages",
+        response_model=None,
+        responses={**answers("application/json", "text/csv", "text/html"), **_errors(400, 404, 406)},
+    )
     def compare_route(
         request: Request,
         a: Annotated[str | None, Query(max_length=100, description="rite or rite/edition (鄉射禮, xiangsheli/shuzhu)")] = None,
@@ -115,19 +145,27 @@ def make_compare_router(service: Any) -> APIRouter:
             str | None, Query(max_length=60, description="phase 3, phases 2-5, blocks b10-40 or a phase label")
         ] = None,
         stage_b: Annotated[str | None, Query(max_length=60, description="the stage of b")] = None,
-        format: Annotated[str | None, Query(description="json, csv or html")] = None,  # noqa: A002
+        format: Annotated[Literal["json", "csv", "html"] | None, Query(description="json, csv or html")] = None,  # noqa: A002
     ) -> Response:
         """The alignment of two step sequences (:func:`yili.graph.compare.compare`): rows of ``same``,
         ``substitution``, ``deletion`` (only in a) and ``insertion`` (only in b) with each side's step
         (``id``, ``url``), the counts and the ``similarity`` (0–1); CSV with ``format=csv`` or
-        ``Accept: text/csv``; the side-by-side page for a browser.  An unknown rite is 404, a stage that
-        selects nothing 400."""
+        ``Accept: text/csv``; the side-by-side page for a browser.  With a side missing, the sequences
+        that can be compared (``{"sequences", "usage"}``).  An unknown rite, or a stage that selects
+        nothing, is 404."""
         _only(request, {"a", "b", "stage_a", "stage_b", "format"})
         kind = _wants(request, format, ("application/json", "text/csv", "text/html"))
         if kind == "html":
             return html_page("compare.html", {"Vary": "Accept"})
         if not a or not b:
-            raise RequestError("give the two sides: /compare?a=鄉射禮&b=鄉飲酒禮 (a rite, or rite/edition)")
+            # nothing to compare yet: what could be compared, and how to ask
+            return JSONResponse(
+                {
+                    "sequences": list(corpus.groups),
+                    "usage": "/compare?a=鄉射禮&b=鄉飲酒禮 (a rite, or rite/edition; stage_a, stage_b)",
+                },
+                headers={"Vary": "Accept"},
+            )
         name_a, acts_a = select_sequence(corpus.groups, a, vocabulary, stage_a)
         name_b, acts_b = select_sequence(corpus.groups, b, vocabulary, stage_b)
         result = compare(acts_a, acts_b, vocabulary, names=(name_a, name_b), stages=(stage_a, stage_b))
@@ -135,24 +173,45 @@ def make_compare_router(service: Any) -> APIRouter:
             return Response(result.as_csv(), media_type="text/csv; charset=utf-8", headers={"Vary": "Accept"})
         return JSONResponse(result.as_json(), headers={"Vary": "Accept"})
 
-    @router.get("/patterns", summary="Find a sequence of acts in every rite", response_model=None)
+    @router.get(
+        "/patterns",
+        summary="Find a sequence of acts in every rite",
+        response_model=None,
+        responses={**answers("application/json", "text/html"), **_errors(400, 404, 406)},
+    )
     def patterns_route(
         request: Request,
-        seq: Annotated[str | None, Query(max_length=400, description="acts, [AGENT:]ACT[→RECIPIENT], comma-separated")] = None,
+        seq: Annotated[
+            str | None,
+            Query(max_length=400, pattern=SEQ_PATTERN, description="acts, [AGENT:]ACT[→RECIPIENT], comma-separated"),
+        ] = None,
         within: Annotated[int, Query(ge=1, le=MAX_WITHIN, description="widest span in steps")] = DEFAULT_WITHIN,
         rite: Annotated[str | None, Query(max_length=100)] = None,
-        format: Annotated[str | None, Query(description="json or html")] = None,  # noqa: A002
+        format: Annotated[Literal["json", "html"] | None, Query(description="json or html")] = None,  # noqa: A002
     ) -> Response:
         """Every occurrence of a pattern (:meth:`yili.graph.patterns.PatternIndex.search`), grouped by
         rite: ``{"pattern": [{"agent", "act", "recipient"}], "within", "total", "truncated", "rites":
         [{"rite", "label", "count", "occurrences": [{"edition", "span", "steps": [step records with
-        url]}]}]}`` (rites in chapter order); the pattern page for a browser."""
+        url]}]}]}`` (rites in chapter order; ``within`` is at least the pattern's length); with no
+        ``seq``, no hits and a ``usage`` line; the pattern page for a browser.  An unknown name, or an
+        element that is not ``[AGENT:]ACT[→RECIPIENT]``, is 404 naming it."""
         _only(request, {"seq", "within", "rite", "format"})
         if _wants(request, format, ("application/json", "text/html")) == "html":
             return html_page("patterns.html", {"Vary": "Accept"})
-        if not seq:
-            raise RequestError("give a pattern: /patterns?seq=洗,酌,獻 (acts, each [AGENT:]ACT[→RECIPIENT])")
+        if not seq or not any(p.strip() for p in re.split(SEPARATORS, seq)):
+            return JSONResponse(
+                {
+                    "pattern": [],
+                    "within": within,
+                    "total": 0,
+                    "truncated": False,
+                    "rites": [],
+                    "usage": "/patterns?seq=洗,酌,獻&within=25 (acts, each [AGENT:]ACT[→RECIPIENT])",
+                },
+                headers={"Vary": "Accept"},
+            )
         pattern = parse_pattern(seq, vocabulary)
+        within = max(within, len(pattern))  # a window narrower than the pattern is the pattern's own length
         found = corpus.index.search(pattern, within, rite)
         order = {k: i for i, k in enumerate(vocabulary.rites)}
         groups: dict[str, list[dict[str, Any]]] = {}
@@ -176,23 +235,22 @@ def make_compare_router(service: Any) -> APIRouter:
             headers={"Vary": "Accept"},
         )
 
-    @router.get("/next", summary="What follows an act, per rite")
+    @router.get("/next", summary="What follows an act, per rite", responses=_errors(400, 404))
     def next_route(
         request: Request,
-        after: Annotated[str, Query(max_length=100, description="an act, [AGENT:]ACT[→RECIPIENT] (拜送)")],
+        after: Annotated[str, Query(max_length=100, pattern=ONE_ACT, description="an act, [AGENT:]ACT[→RECIPIENT] (拜送)")],
         n: Annotated[int, Query(ge=1, le=MAX_N, description="how many following steps")] = 1,
         rite: Annotated[str | None, Query(max_length=100)] = None,
         top: Annotated[int, Query(ge=1, le=1000)] = 20,
     ) -> dict[str, Any]:
         """The distribution of the ``n`` acts that follow each step matching ``after``
         (:meth:`~yili.graph.patterns.PatternIndex.following`), per rite (its editions together):
+        ``after`` is one element (no comma); an unknown name is 404.
         ``{"after", "n", "total", "rites": [{"rite", "label", "occurrences", "next": [{"acts": [...],
         "count", "share"}]}], "overall": [...]}``, most frequent first (ties in code point order), the
         ``top`` of each."""
         _only(request, {"after", "n", "rite", "top"})
         element = parse_pattern(after, vocabulary)
-        if len(element) != 1:
-            raise RequestError(f"after={after!r}: give one act (use /patterns for a sequence)")
         table = corpus.index.following(element[0], n, rite)
         per_rite: dict[str, Counter[tuple[str, ...]]] = {}
         for where in sorted(table):
@@ -212,13 +270,18 @@ def make_compare_router(service: Any) -> APIRouter:
             "overall": _distribution(overall, top)["next"],
         }
 
-    @router.get("/ngrams", summary="The most frequent runs of acts, per rite", response_model=None)
+    @router.get(
+        "/ngrams",
+        summary="The most frequent runs of acts, per rite",
+        response_model=None,
+        responses={**answers("application/json", "text/csv"), **_errors(400, 404, 406)},
+    )
     def ngrams_route(
         request: Request,
         n: Annotated[int, Query(ge=1, le=MAX_N)] = 3,
         rite: Annotated[str | None, Query(max_length=100)] = None,
         top: Annotated[int, Query(ge=1, le=10000)] = 20,
-        format: Annotated[str | None, Query(description="json or csv")] = None,  # noqa: A002
+        format: Annotated[Literal["json", "csv"] | None, Query(description="json or csv")] = None,  # noqa: A002
     ) -> Response:
         """Each edition's ``top`` most frequent runs of ``n`` acts (zh-Hant labels of the action
         concepts): JSON ``{"n", "sequences": [{"edition", "steps", "ngrams": [{"acts", "count"}]}]}`` or

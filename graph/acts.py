@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from yili.ingest.pipeline import Extraction
-from yili.ontology.errors import QueryError, UnknownTermError
-from yili.ontology.namespaces import DEFAULT_BASE, base_iri, mint
+from yili.ontology.errors import NotFoundError, UnknownTermError
+from yili.ontology.namespaces import base_iri, mint
 
 
 @dataclass(frozen=True)
@@ -140,30 +140,31 @@ def acts_from_extractions(extractions: Iterable[Extraction], base: str | None = 
     return out
 
 
-_QUERY = """
-SELECT ?step ?edition ?rite ?sequence ?block ?text ?action ?action_label ?agent_label ?recipient_label
-       ?vessel ?location ?modeIri ?appendix ?phase_number ?phase_label
-       (GROUP_CONCAT(DISTINCT STR(?agent); separator=" ") AS ?agents)
-       (GROUP_CONCAT(DISTINCT STR(?recipient); separator=" ") AS ?recipients) WHERE {
+_STEPS = """
+SELECT ?step ?edition ?sequence ?block ?text ?action_label ?modeIri WHERE {
   ?step a yk:Step ; yk:inEdition ?edition ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
         yk:actionLabel ?action_label ; yk:mode ?modeIri .
-  OPTIONAL { ?edition yk:editionOf ?rite }
-  OPTIONAL { ?step yk:action ?action }
-  OPTIONAL { ?step yk:agentLabel ?agent_label }
-  OPTIONAL { ?step yk:recipientLabel ?recipient_label }
-  OPTIONAL { ?step yk:vessel ?vessel }
-  OPTIONAL { ?step yk:location ?location }
-  OPTIONAL { ?step yk:inAppendix ?appendix }
-  OPTIONAL { ?step yk:inPhase ?phase . ?phase yk:sequence ?phase_number ; rdfs:label ?phase_label }
-  OPTIONAL { ?step yk:agent ?agent }
-  OPTIONAL { ?step yk:recipient ?recipient }
-} GROUP BY ?step ?edition ?rite ?sequence ?block ?text ?action ?action_label ?agent_label ?recipient_label
-           ?vessel ?location ?modeIri ?appendix ?phase_number ?phase_label
-ORDER BY ?edition ?sequence ?step"""
+}"""
+"""The steps' own fields: one row per step (each of these is functional)."""
+
+_LINKS = {
+    "action": "?step yk:action ?value",
+    "agent": "?step yk:agent ?value",
+    "recipient": "?step yk:recipient ?value",
+    "vessel": "?step yk:vessel ?value",
+    "location": "?step yk:location ?value",
+    "appendix": "?step yk:inAppendix ?value",
+    "agent_label": "?step yk:agentLabel ?value",
+    "recipient_label": "?step yk:recipientLabel ?value",
+    "phase": "?step yk:inPhase ?phase . ?phase yk:sequence ?value",
+    "phase_label": "?step yk:inPhase ?phase . ?phase rdfs:label ?value",
+}
+"""The concepts and phase of each step, one simple query each (a join of all of them in one query, with
+OPTIONAL and GROUP BY, takes Oxigraph half a minute on the whole corpus; these take seconds)."""
 
 
 def acts_from_store(select, base: str | None = None) -> list[Act]:  # type: ignore[no-untyped-def]
-    """The acts of every step of a built graph, edition by edition (editions in IRI order), each in its order.
+    """The acts of every step of a built graph, edition by edition (by rite key, then edition key), each in its order.
 
     Parameters
     ----------
@@ -182,44 +183,60 @@ def acts_from_store(select, base: str | None = None) -> list[Act]:  # type: igno
     from yili.graph.queries import prefix_block
 
     root = base or base_iri()
-    vocab = root + "vocab/" if root != DEFAULT_BASE else DEFAULT_BASE + "vocab/"
+    vocab = root + "vocab/"
+    prefixes = prefix_block(root)
 
-    def key(value: object) -> str | None:
-        if value is None or value == "":
-            return None
+    def key(value: object) -> str:
         text = str(value)
         return text[len(vocab) :] if text.startswith(vocab) else text.rsplit("/", 1)[-1]
 
+    linked: dict[str, dict[str, list[object]]] = {}
+    for name, pattern in _LINKS.items():
+        for r in select(prefixes + f"SELECT ?step ?value WHERE {{ ?step a yk:Step . {pattern} }}"):
+            linked.setdefault(str(r["step"]), {}).setdefault(name, []).append(r["value"])
+
+    def one(found: dict[str, list[object]], name: str) -> object | None:
+        values = sorted(found.get(name, []), key=str)
+        return values[0] if values else None
+
+    rites = {
+        str(r["edition"]): r["rite"] for r in select(prefixes + "SELECT ?edition ?rite WHERE { ?edition yk:editionOf ?rite }")
+    }
     out: list[Act] = []
-    for r in select(prefix_block(root) + _QUERY):
+    for r in select(prefixes + _STEPS):
         iri = str(r["step"])
+        found = linked.get(iri, {})
         path = "/steps/" + iri[len(root + "step/") :] if iri.startswith(root + "step/") else iri
-        edition = unquote(str(r["edition"]).rsplit("/", 1)[-1])
-        rite = unquote(str(r["rite"]).rsplit("/", 1)[-1]) if r.get("rite") else path.split("/")[2]
-        mode = str(r.get("modeIri") or "").rsplit("mode-", 1)[-1] or "actual"
+        rite_iri = rites.get(str(r["edition"]))
+        rite = unquote(str(rite_iri).rsplit("/", 1)[-1]) if rite_iri else path.split("/")[2]
+        agent_label, recipient_label = one(found, "agent_label"), one(found, "recipient_label")
+        phase = one(found, "phase")
+        label = one(found, "phase_label")
+        vessel, location, action = one(found, "vessel"), one(found, "location"), one(found, "action")
         out.append(
             Act(
                 iri=iri,
                 path=path,
                 rite=rite,
-                edition=edition,
+                edition=unquote(str(r["edition"]).rsplit("/", 1)[-1]),
                 sequence=int(str(r["sequence"])),
                 block=int(str(r["block"])),
-                phase=int(str(r["phase_number"])) if r.get("phase_number") is not None else None,
-                phase_label=str(r["phase_label"]) if r.get("phase_label") is not None else None,
+                phase=int(str(phase)) if phase is not None else None,
+                phase_label=str(label) if label is not None else None,
                 text=str(r["text"]),
-                action=key(r.get("action")) or "",
+                action=key(action) if action is not None else "",
                 action_label=str(r["action_label"]),
-                agents=tuple(sorted(k for k in (key(x) for x in str(r.get("agents") or "").split()) if k)),
-                recipients=tuple(sorted(k for k in (key(x) for x in str(r.get("recipients") or "").split()) if k)),
-                agent_label=str(r["agent_label"]) if r.get("agent_label") else None,
-                recipient_label=str(r["recipient_label"]) if r.get("recipient_label") else None,
-                vessel=key(r.get("vessel")),
-                location=key(r.get("location")),
-                mode=mode,
-                appendix=str(r.get("appendix") or "").lower() == "true",
+                agents=tuple(sorted({key(x) for x in found.get("agent", [])})),
+                recipients=tuple(sorted({key(x) for x in found.get("recipient", [])})),
+                agent_label=str(agent_label) if agent_label else None,
+                recipient_label=str(recipient_label) if recipient_label else None,
+                vessel=key(vessel) if vessel is not None else None,
+                location=key(location) if location is not None else None,
+                mode=str(r.get("modeIri") or "").rsplit("mode-", 1)[-1] or "actual",
+                appendix=str(one(found, "appendix") or "").lower() == "true",
             )
         )
+    out.sort(key=lambda a: (a.rite, a.edition, a.sequence, a.iri))
     return out
 
 
@@ -263,8 +280,8 @@ def select_sequence(
     ------
     UnknownTermError
         No rite or edition of that name is among the acts.
-    QueryError
-        The stage is malformed, or selects no step.
+    NotFoundError
+        The stage selects no step (a stage that is none of the forms is read as a phase label).
     """
     from yili.ingest.rites import find_rite
     from yili.ontology.errors import InputError
@@ -296,12 +313,10 @@ def select_sequence(
     elif m := re.fullmatch(r"(\d+)(?:-(\d+))?", spec):
         lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
         picked = [a for a in acts if a.phase is not None and lo <= a.phase <= hi and not a.appendix]
-    elif len(spec) <= 40:
-        picked = [a for a in acts if a.phase_label and fold(a.phase_label) == fold(spec) and not a.appendix]
     else:
-        raise QueryError(f"stage {spec[:40]!r}…: too long; give a phase number, a range 2-5, blocks b10-40 or a phase label")
+        picked = [a for a in acts if a.phase_label and fold(a.phase_label) == fold(spec) and not a.appendix]
     if not picked:
-        raise QueryError(
-            f"stage {spec!r} selects no step of {chosen}: give a phase number, a range 2-5, blocks b10-40 or a phase label"
+        raise NotFoundError(
+            f"stage {spec[:60]!r} selects no step of {chosen}: give a phase number, a range 2-5, blocks b10-40 or a phase label"
         )
     return chosen, picked

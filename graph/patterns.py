@@ -21,11 +21,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from yili.graph.acts import Act, by_sequence
-from yili.ontology.errors import QueryError
+from yili.ontology.errors import QueryError, UnknownTermError
 from yili.ontology.vocabulary import Vocabulary
 
 MAX_PATTERN = 12
 """Most elements in a pattern."""
+SEPARATORS = "[,，、…]+"
+"""What separates the elements of a pattern (a regular expression)."""
 MAX_WITHIN = 200
 """Widest window (steps) a pattern may span."""
 DEFAULT_WITHIN = 25
@@ -66,14 +68,15 @@ class Element:
 
 
 def parse_pattern(text: str, vocabulary: Vocabulary) -> tuple[Element, ...]:
-    """Read a pattern (``洗,酌,獻``, ``主人:洗,主人:獻→賔``; ``、`` ``，`` and ``…`` separate too).
+    """Read a pattern (``洗,酌,獻``, ``主人:洗,主人:獻→賔``; ``、``, ``，`` and ``…`` separate too).
 
     Raises
     ------
     QueryError
-        Empty, more than :data:`MAX_PATTERN` elements, or an element that is not ``[AGENT:]ACT[→RECIPIENT]``.
+        Empty, longer than 400 characters, or more than :data:`MAX_PATTERN` elements.
     UnknownTermError
-        A name the vocabulary does not know (HTTP 404, naming it).
+        A name the vocabulary does not know, or an element that is not ``[AGENT:]ACT[→RECIPIENT]``
+        (HTTP 404, naming it).
 
     >>> from yili.ontology.vocabulary import load_vocabulary
     >>> [(e.agent, e.act, e.recipient) for e in parse_pattern("主人:洗, 獻→賔", load_vocabulary())]
@@ -81,7 +84,7 @@ def parse_pattern(text: str, vocabulary: Vocabulary) -> tuple[Element, ...]:
     """
     if len(text) > 400:
         raise QueryError(f"pattern of {len(text)} characters: at most 400")
-    pieces = [p.strip() for p in re.split(r"[,，、…]+|\.\.\.", text) if p.strip()]
+    pieces = [p.strip() for p in re.split(SEPARATORS, text) if p.strip()]
     if not pieces:
         raise QueryError("empty pattern: give acts separated by commas, e.g. 洗,酌,獻")
     if len(pieces) > MAX_PATTERN:
@@ -90,7 +93,7 @@ def parse_pattern(text: str, vocabulary: Vocabulary) -> tuple[Element, ...]:
     for p in pieces:
         m = re.fullmatch(r"(?:([^:：→>]+)[:：])?([^:：→\->]+)(?:(?:→|->)([^:：→>]+))?", p)
         if m is None:
-            raise QueryError(f"pattern element {p!r}: write [AGENT:]ACT[→RECIPIENT], e.g. 主人:獻→賔")
+            raise UnknownTermError(f"pattern element {p!r} names no act: write [AGENT:]ACT[→RECIPIENT], e.g. 主人:獻→賔")
         agent, act, recipient = (g.strip() if g else None for g in m.groups())
         out.append(
             Element(

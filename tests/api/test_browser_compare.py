@@ -5,6 +5,7 @@ error, a page error or a request to another host."""
 from __future__ import annotations
 
 import httpx
+
 from tests.api.test_browser import Tab, api, browser, monkeypatch_module, server, shoot, tab  # noqa: F401  (fixtures)
 
 
@@ -72,3 +73,6 @@ def test_the_pattern_page_lists_the_hits_by_rite_with_links(tab: Tab, server: st
     page.wait_for_selector("#status:not([hidden])")
     assert "皇帝" in page.locator("#status").inner_text()
     assert page.locator("section.rite-hits").count() == 0
+    # the browser logs the 404 it was answered, as it should: that one is expected
+    assert tab.errors == ["console: Failed to load resource: the server responded with a status of 404 (Not Found)"]
+    tab.errors.clear()

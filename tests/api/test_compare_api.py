@@ -55,11 +55,16 @@ def test_pattern_errors_are_one_line(client) -> None:
     assert "皇帝" in r.json()["message"]
     r = client.get("/patterns", params={"seq": "洗", "whithin": 3})
     assert (r.status_code, r.json()["message"]) == (400, "unknown parameter 'whithin' (this resource takes: format, rite, seq, within)")
-    r = client.get("/patterns", params={"seq": "洗,酌,獻", "within": 2})
-    assert r.status_code == 400 and "within=2" in r.json()["message"]
+    # a window narrower than the pattern is the pattern's length
+    r = client.get("/patterns", params={"seq": "洗,酌,獻", "within": 2}).json()
+    assert (r["within"], r["total"]) == (3, 0)
+    r = client.get("/patterns", params={"seq": "主人:→賓"})
+    assert r.status_code == 404 and "write [AGENT:]ACT[→RECIPIENT]" in r.json()["message"]
     assert client.get("/patterns", params={"seq": "洗", "rite": "鄉射"}).json()["total"] == 0
     assert client.get("/patterns", params={"seq": "洗", "rite": "皇帝"}).status_code == 404
-    assert client.get("/patterns").status_code == 400
+    r = client.get("/patterns").json()
+    assert (r["total"], r["rites"]) == (0, []) and r["usage"].startswith("/patterns?seq=洗,酌,獻&within=25")
+    assert client.get("/patterns", params={"seq": ",".join(["洗"] * 13)}).status_code == 400  # at most 12 acts
 
 
 def test_what_follows_a_bow_of_sending(client) -> None:
@@ -98,9 +103,11 @@ def test_compare_as_csv_and_its_errors(client) -> None:
     r = client.get("/compare", params={"a": "鄉射", "b": "燕禮"})
     assert r.status_code == 404 and "鄉射" in r.json()["message"]
     r = client.get("/compare", params={"a": "yanli", "b": "yanli", "stage_a": "99"})
-    assert r.status_code == 400 and "selects no step" in r.json()["message"]
-    assert client.get("/compare", params={"a": "yanli"}).status_code == 400
-    assert client.get("/compare", params={"a": "yanli", "b": "yanli", "format": "xml"}).status_code == 406
+    assert r.status_code == 404 and "selects no step" in r.json()["message"]
+    # with a side missing: what can be compared
+    assert client.get("/compare", params={"a": "yanli"}).json()["sequences"] == ["yanli/shuzhu-excerpt"]
+    assert client.get("/compare", params={"a": "yanli", "b": "yanli", "format": "xml"}).status_code == 400
+    assert client.get("/compare", params={"a": "yanli", "b": "yanli"}, headers={"Accept": "image/png"}).status_code == 406
 
 
 def test_ngrams_as_csv(client) -> None:

@@ -10,7 +10,7 @@ from yili.graph.compare import Comparison, Signature, compare, signature
 from yili.graph.patterns import PatternIndex, parse_pattern
 from yili.ingest.document import read_file
 from yili.ontology.comparison import load_parts
-from yili.ontology.errors import QueryError, UnknownTermError
+from yili.ontology.errors import NotFoundError, QueryError, UnknownTermError
 
 from tests.conftest import shared_path
 
@@ -111,7 +111,7 @@ def test_a_stage_narrows_a_side_and_a_bad_one_is_refused(extraction, vocabulary)
     assert (name, acts[0].phase_label, acts[-1].phase_label) == ("yanli/shuzhu-excerpt", "主人献賔", "主人献賔")
     assert "主人筵前献賔" in [a.text for a in acts]
     assert [a.block for a in select_sequence(groups, "yanli", vocabulary, "b24-25")[1]][:1] == [24]
-    with pytest.raises(QueryError, match="selects no step"):
+    with pytest.raises(NotFoundError, match="selects no step"):
         select_sequence(groups, "yanli", vocabulary, "99")
     with pytest.raises(UnknownTermError, match="no steps of '鄉射'"):
         select_sequence(groups, "鄉射", vocabulary)
@@ -137,7 +137,7 @@ def test_the_patterns_wash_pour_present_find_the_hosts_toasts_to_the_guest_and_t
         "东北面献于公", "献卿于西阶上"]
     with pytest.raises(QueryError, match="within=2"):
         index.search(parse_pattern("洗,酌,獻", vocabulary), within=2)
-    with pytest.raises(QueryError, match="write \\[AGENT:\\]ACT"):
+    with pytest.raises(UnknownTermError, match="write \\[AGENT:\\]ACT"):
         parse_pattern("主人:→賓", vocabulary)
 
 
