@@ -303,7 +303,9 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     app.include_router(sparql)
     app.sparql_get = sparql.get_app
     app.include_router(make_export_router(service))
-    app.include_router(make_compare_router(service))  # /compare, /patterns, /next, /ngrams
+    compare = make_compare_router(service)  # /compare, /patterns, /next, /ngrams
+    app.include_router(compare)
+    app.router.on_startup.append(compare.preload)  # their acts read when the server starts, not in a request
     app.include_router(make_resource_router(lambda: service.store, service.base))
     q = service.queries
 

@@ -1,9 +1,10 @@
 """Compare two rites and search the steps: ``/compare``, ``/patterns``, ``/next``, ``/ngrams``.
 
 The logic is in :mod:`yili.graph.compare` and :mod:`yili.graph.patterns`; this router reads the acts of
-the served graph once (:class:`Corpus`, in a thread started with the router: the graph is read-only
-while served) and answers from memory.  A browser (``Accept`` preferring ``text/html``) asking ``/compare`` or
-``/patterns`` gets the viewer's side-by-side or pattern page, which asks the same URL for JSON.
+the served graph once (:class:`Corpus`: the graph is read-only while served; in a thread started with
+the server, :meth:`CompareRouter.preload`, or else at the first request) and answers from memory.
+A browser (``Accept`` preferring ``text/html``) asking ``/compare`` or ``/patterns`` gets the viewer's
+side-by-side or pattern page, which asks the same URL for JSON.
 """
 
 from __future__ import annotations
@@ -80,6 +81,20 @@ class Corpus:
         return self._index
 
 
+class CompareRouter(APIRouter):
+    """The router, with :meth:`preload` for the server's start."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        super().__init__()
+        self.corpus = corpus
+
+    def preload(self) -> None:
+        """Read the acts in a thread of their own (some seconds on the whole corpus), so that they are
+        ready soon after the server starts rather than read in the first request; a request that
+        comes first waits for them on the corpus's lock.  For ``app.router.on_startup``."""
+        threading.Thread(target=self.corpus.load, name="yili-acts", daemon=True).start()
+
+
 def _only(request: Request, allowed: set[str]) -> None:
     """400 for a parameter the resource does not take or one given twice (a typo would filter nothing)."""
     unknown = sorted(set(request.query_params) - allowed)
@@ -116,7 +131,7 @@ def _rite_label(service: Any, key: str) -> str:
     return r.hant if r is not None else key
 
 
-def make_compare_router(service: Any) -> APIRouter:
+def make_compare_router(service: Any) -> CompareRouter:
     """The router of ``/compare``, ``/patterns``, ``/next`` and ``/ngrams`` over ``service``'s graph."""
     from yili.api.app import _errors  # the one description of error answers (imported here: app imports this module)
     from yili.api.viewer import html_page
@@ -125,10 +140,7 @@ def make_compare_router(service: Any) -> APIRouter:
         return {200: {"description": "The answer, in the format negotiated", "content": {m: {} for m in media}}}
 
     corpus = Corpus(service)
-    # read the acts now, beside the server's start, not in the first request (some seconds on the whole
-    # corpus); a request that comes first waits for it on the corpus's lock
-    threading.Thread(target=corpus.load, name="yili-acts", daemon=True).start()
-    router = APIRouter()
+    router = CompareRouter(corpus)
     vocabulary = service.vocabulary
 
     @router.get(
