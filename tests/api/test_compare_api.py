@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from yili.graph.acts import acts_from_extractions, acts_from_store
 
 
@@ -121,3 +123,43 @@ def test_a_browser_gets_the_pages(client) -> None:
     for path, marker in (("/compare", 'data-page="compare"'), ("/patterns", 'data-page="patterns"')):
         r = client.get(path, headers={"Accept": "text/html,*/*;q=0.8"})
         assert r.status_code == 200 and marker in r.text
+
+
+@pytest.fixture(scope="module")
+def two_rites(extractor):
+    """A server of the 述註's 鄉飲酒禮 and 鄉射禮 (KR1d0040_004, _005)."""
+    from fastapi.testclient import TestClient
+    from tests.conftest import shared_path
+    from yili.api.app import create_app
+    from yili.api.service import service_from_extractions
+    from yili.ingest.document import read_file
+
+    files = [shared_path("corpus", "kanripo", "KR1d0040", f"KR1d0040_00{n}.txt") for n in (4, 5)]
+    return TestClient(create_app(service_from_extractions([extractor.extract(read_file(f)) for f in files])))
+
+
+def test_compare_the_archery_meeting_with_the_drinking_festival_over_the_store(two_rites) -> None:
+    body = two_rites.get("/compare", params={"a": "鄉射", "b": "鄉飲酒禮"}).json()
+    assert (body["a"], body["b"]) == ("xiangsheli/shuzhu", "xiangyinjiuli/shuzhu")
+    toasts = [
+        (r["kind"], r["a"]["agent"], r["a"]["action"], r["a"]["recipient"], r["a"]["url"], r["b"]["text"])
+        for r in body["rows"]
+        if r["a"] and r["b"] and r["a"]["action"] in ("獻", "酢", "酬") and r["a"]["recipient"] in ("賓", "賔", "主人")
+    ]
+    assert toasts[:3] == [
+        ("same", "主人", "獻", "賓", "/steps/xiangsheli/shuzhu/30/4", "賔之席前西北面獻賔"),
+        ("same", "賔", "酢", "主人", "/steps/xiangsheli/shuzhu/45/12", "主人之席前東南面酢主人"),
+        ("same", "主人", "酬", "賔", "/steps/xiangsheli/shuzhu/52/7", "酬賔"),
+    ]
+    shots = [r for r in body["rows"] if r["a"] and r["a"]["action"] == "射"]
+    assert len(shots) == 28 and all(r["b"] is None for r in shots)
+
+
+def test_patterns_and_what_follows_per_rite_over_the_store(two_rites) -> None:
+    body = two_rites.get("/patterns", params={"seq": "主人:獻→賓,賓:酢→主人", "within": 100}).json()
+    assert [(r["rite"], r["label"], r["count"]) for r in body["rites"]] == [("xiangyinjiuli", "鄉飲酒禮", 1), ("xiangsheli", "鄉射禮", 1)]
+    only = two_rites.get("/patterns", params={"seq": "主人:獻→賓,賓:酢→主人", "within": 100, "rite": "鄉射禮"}).json()
+    assert [r["rite"] for r in only["rites"]] == ["xiangsheli"]
+    after = two_rites.get("/next", params={"after": "拜送"}).json()
+    assert [r["rite"] for r in after["rites"]] == ["xiangyinjiuli", "xiangsheli"]
+    assert after["total"] == sum(r["occurrences"] for r in after["rites"])
