@@ -6,7 +6,6 @@ import csv
 import io
 
 import pytest
-
 from yili.graph.acts import acts_from_extractions, acts_from_store
 
 
@@ -129,10 +128,11 @@ def test_a_browser_gets_the_pages(client) -> None:
 def two_rites(extractor):
     """A server of the 述註's 鄉飲酒禮 and 鄉射禮 (KR1d0040_004, _005)."""
     from fastapi.testclient import TestClient
-    from tests.conftest import shared_path
     from yili.api.app import create_app
     from yili.api.service import service_from_extractions
     from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
 
     files = [shared_path("corpus", "kanripo", "KR1d0040", f"KR1d0040_00{n}.txt") for n in (4, 5)]
     return TestClient(create_app(service_from_extractions([extractor.extract(read_file(f)) for f in files])))
