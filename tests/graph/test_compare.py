@@ -148,3 +148,15 @@ def test_what_follows_a_bow_of_sending_and_the_frequent_runs(extraction, vocabul
         (("坐",), 4), (("薦",), 3), (("答再拜",), 2)]
     grams = index.ngrams(3)["yanli/shuzhu-excerpt"]
     assert (grams[("坐", "奠", "拜")], grams[("洗", "升", "實")]) == (7, 5)
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from yili.graph import compare as compare_module
+    from yili.graph import patterns
+    from yili.ontology import comparison
+
+    for module in (compare_module, patterns, comparison):
+        failures, tried = doctest.testmod(module)
+        assert tried > 0 and failures == 0, module.__name__
