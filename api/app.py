@@ -31,7 +31,7 @@ from yili.api.sparql import SparqlLimits, make_sparql_router
 from yili.api.viewer import html_page, install_pages
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries, OxigraphBackend
-from yili.ontology.errors import RequestError, RequestTooLargeError, UnknownTermError, YiliError
+from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, UnknownTermError, YiliError
 from yili.ontology.namespaces import mint
 from yili.ontology.vocabulary import Vocabulary
 

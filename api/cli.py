@@ -14,8 +14,8 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import replace
+from collections.abc import Sequence
 from pathlib import Path
 
 from yili.ontology.errors import InputError, YiliError
@@ -323,7 +323,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """``yili-kg compare A B [--stage S [--stage S]]``: align the steps of two texts (two rites, two
     editions of a rite, or two stages of one text: give the same file twice), by
     :func:`yili.graph.compare.compare`; a table (default), JSON or CSV on standard output."""
-
     from yili.graph.acts import acts_from_extractions, by_sequence, select_sequence
     from yili.graph.compare import compare
 

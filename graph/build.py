@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,7 @@ def build_time() -> datetime | None:
     if raw is None or raw == "":
         return None
     try:
-        return datetime.fromtimestamp(int(raw), tz=UTC)
+        return datetime.fromtimestamp(int(raw), tz=timezone.utc)
     except (ValueError, OverflowError, OSError):
         raise InputError(
             f"SOURCE_DATE_EPOCH={raw[:40]!r}: not a whole number of seconds since 1970-01-01 UTC (in the years 1-9999)"
