@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 from yili.api.exports import make_export_router
 from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
+from yili.api.routes_compare import make_compare_router
 from yili.api.sparql import SparqlLimits, make_sparql_router
 from yili.api.viewer import html_page, install_pages
 from yili.graph.build import prefixes_for
@@ -302,6 +303,9 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     app.include_router(sparql)
     app.sparql_get = sparql.get_app
     app.include_router(make_export_router(service))
+    compare = make_compare_router(service)  # /compare, /patterns, /next, /ngrams
+    app.include_router(compare)
+    app.router.on_startup.append(compare.preload)  # their acts read when the server starts, not in a request
     app.include_router(make_resource_router(lambda: service.store, service.base))
     q = service.queries
 

@@ -319,6 +319,75 @@ def cmd_toasts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """``yili-kg compare A B [--stage S [--stage S]]``: align the steps of two texts (two rites, two
+    editions of a rite, or two stages of one text: give the same file twice), by
+    :func:`yili.graph.compare.compare`; a table (default), JSON or CSV on standard output."""
+    from yili.graph.acts import acts_from_extractions, by_sequence, select_sequence
+    from yili.graph.compare import compare
+
+    stages = list(args.stage or [])
+    if len(stages) > 2:
+        raise InputError(f"--stage given {len(stages)} times: give it once (both sides) or twice (A, then B)")
+    stage_a, stage_b = (stages + [None, None])[:2] if len(stages) != 1 else (stages[0], stages[0])
+    files = [args.a] if Path(args.a).resolve() == Path(args.b).resolve() else [args.a, args.b]
+    extractor, extractions = _extract(files, args.vocab, args.rite)
+    by_file = {str(Path(e.document.source).resolve()): e for e in extractions}
+    groups = by_sequence(acts_from_extractions(extractions, _base(args.base_iri)))
+
+    def side(path: str) -> str:
+        e = by_file.get(str(Path(path).resolve()))
+        if e is None:
+            raise InputError(f"{path}: no classic text found in it to compare")
+        return f"{e.document.rite}/{e.document.edition}"
+
+    name_a, acts_a = select_sequence(groups, side(args.a), extractor.vocabulary, stage_a)
+    name_b, acts_b = select_sequence(groups, side(args.b), extractor.vocabulary, stage_b)
+    result = compare(acts_a, acts_b, extractor.vocabulary, names=(name_a, name_b), stages=(stage_a, stage_b))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.as_json(), ensure_ascii=False, indent=1) + "\n")
+    elif args.format == "csv":
+        sys.stdout.write(result.as_csv())
+    else:
+        j = result.as_json()
+        print(
+            f"{name_a} ↔ {name_b}: similarity {j['similarity']}, {j['same']} same, {j['substitutions']} substituted, "
+            f"{j['deletions']} only in A, {j['insertions']} only in B"
+        )
+        marks = {"same": "=", "substitution": "~", "deletion": "<", "insertion": ">"}
+
+        def cell(act) -> str:  # type: ignore[no-untyped-def]
+            if act is None:
+                return ""
+            who = (act.agent_label or "") + (f"→{act.recipient_label}" if act.recipient_label else "")
+            return f"{act.sequence} {who}:{act.action_label} {act.text}"
+
+        for r in result.rows:
+            print(f"{marks[r.kind]} {cell(r.a)}\t{cell(r.b)}")
+    return 0
+
+
+def cmd_ngrams(args: argparse.Namespace) -> int:
+    """``yili-kg ngrams [INPUT ...] --n 3 [--rite R] [--top 20] [--csv]``: each edition's most frequent
+    runs of ``n`` acts (:meth:`yili.graph.patterns.PatternIndex.ngrams`)."""
+    from yili.graph.acts import acts_from_extractions
+    from yili.graph.patterns import PatternIndex, ngrams_csv, ranked
+
+    extractor, extractions = _extract(args.inputs, args.vocab, None)
+    index = PatternIndex(acts_from_extractions(extractions), extractor.vocabulary)
+    try:
+        table = index.ngrams(args.n, args.rite)
+    except YiliError as exc:
+        raise InputError(exc.message) from None
+    if args.csv:
+        sys.stdout.write(ngrams_csv(table, args.top))
+        return 0
+    for key in sorted(table):
+        for rank, (gram, count) in enumerate(ranked(table[key], args.top), 1):
+            print(f"{key}\t{rank}\t{count}\t{' '.join(gram)}")
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """``yili-kg eval GOLD [GOLD ...] [INPUT] [--corpus DIR]``: precision, recall and F1 per field for
     every gold set found in the GOLD folders (one table each, then an overall one), and the worst errors.
@@ -677,6 +746,28 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("toasts", help="print who toasts whom as JSON Lines")
     common(t)
     t.set_defaults(func=cmd_toasts)
+
+    cp = sub.add_parser("compare", help="align the steps of two texts (two rites, two editions, or two stages)")
+    cp.add_argument("a", metavar="A", help="a text file (one edition of a rite)")
+    cp.add_argument("b", metavar="B", help="the other text file (the same file again to compare two stages of it)")
+    cp.add_argument(
+        "--stage",
+        action="append",
+        metavar="STAGE",
+        help="a phase number (3), phases (2-5), blocks (b10-40) or a phase label; once for both sides, twice for A then B",
+    )
+    cp.add_argument("--format", choices=["table", "json", "csv"], default="table", help="output format (default: table)")
+    common(cp, inputs=False)
+    cp.set_defaults(func=cmd_compare)
+
+    ng = sub.add_parser("ngrams", help="the most frequent runs of n acts in each edition")
+    ng.add_argument("inputs", nargs="*", metavar="INPUT", help="text files or folders; default: the embedded excerpt")
+    ng.add_argument("--n", type=int, default=3, help="acts in a run (1-8; default 3)")
+    ng.add_argument("--rite", default=None, help="keep the editions of one rite (its key or its name)")
+    ng.add_argument("--top", type=int, default=20, help="how many runs per edition (default 20)")
+    ng.add_argument("--csv", action="store_true", help="write CSV (sequence, rank, acts, count)")
+    ng.add_argument("--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle")
+    ng.set_defaults(func=cmd_ngrams)
 
     e = sub.add_parser("eval", help="score the extractor against gold annotations")
     e.add_argument(

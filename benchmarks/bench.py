@@ -459,15 +459,71 @@ def interleaved_rounds(
     return rounds
 
 
+# ----------------------------------------------------------------------------------------- patterns
+
+
+def bench_patterns(graph: Path) -> None:
+    """The pattern search over the whole corpus (graph/patterns.py): the acts read from the store once
+    and indexed, then a pattern, a continuation and a comparison answered from memory.  Alone:
+    ``python benchmarks/bench.py patterns [BUILD_DIR]`` (without BUILD_DIR the corpus is built first)."""
+    section("patterns: an index of the step sequences in memory, over the whole corpus")
+    from yili.graph.acts import acts_from_store, by_sequence, select_sequence
+    from yili.graph.compare import compare
+    from yili.graph.patterns import PatternIndex, parse_pattern
+    from yili.graph.queries import OxigraphBackend
+    from yili.graph.store import open_store
+    from yili.ontology.vocabulary import load_vocabulary
+
+    vocabulary = load_vocabulary()
+    backend = OxigraphBackend(open_store(graph / "store"))
+    t0, c0 = time.perf_counter(), time.process_time()
+    acts = acts_from_store(backend.select)
+    t_read, c_read = time.perf_counter() - t0, time.process_time() - c0
+    t0 = time.perf_counter()
+    index = PatternIndex(acts, vocabulary)
+    t_index = time.perf_counter() - t0
+    print(f"{len(acts)} steps in {len(index.keys)} editions: read from the store in {t_read:.2f} s ({c_read:.2f} s of CPU), indexed in {t_index:.2f} s (once per server)")
+    for text, within in (("洗,酌,獻", 25), ("主人:洗,主人:獻→賓", 25), ("獻,酢,酬", 200)):
+        pattern = parse_pattern(text, vocabulary)
+        t, found = timed(lambda p=pattern, w=within: index.search(p, w), 5)
+        print(f"  pattern {text} within {within}: {len(found)} occurrences in {t * 1000:.1f} ms (target: well under 1 s)")  # type: ignore[arg-type]
+    t, after = timed(lambda: index.following(parse_pattern("拜送", vocabulary)[0], 1), 5)
+    print(f"  what follows 拜送: {sum(sum(c.values()) for c in after.values())} steps counted in {t * 1000:.1f} ms")  # type: ignore[union-attr]
+    groups = by_sequence(acts)
+    if any(k.startswith("xiangsheli/") for k in groups) and any(k.startswith("xiangyinjiuli/") for k in groups):
+        _, a = select_sequence(groups, "鄉射禮", vocabulary)
+        _, b = select_sequence(groups, "鄉飲酒禮", vocabulary)
+        t, c = timed(lambda: compare(a, b, vocabulary), 3)
+        print(f"  compare 鄉射禮 ({len(a)} steps) with 鄉飲酒禮 ({len(b)}): {t:.2f} s, similarity {c.similarity:.3f}")  # type: ignore[union-attr]
+
+
+def patterns_alone(argv: list[str]) -> None:
+    """``bench.py patterns [BUILD_DIR]``: only :func:`bench_patterns`, on a built folder or on the corpus
+    built now into a temporary folder."""
+    if argv:
+        bench_patterns(Path(argv[0]))
+        return
+    with tempfile.TemporaryDirectory(prefix="yili-bench-") as tmp:
+        kanripo = CORPUS / "kanripo"
+        inputs = [str(kanripo)] if kanripo.is_dir() else []
+        seconds, _ = build(inputs, Path(tmp) / "graph", jobs=2)
+        print(f"built {inputs[0] if inputs else 'the excerpt'} in {seconds:.1f} s")
+        bench_patterns(Path(tmp) / "graph")
+
+
 def main() -> None:
     print(f"yili-kg benchmark, {os.cpu_count()} cores; ratios are measured in this run")
     with tempfile.TemporaryDirectory(prefix="yili-bench-") as tmp:
         workdir = Path(tmp)
         graph, _ = bench_build(workdir)
         bench_in_process(graph)
+        bench_patterns(graph)
         bench_http(graph)
     print(f"\nmax RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["patterns"]:
+        patterns_alone(sys.argv[2:])
+    else:
+        main()

@@ -289,6 +289,10 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/ontology": ["200", "400", "404", "406"],
         "/context.jsonld": ["200", "400", "406"],
         "/ontology/alignments": ["200", "400", "404", "406"],
+        "/compare": ["200", "400", "404", "406"],
+        "/patterns": ["200", "400", "404", "406"],
+        "/next": ["200", "400", "404"],
+        "/ngrams": ["200", "400", "404", "406"],
     }
     body = paths["/toasts"]["get"]["responses"]["404"]["content"]["application/json"]["schema"]
     assert body["required"] == ["error", "message"]

@@ -16,10 +16,14 @@ def test_rest_routes_answer_as_their_schema_says(service):
     operations = [result.ok() for result in schema.get_all_operations()]
     assert sorted(op.label for op in operations) == sorted([
         "GET /",
+        "GET /compare",
         "GET /context.jsonld",
         "GET /export/{format}",
+        "GET /next",
+        "GET /ngrams",
         "GET /ontology",
         "GET /ontology/alignments",
+        "GET /patterns",
         "GET /phases",
         "GET /rites",
         "GET /step/{rite}/{edition}/{block}/{ordinal}",

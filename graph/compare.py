@@ -1,0 +1,310 @@
+"""Compare two step sequences: two rites, two editions of one rite, or two stages, aligned act by act.
+
+Scholars read the 儀禮 comparatively: the 鄉射禮 repeats the 鄉飲酒禮's toasts before its archery
+(鄉射禮 註 "如鄉飲酒之禮"), the 少牢 is the 特牲 of a higher rank.  Two steps are compared by what they
+do, not by their words (:func:`signature`): the action concept, the agent and the recipient by their
+**part** in their own rite (``ontology/comparison.ttl`` over the profiles of ``ontology/rites.ttl``: the 主人
+of the 鄉飲酒禮 and the 公 of the 燕禮 both preside), the cup and the place as weaker evidence
+(:func:`pair_score`).  The alignment itself is Biopython's :class:`Bio.Align.PairwiseAligner`
+(Needleman–Wunsch–Gotoh: global, affine gaps) over the two sequences of signatures, with a substitution
+matrix over the signatures that occur.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from Bio.Align import PairwiseAligner, substitution_matrices
+from yili.graph.acts import Act
+from yili.ontology.comparison import Parts, load_parts
+from yili.ontology.rites import NEUTRAL
+from yili.ontology.vocabulary import Vocabulary
+
+ACTION_SAME = 3.0
+"""Score of two steps doing the same act (same action concept)."""
+ACTION_NEAR = 2.0
+"""Score of two acts one of which is a kind of the other (``skos:broader``): 酳 is a 獻 (特牲 主人洗角升酌酳尸
+註 酳猶衍也 是獻尸也)."""
+ACTION_OTHER = -2.0
+"""Score of two different acts, whatever their persons."""
+PARTY_SAME, PARTY_OTHER = 1.0, -1.0
+"""Agent (or recipient) parts that meet / that are both known and do not meet."""
+WEAK_SAME, WEAK_OTHER = 0.5, -0.25
+"""Cup (or place) the same / both written and different: weaker evidence."""
+GAP_OPEN, GAP_EXTEND = -3.0, -0.5
+"""Affine gap scores (the first step of a gap, each further step): a run of steps one side lacks (the
+archery of the 鄉射禮) costs little more per step than one."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What a step does, as the comparison reads it (hashable; equal signatures are "the same step").
+
+    Attributes
+    ----------
+    action : str
+        Action concept key (the one it counts as, ``ontology/comparison.ttl``: 實 → 酌), with ``!`` after
+        it for a negated act (不拜).
+    agent, recipient : tuple[str, ...]
+        The parts of the agents (recipients) in their rite (:meth:`Parts.parts_of`), sorted, unique.
+    vessel, location : str | None
+        Concept keys.
+    """
+
+    action: str
+    agent: tuple[str, ...]
+    recipient: tuple[str, ...]
+    vessel: str | None
+    location: str | None
+
+    def token(self) -> str:
+        """The signature as one string (a letter of the aligner's alphabet)."""
+        return "|".join((self.action, "+".join(self.agent), "+".join(self.recipient), self.vessel or "", self.location or ""))
+
+
+def signature(act: Act, vocabulary: Vocabulary, parts: Parts | None = None) -> Signature:
+    """The :class:`Signature` of ``act``, its persons read as their parts in the act's own rite."""
+    parts = parts or load_parts()
+    profile = vocabulary.rites.get(act.rite, NEUTRAL)
+
+    def of(roles: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(sorted({p for r in roles for p in parts.parts_of(r, profile)}))
+
+    # an act that counts as another (實 the cup is the pouring, 酌) is read as that one
+    action = parts.counts_as.get(act.action, act.action) or f"written:{act.action_label}"
+    if act.mode == "negated":
+        action += "!"
+    return Signature(action, of(act.agents), of(act.recipients), act.vessel, act.location)
+
+
+def pair_score(a: Signature, b: Signature, vocabulary: Vocabulary) -> float:
+    """The score of aligning two steps: the act first, then the persons, then the cup and the place.
+
+    Two different acts score :data:`ACTION_OTHER` whoever does them.  The same act scores
+    :data:`ACTION_SAME` (one a kind of the other, :data:`ACTION_NEAR`), plus for the agent and for the
+    recipient :data:`PARTY_SAME` if their parts meet, :data:`PARTY_OTHER` if both are known and do not
+    (nothing when either is unknown), plus for the cup and for the place :data:`WEAK_SAME` or
+    :data:`WEAK_OTHER` when both are written.
+
+    >>> from yili.ontology.vocabulary import load_vocabulary
+    >>> v = load_vocabulary()
+    >>> host_to_guest = Signature("action-xian", ("host", "presiding"), ("chief-guest",), "vessel-jue", None)
+    >>> to_ruler = Signature("action-xian", ("host",), ("presiding",), None, None)
+    >>> pair_score(host_to_guest, host_to_guest, v), pair_score(host_to_guest, to_ruler, v)
+    (5.5, 3.0)
+    >>> pair_score(host_to_guest, Signature("action-zuo", ("chief-guest",), ("host",), None, None), v)
+    -2.0
+    """
+    if a.action == b.action:
+        score = ACTION_SAME
+    elif _near(a.action, b.action, vocabulary):
+        score = ACTION_NEAR
+    else:
+        return ACTION_OTHER
+    for x, y in ((a.agent, b.agent), (a.recipient, b.recipient)):
+        if x and y:
+            score += PARTY_SAME if set(x) & set(y) else PARTY_OTHER
+    for u, w in ((a.vessel, b.vessel), (a.location, b.location)):
+        if u and w:
+            score += WEAK_SAME if u == w else WEAK_OTHER
+    return score
+
+
+def _near(x: str, y: str, vocabulary: Vocabulary) -> bool:
+    """One act a kind of the other (``skos:broader*``), both affirmed or both negated."""
+    if x.endswith("!") != y.endswith("!"):
+        return False
+    x, y = x.rstrip("!"), y.rstrip("!")
+    return x in vocabulary.broader_closure(y) or y in vocabulary.broader_closure(x)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of an alignment.
+
+    Attributes
+    ----------
+    kind : str
+        ``same`` (two steps with one signature), ``substitution`` (paired, signatures differ),
+        ``deletion`` (a step of A that B lacks) or ``insertion`` (a step of B that A lacks).
+    a, b : Act | None
+        The steps of each side (None on the side that lacks it).
+    score : float
+        :func:`pair_score` of the pair (0.0 for an unpaired step).
+    """
+
+    kind: str
+    a: Act | None
+    b: Act | None
+    score: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The alignment of two step sequences.
+
+    Attributes
+    ----------
+    a, b : str
+        The ``rite/edition`` of each side.
+    stage_a, stage_b : str | None
+        The stage each side was narrowed to (see :func:`yili.graph.acts.select_sequence`).
+    rows : tuple[Row, ...]
+        In order of both sequences.
+    score : float
+        The alignment's score (sum of pair scores and gap scores).
+    similarity : float
+        0–1: twice the sum, over the pairs, of each pair's score over the better of its two steps' scores
+        with themselves (1 for a step paired with its like, 0 if it scores nothing), divided by the steps
+        of both sides.
+    """
+
+    a: str
+    b: str
+    stage_a: str | None
+    stage_b: str | None
+    rows: tuple[Row, ...]
+    score: float
+    similarity: float
+
+    def count(self, kind: str) -> int:
+        """The number of rows of ``kind`` (same, substitution, deletion, insertion)."""
+        return sum(1 for r in self.rows if r.kind == kind)
+
+    @property
+    def identical_share(self) -> float:
+        """Of the steps of A, the share paired with a step of B of the same signature (1.0 if A is empty)."""
+        n = sum(1 for r in self.rows if r.a is not None)
+        return self.count("same") / n if n else 1.0
+
+    def as_json(self) -> dict[str, object]:
+        """``{"a", "b", "stage_a", "stage_b", "steps_a", "steps_b", "same", "substitutions", "deletions",
+        "insertions", "similarity", "identical_share", "score", "rows": [{"kind", "score", "a", "b"}]}``,
+        each side of a row the step's record (:meth:`Act.as_record`: its ``id``, ``url``, text and labels) or null."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "stage_a": self.stage_a,
+            "stage_b": self.stage_b,
+            "steps_a": sum(1 for r in self.rows if r.a is not None),
+            "steps_b": sum(1 for r in self.rows if r.b is not None),
+            "same": self.count("same"),
+            "substitutions": self.count("substitution"),
+            "deletions": self.count("deletion"),
+            "insertions": self.count("insertion"),
+            "similarity": round(self.similarity, 4),
+            "identical_share": round(self.identical_share, 4),
+            "score": self.score,
+            "rows": [
+                {
+                    "kind": r.kind,
+                    "score": r.score,
+                    "a": r.a.as_record() if r.a else None,
+                    "b": r.b.as_record() if r.b else None,
+                }
+                for r in self.rows
+            ],
+        }
+
+    def as_csv(self) -> str:
+        """The rows as CSV (RFC 4180, header first): ``kind, score``, then for each side ``sequence,
+        block, agent, action, recipient, text, url``."""
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\r\n")
+        fields = ("sequence", "block", "agent", "action", "recipient", "text", "url")
+        w.writerow(["kind", "score", *(f"a_{f}" for f in fields), *(f"b_{f}" for f in fields)])
+        for r in self.rows:
+            cells: list[object] = [r.kind, r.score]
+            for act in (r.a, r.b):
+                rec = act.as_record() if act else {}
+                cells += ["" if rec.get(f) is None else rec.get(f) for f in fields]
+            w.writerow(cells)
+        return out.getvalue()
+
+
+def compare(
+    a: Sequence[Act],
+    b: Sequence[Act],
+    vocabulary: Vocabulary,
+    *,
+    names: tuple[str, str] | None = None,
+    stages: tuple[str | None, str | None] = (None, None),
+) -> Comparison:
+    """Align two sequences of acts (global alignment with affine gaps, Biopython's PairwiseAligner).
+
+    Parameters
+    ----------
+    a, b : sequence of Act
+        Each in its order (:func:`yili.graph.acts.select_sequence`).
+    vocabulary : Vocabulary
+        For the rite profiles (parts) and the broader acts.
+    names : (str, str), optional
+        The ``rite/edition`` of each side (default: that of their first step).
+    stages : (str | None, str | None)
+        The stages the sides were narrowed to, to record.
+
+    Returns
+    -------
+    Comparison
+        Among alignments of the best score, the one the aligner gives first (deterministic for the
+        same input).
+    """
+    parts = load_parts()
+    sig_a = [signature(x, vocabulary, parts) for x in a]
+    sig_b = [signature(x, vocabulary, parts) for x in b]
+    name_a = names[0] if names else (a[0].where if a else "")
+    name_b = names[1] if names else (b[0].where if b else "")
+    if not a or not b:
+        ends = tuple(Row("deletion", x, None, 0.0) for x in a) + tuple(Row("insertion", None, y, 0.0) for y in b)
+        return Comparison(name_a, name_b, stages[0], stages[1], ends, GAP_OPEN if ends else 0.0, 0.0)
+    distinct = sorted({s.token(): s for s in (*sig_a, *sig_b)}.items())
+    alphabet = tuple(t for t, _ in distinct)
+    index = {t: i for i, t in enumerate(alphabet)}
+    data = np.full((len(alphabet), len(alphabet)), ACTION_OTHER)
+    by_action: dict[str, list[int]] = {}
+    for i, (_, s) in enumerate(distinct):
+        by_action.setdefault(s.action, []).append(i)
+    actions = sorted(by_action)
+    for x in actions:
+        for y in actions:
+            if x == y or _near(x, y, vocabulary):
+                for i in by_action[x]:
+                    for j in by_action[y]:
+                        data[i, j] = pair_score(distinct[i][1], distinct[j][1], vocabulary)
+    matrix = substitution_matrices.Array(alphabet=alphabet, dims=2, data=data)
+    aligner = PairwiseAligner(mode="global", substitution_matrix=matrix, open_gap_score=GAP_OPEN, extend_gap_score=GAP_EXTEND)
+    tokens_a, tokens_b = [s.token() for s in sig_a], [s.token() for s in sig_b]
+    alignment = aligner.align(tokens_a, tokens_b)[0]
+    rows: list[Row] = []
+    i = j = 0
+    for (a0, a1), (b0, b1) in zip(*alignment.aligned, strict=True):
+        rows += [Row("deletion", a[k], None, 0.0) for k in range(i, a0)]
+        rows += [Row("insertion", None, b[k], 0.0) for k in range(j, b0)]
+        for k in range(a1 - a0):
+            ta, tb = tokens_a[a0 + k], tokens_b[b0 + k]
+            score = float(data[index[ta], index[tb]])
+            rows.append(Row("same" if ta == tb else "substitution", a[a0 + k], b[b0 + k], score))
+        i, j = a1, b1
+    rows += [Row("deletion", a[k], None, 0.0) for k in range(i, len(a))]
+    rows += [Row("insertion", None, b[k], 0.0) for k in range(j, len(b))]
+    credit = _credit(rows, sig_a, sig_b, a, b, vocabulary)
+    similarity = 2 * credit / (len(a) + len(b))
+    return Comparison(name_a, name_b, stages[0], stages[1], tuple(rows), float(alignment.score), similarity)
+
+
+def _credit(rows, sig_a, sig_b, a, b, vocabulary) -> float:  # type: ignore[no-untyped-def]
+    """Sum over the pairs of each pair's score over the better self-score of its two steps (0–1 each)."""
+    pos_a = {id(x): k for k, x in enumerate(a)}
+    pos_b = {id(y): k for k, y in enumerate(b)}
+    total = 0.0
+    for r in rows:
+        if r.a is None or r.b is None or r.score <= 0:
+            continue
+        sa, sb = sig_a[pos_a[id(r.a)]], sig_b[pos_b[id(r.b)]]
+        best = max(pair_score(sa, sa, vocabulary), pair_score(sb, sb, vocabulary))
+        total += min(1.0, r.score / best)
+    return total
