@@ -303,6 +303,9 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     app.sparql_get = sparql.get_app
     app.include_router(make_export_router(service))
     app.include_router(make_resource_router(lambda: service.store, service.base))
+    from yili.api.routes_stages import make_stages_router
+
+    app.include_router(make_stages_router(service))
     q = service.queries
 
     @app.get(

@@ -393,6 +393,22 @@ function groupByPhase(steps, phases) {
   return groups;
 }
 
+/** Runs of consecutive steps in one stage of 楊復's 儀禮圖: [{stage (or null), edition, steps}], in order.
+ * A stage's steps need not be consecutive (楊復 moves the 辭 and the 記 into their stage), so a stage
+ * can head more than one run. */
+function groupByStage(steps, stages) {
+  const stageOf = new Map();
+  for (const st of stages) for (const m of st.members) stageOf.set(m, st);
+  const groups = [];
+  for (const s of steps) {
+    const st = stageOf.get(s.id) || null;
+    const current = groups[groups.length - 1];
+    if (current && current.stage === st && current.edition === s.edition) current.steps.push(s);
+    else groups.push({ stage: st, edition: s.edition, steps: [s] });
+  }
+  return groups;
+}
+
 /** Options of a filter select: the values found in the steps, the commonest first, with their counts. */
 function fillSelect(select, values, chosen) {
   const counts = new Map();
@@ -407,8 +423,8 @@ function fillSelect(select, values, chosen) {
 async function renderTimeline(rite, params, token) {
   document.title = "節次 Timeline · 儀禮 yili-kg";
   const filters = { agent: params.get("agent") || "", action: params.get("action") || "", vessel: params.get("vessel") || "" };
-  const [steps, phases, toasts] = await Promise.all([
-    allSteps({ rite }), getJSON(`/phases${query({ rite })}`), allToasts({ rite }),
+  const [steps, phases, toasts, stages] = await Promise.all([
+    allSteps({ rite }), getJSON(`/phases${query({ rite })}`), allToasts({ rite }), getJSON(`/stages${query({ rite })}`),
   ]);
   if (token !== state.token) return;
   const form = document.getElementById("filters");
@@ -430,11 +446,27 @@ async function renderTimeline(rite, params, token) {
   const toastOf = new Map(toasts.map((t) => [t.step, t]));
   const editions = new Set(steps.map((s) => s.edition));
   const shown = matching ? steps.filter((s) => matching.has(s.id)) : steps;
-  const sections = groupByPhase(steps, phases).map((group) => {
+  // 楊復's stages (節) where 儀禮圖 covers the rite: the timeline runs by stage, each step showing its phase
+  const byStage = stages.length > 0;
+  const phaseOfStep = new Map();
+  for (const g of groupByPhase(steps, phases)) for (const s of g.steps) phaseOfStep.set(s.id, g.phase);
+  const groups = byStage ? groupByStage(steps, stages) : groupByPhase(steps, phases);
+  const sections = groups.map((group) => {
     const items = group.steps.filter((s) => !matching || matching.has(s.id));
     if (!items.length) return null;
     const first = group.steps[0].sequence;
     const last = group.steps[group.steps.length - 1].sequence;
+    if (byStage) {
+      const st = group.stage;
+      return el("section", { class: "phase stage", dataset: { stage: st ? st.title : "" } },
+        el("h3", {},
+          st ? el("span", { class: "phase-number" }, st.number) : null,
+          st ? st.title : el("span", { lang: "en" }, "(no stage)"),
+          el("small", { lang: "en" }, ` steps ${first}–${last}${items.length < group.steps.length ? ` · ${items.length} shown` : ""}`),
+          st ? el("small", { class: "source", title: "楊復 儀禮圖" }, ` ${st.source}`) : null,
+          editions.size > 1 ? el("small", { class: "edition", lang: "en" }, ` ${group.edition.split("/").pop()}`) : null),
+        el("ol", { class: "steps" }, items.map((s) => stepRow(s, toastOf.get(s.id), phaseOfStep.get(s.id)))));
+    }
     return el("section", { class: "phase", dataset: { phase: group.phase ? group.phase.label : "" } },
       el("h3", {},
         group.phase ? el("span", { class: "phase-number" }, group.phase.number) : null,
@@ -457,8 +489,9 @@ async function renderTimeline(rite, params, token) {
   }
 }
 
-function stepRow(s, toast) {
+function stepRow(s, toast, phase) {
   const tags = [
+    phase ? el("span", { class: "phase-tag", title: "phase" }, phase.label) : null,
     s.agent ? el("span", { class: "agent" }, s.agent) : null,
     el("span", { class: "action" }, s.action),
     s.recipient ? el("span", { class: "recipient" }, `→ ${s.recipient}`) : null,
