@@ -345,6 +345,28 @@ def cmd_toasts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_scenes(args: argparse.Namespace) -> int:
+    """``yili-kg scenes [INPUT ...]``: who is where, as CSV (RFC 4180, UTF-8): one row per move, each
+    person's place, point on the plan of ``ontology/ground.ttl`` (x east, y north, in depths of the hall),
+    facing, ``written`` or ``inferred``, and the rule that set it (:mod:`yili.ingest.scenes`).  The scene
+    at a step is the last row of each person up to it."""
+    import csv
+
+    from yili.graph.build import step_iri
+    from yili.ingest.scenes import moves
+
+    base = _base(args.base_iri)
+    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
+    out = csv.writer(sys.stdout, lineterminator="\r\n")
+    out.writerow(["step", "sequence", "person", "place", "x", "y", "facing", "status", "rule", "source"])
+    for e in extractions:
+        for p in moves(e.steps):
+            step = e.steps[p.step - 1]
+            out.writerow([str(step_iri(step, base)), p.step, p.person, p.place or "", "" if p.x is None else p.x,
+                          "" if p.y is None else p.y, p.facing or "", p.status, p.rule, p.source])  # fmt: skip
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """``yili-kg eval GOLD [GOLD ...] [INPUT] [--corpus DIR]``: precision, recall and F1 per field for
     every gold set found in the GOLD folders (one table each, then an overall one), and the worst errors.
@@ -709,6 +731,10 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("toasts", help="print who toasts whom as JSON Lines")
     common(t)
     t.set_defaults(func=cmd_toasts)
+
+    sc = sub.add_parser("scenes", help="print who is where at each move as CSV (step, person, place, x, y, facing, written|inferred)")
+    common(sc)
+    sc.set_defaults(func=cmd_scenes)
 
     e = sub.add_parser("eval", help="score the extractor against gold annotations")
     e.add_argument(

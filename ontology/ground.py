@@ -15,6 +15,8 @@ from importlib import resources
 from yili.ontology.errors import VocabularyError
 
 GROUND_FILE = "ground.ttl"
+MOTION_KINDS = ("ascend", "descend", "enter", "exit", "stand", "return", "back", "mat", "near")
+"""What a movement verb can do to where its agent stands (``yk:motionKind`` in ``ground.ttl``)."""
 _YK = "https://w3id.org/yili-kg/ontology#"
 _RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 _SOURCE = "http://purl.org/dc/terms/source"
@@ -85,11 +87,35 @@ class Relation:
 
 
 @dataclass(frozen=True)
+class Motion:
+    """What a movement verb does to where its agent stands.
+
+    Attributes
+    ----------
+    action : str
+        The action concept's key (``action-sheng``).
+    kind : str
+        ``ascend``, ``descend``, ``enter``, ``exit``, ``stand``, ``return``, ``mat`` or ``near`` (the
+        header of ``ontology/motion`` in ``ground.ttl`` says what each does).
+    source : str
+        The sentence it rests on.
+    """
+
+    action: str
+    kind: str
+    source: str
+
+
+@dataclass(frozen=True)
 class Ground:
-    """The plan: its features by key, and the relations."""
+    """The plan: its features by key, the relations, the motions by action key, and whose steps each
+    flight is (role key → the key of the steps' feature; a role not listed takes the west steps)."""
 
     features: dict[str, Feature]
     relations: tuple[Relation, ...]
+    motions: dict[str, Motion]
+    stairs_of: dict[str, str]
+    stairs_source: str
 
 
 @functools.cache
@@ -118,7 +144,7 @@ def load_ground() -> Ground:
     def labels(s: URIRef) -> tuple[str, ...]:
         found = sorted(
             (o for o in g.objects(s, URIRef(_RDFS_LABEL)) if isinstance(o, Literal)),
-            key=lambda o: (o.language != "zh-Hant", str(o)),
+            key=lambda o: (o.language != "zh-Hant", len(str(o)), str(o)),
         )
         return tuple(dict.fromkeys(str(o) for o in found))
 
@@ -155,7 +181,19 @@ def load_ground() -> Ground:
                 derivation=str(one(s, _YK + "derivation") or ""),
             )
         )
-    return Ground(features=features, relations=tuple(relations))
+    motions: dict[str, Motion] = {}
+    for s in sorted(g.subjects(URIRef(str(_rdf_type())), URIRef(_YK + "Motion"))):
+        action = str(one(s, _YK + "action") or "").rsplit("/", 1)[-1]
+        kind = str(one(s, _YK + "motionKind") or "")
+        if kind not in MOTION_KINDS or not action:
+            raise VocabularyError(f"{GROUND_FILE}: {s}: a motion needs yk:action and a yk:motionKind of {', '.join(MOTION_KINDS)}")
+        motions[action] = Motion(action=action, kind=kind, source=str(one(s, _SOURCE) or ""))
+    stairs_of: dict[str, str] = {}
+    stairs_source = ""
+    for s, role in sorted(g.subject_objects(URIRef(_YK + "usedBy"))):
+        stairs_of[str(role).rsplit("/", 1)[-1]] = str(s).rsplit("/", 1)[-1]
+        stairs_source = str(one(s, _YK + "usedBySource") or stairs_source)
+    return Ground(features=features, relations=tuple(relations), motions=motions, stairs_of=stairs_of, stairs_source=stairs_source)
 
 
 def _rdf_type() -> str:
