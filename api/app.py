@@ -306,6 +306,9 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     from yili.api.routes_stages import make_stages_router
 
     app.include_router(make_stages_router(service))
+    from yili.api.routes_scenes import make_scenes_router
+
+    app.include_router(make_scenes_router(service))
     q = service.queries
 
     @app.get(

@@ -157,13 +157,15 @@ def _move(
                 if f.top and b is not None and b.feature in (f.top, f.foot, f.key):
                     stairs = f
                     break
+        why = motion.source if motion else ""
         if stairs is None and written is None:
             stairs = ground.features.get(ground.stairs_of.get(role, "ground-xijie"))
+            why += "; " + ground.stairs_source  # his side's steps
         if stairs is not None:
             target = _spot_of(getattr(stairs, end), ground)
             assert target is not None
             rule = "climb" if kind == "ascend" else "descend"
-            return at(target.label, target, status, rule, (motion.source if motion else "") + "; " + ground.stairs_source)
+            return at(target.label, target, status, rule, why)
     if step.location and step.location not in _OWN_PLACE:
         return at(step.location, written, WRITTEN, "written", written.source if written else "the place as written")
     if kind == "back" and came_from is not None:
