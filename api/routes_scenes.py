@@ -6,12 +6,12 @@ An APIRouter of its own (mounted by :func:`yili.api.app.create_app`); the query 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from yili.api.service import Service
-from yili.graph.scenes import scene_rows
+from yili.graph.scenes import move_rows, scene_rows
 from yili.ontology.errors import NotFoundError
 from yili.ontology.namespaces import mint
 
@@ -44,5 +44,32 @@ def make_scenes_router(service: Service) -> APIRouter:
             raise NotFoundError(f"no step {rite}/{edition}/{block}/{ordinal} in the graph")
         persons = [r | {"set_at_url": _step_url(service, str(r["set_at"]))} for r in rows]
         return {"step": iri, "url": _step_url(service, iri), "persons": persons}
+
+    @router.get("/moves", summary="Every move of the selected editions, in order (for replaying a rite)", responses=_errors(400, 404))
+    def all_moves(
+        request: Request,
+        rite: Annotated[str | None, Query(description="Keep one rite (its key or name)", max_length=50)] = None,
+        edition: Annotated[str | None, Query(description="Keep one edition (its key: shuzhu)", max_length=50)] = None,
+    ) -> list[dict[str, Any]]:
+        """The placements (moves) in ritual order: ``person``, ``role``, ``place``, ``x``, ``y``, ``facing``,
+        ``status``, ``rule``, ``step``, ``sequence``, ``text``, ``edition``, ``url`` (the step's page);
+        ``rite`` and ``edition`` select as for ``/stages`` (an unknown rite answers 404)."""
+        _only_params(request, {"rite", "edition"})
+        rows = move_rows(service.queries, rite=(rite or "").strip() or None, edition=(edition or "").strip() or None)
+        return [r | {"url": _step_url(service, str(r["step"]))} for r in rows]
+
+    @router.get("/ground", summary="The plan of the ritual ground (ontology/ground.ttl)", responses=_errors(400))
+    def ground(request: Request) -> list[dict[str, Any]]:
+        """The places of the ground: ``key``, ``label`` (traditional), ``labels``, ``x``, ``y``, ``width``,
+        ``depth`` (depths of the hall; x east, y north, from the middle of the hall's south edge), ``place``
+        (the vocabulary concept's IRI or None), ``source`` (the 儀禮釋宫 sentence) and ``derivation``."""
+        _only_params(request, set())
+        from yili.ontology.ground import load_ground
+
+        return [
+            {"key": f.key, "label": f.label, "labels": list(f.labels), "x": f.x, "y": f.y, "width": f.width,
+             "depth": f.depth, "place": f.place, "source": f.source, "derivation": f.derivation}
+            for f in sorted(load_ground().features.values(), key=lambda f: f.key)
+        ]  # fmt: skip
 
     return router

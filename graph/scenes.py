@@ -119,3 +119,30 @@ SELECT ?p ?person ?role ?place ?x ?y ?facing ?status ?rule ?source ?at ?atseq WH
             "set_at_sequence": r["atseq"],
         }
     return [last[k] for k in sorted(last, key=lambda k: first_seen[k])]
+
+
+def move_rows(queries: Any, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
+    """Every placement (move) of the selected editions, in order (edition, step, person), for a client
+    that replays the rite: ``person``, ``role``, ``place``, ``x``, ``y`` (floats or None), ``facing``,
+    ``status``, ``rule``, ``step`` (IRI), ``sequence``, ``text`` (the step's), ``edition``.
+
+    Raises
+    ------
+    UnknownTermError
+        ``rite`` names no rite.
+    """
+    rows = queries.backend.select(
+        queries._prefix_block
+        + f"""
+SELECT ?person ?role ?place ?x ?y ?facing ?status ?rule ?step ?sequence ?text ?edition WHERE {{
+  {queries._selection(rite, edition)}
+  ?p a yk:Placement ; yk:atStep ?step ; yk:personLabel ?person ; yk:positionStatus ?status ; yk:positionRule ?rule .
+  ?step yk:inEdition ?edition ; yk:sequence ?sequence ; yk:text ?text .
+  OPTIONAL {{ ?p yk:person ?role }} OPTIONAL {{ ?p yk:placeLabel ?place }} OPTIONAL {{ ?p yk:x ?x ; yk:y ?y }}
+  OPTIONAL {{ ?p yk:facingLabel ?facing }}
+}} ORDER BY ?edition ?sequence ?p"""
+    )
+    for r in rows:
+        r["x"] = float(str(r["x"])) if r["x"] is not None else None
+        r["y"] = float(str(r["y"])) if r["y"] is not None else None
+    return rows
