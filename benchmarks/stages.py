@@ -32,6 +32,8 @@ def main(root: Path, yilitu: Path) -> int:
     print("chapter\tedition\tstages\tmatched\texact\tshare\taligned")
     for ed, name in EDITIONS.items():
         for path in sorted((root / ed).glob("*.txt")):
+            if path.stem.endswith(("_000", "_018")):
+                continue  # front and back matter (提要, 疏序, 跋: corpus/SOURCES.md), no rite
             e = extractor.extract(read_file(path))
             if not e.profile.key:
                 continue
