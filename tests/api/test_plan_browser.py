@@ -85,3 +85,23 @@ def test_the_plan_draws_and_the_slider_moves_the_host_up_the_east_steps(tab: Tab
     shoot(tab, "plan")
     tab.assert_clean()
 
+
+
+def test_the_timeline_runs_by_yang_fus_stages_where_yilitu_covers_the_rite(tab: Tab, server: str) -> None:  # noqa: F811
+    with httpx.Client(base_url=server, timeout=30) as api:
+        stages = api.get("/stages", params={"rite": "shiguanli"}).json()
+    page = tab.page
+    page.goto(server + "/#timeline?rite=shiguanli")
+    tab.wait_rendered("timeline")
+    runs = page.eval_on_selector_all(
+        "#timeline section.stage", "ss => ss.map(s => [s.dataset.stage, s.querySelector('li').dataset.url])"
+    )
+    # each stage heads the run that opens at its first step, in 楊復's order
+    openings = [(st["title"], st["url"]) for st in stages]
+    assert [r for r in runs if tuple(r) in set(map(tuple, openings))] == [list(o) for o in openings]
+    assert runs[0] == ["筮于廟門", "/steps/shiguanli/shuzhu/2/1"]
+    # 楊復 moves the 辭 of the 戒 into 戒賔: the stage heads a second run at the chapter's end
+    assert sum(1 for title, _url in runs if title == "戒賔") >= 2
+    # each step shows its phase beside it
+    assert page.eval_on_selector_all("#timeline li .phase-tag", "ts => ts.length") > 300
+    tab.assert_clean()
