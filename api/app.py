@@ -307,6 +307,12 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     app.include_router(compare)
     app.router.on_startup.append(compare.preload)  # their acts read when the server starts, not in a request
     app.include_router(make_resource_router(lambda: service.store, service.base))
+    from yili.api.routes_stages import make_stages_router
+
+    app.include_router(make_stages_router(service))
+    from yili.api.routes_scenes import make_scenes_router
+
+    app.include_router(make_scenes_router(service))
     q = service.queries
 
     @app.get(

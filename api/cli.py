@@ -127,12 +127,13 @@ def _extractions(extractor, docs, rite: str | None, vocab: Sequence[str], jobs: 
         bar.close()
 
 
-def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = None, jobs: int | None = 1):  # type: ignore[no-untyped-def]
+def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = None, jobs: int | None = 1, stages: str | None = None):  # type: ignore[no-untyped-def]
     """Extract every input, read as ``rite`` if given (else each as the rite its title or cast
     names), in ``jobs`` processes (None: all cores); a text in which no ritual act is recognised is
     an error, and so are two inputs that would mint the same IRIs (the same rite and edition keys).
     The extractions come in the order of the chapters, then of the edition keys, whatever the order
-    of the inputs."""
+    of the inputs.  With ``stages`` (a folder of 楊復's 儀禮圖), each edition of a rite it covers gets its
+    stages (:func:`_with_stages`)."""
     from yili.ingest.pipeline import Extractor
 
     extractor = Extractor(extra_vocabulary=vocab)
@@ -157,7 +158,30 @@ def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = Non
     # one order whatever the order of the inputs: the chapters of the 儀禮 (a text of no known rite
     # last), then the edition key
     extractions.sort(key=lambda e: (e.profile.chapter or 99, e.document.rite, e.document.edition))
+    if stages:
+        extractions = _with_stages(extractions, stages)
     return extractor, extractions
+
+
+def _with_stages(extractions, folder: str):  # type: ignore[no-untyped-def]
+    """The extractions, each of a rite that 楊復's 儀禮圖 in ``folder`` covers with its stages
+    (:func:`yili.ingest.stages.align`); the others as they were (their phases stand alone).
+
+    Raises
+    ------
+    InputError
+        ``folder`` is not a folder of 儀禮圖 text (:func:`yili.ingest.stages.read_stage_books`).
+    """
+    from dataclasses import replace
+
+    from yili.ingest.stages import align, book_for, read_stage_books
+
+    books = read_stage_books(folder)
+    out = []
+    for e in extractions:
+        book = book_for(books, (*e.profile.title_forms, e.profile.hant)) if e.profile.key else None
+        out.append(replace(e, stages=align(book, e.document.blocks, e.steps)) if book is not None else e)
+    return out
 
 
 def _jobs(value: str) -> int:
@@ -254,7 +278,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     base = _base(args.base_iri)
     out = _out_dir(args.out)
-    _extractor, extractions = _extract(args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None)
+    _extractor, extractions = _extract(
+        args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None, stages=args.stages
+    )
     store = build_store(extractions, base=base, vocabulary_files=args.vocab)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -388,6 +414,28 @@ def cmd_ngrams(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_scenes(args: argparse.Namespace) -> int:
+    """``yili-kg scenes [INPUT ...]``: who is where, as CSV (RFC 4180, UTF-8): one row per move, each
+    person's place, point on the plan of ``ontology/ground.ttl`` (x east, y north, in depths of the hall),
+    facing, ``written`` or ``inferred``, and the rule that set it (:mod:`yili.ingest.scenes`).  The scene
+    at a step is the last row of each person up to it."""
+    import csv
+
+    from yili.graph.build import step_iri
+    from yili.ingest.scenes import moves
+
+    base = _base(args.base_iri)
+    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
+    out = csv.writer(sys.stdout, lineterminator="\r\n")
+    out.writerow(["step", "sequence", "person", "place", "x", "y", "facing", "status", "rule", "source"])
+    for e in extractions:
+        for p in moves(e.steps):
+            step = e.steps[p.step - 1]
+            out.writerow([str(step_iri(step, base)), p.step, p.person, p.place or "", "" if p.x is None else p.x,
+                          "" if p.y is None else p.y, p.facing or "", p.status, p.rule, p.source])  # fmt: skip
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """``yili-kg eval GOLD [GOLD ...] [INPUT] [--corpus DIR]``: precision, recall and F1 per field for
     every gold set found in the GOLD folders (one table each, then an overall one), and the worst errors.
@@ -491,7 +539,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     elif args.graph:
         service = service_from_file(args.graph, base=base)
     else:
-        _extractor, extractions = _extract(args.inputs, args.vocab, args.rite)
+        _extractor, extractions = _extract(args.inputs, args.vocab, args.rite, stages=args.stages)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
     if service.store_path is None:
         _share_on_disk(service)
@@ -660,7 +708,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise InputError(f"{args.graph}: no such file")
         service = service_from_file(args.graph, base=base)
     else:
-        _e, extractions = _extract(args.inputs, args.vocab)
+        _e, extractions = _extract(args.inputs, args.vocab, stages=args.stages)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
     result = export(service.queries, service.store, args.format, args.view, rite=args.rite, edition=args.edition)
     if out is None:
@@ -726,6 +774,12 @@ def parser() -> argparse.ArgumentParser:
         )
         sp.add_argument("--base-iri", default=None, help="base IRI for minted IRIs (default https://w3id.org/yili-kg/)")
         sp.add_argument(
+            "--stages",
+            default=None,
+            metavar="DIR",
+            help="楊復's 儀禮圖 (Kanripo KR1d0032 text): cut each rite it covers into his stages (節)",
+        )
+        sp.add_argument(
             "--rite",
             default=None,
             help="read the inputs as this rite (its key or its name, in either script); default: from each title or cast",
@@ -768,6 +822,10 @@ def parser() -> argparse.ArgumentParser:
     ng.add_argument("--csv", action="store_true", help="write CSV (sequence, rank, acts, count)")
     ng.add_argument("--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle")
     ng.set_defaults(func=cmd_ngrams)
+
+    sc = sub.add_parser("scenes", help="print who is where at each move as CSV (step, person, place, x, y, facing, written|inferred)")
+    common(sc)
+    sc.set_defaults(func=cmd_scenes)
 
     e = sub.add_parser("eval", help="score the extractor against gold annotations")
     e.add_argument(
@@ -825,6 +883,7 @@ def parser() -> argparse.ArgumentParser:
     x.add_argument("--graph", metavar="FILE", help="export this graph file (.trig/.nq/.ttl) instead of building")
     x.add_argument("--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle")
     x.add_argument("--base-iri", default=None, help="base IRI for minted IRIs (default https://w3id.org/yili-kg/)")
+    x.add_argument("--stages", default=None, metavar="DIR", help="楊復's 儀禮圖 (KR1d0032 text): his stages (節) in the exports")
     x.add_argument("-o", "--out", default=None, metavar="FILE", help="write here (default: standard output)")
     x.set_defaults(func=cmd_export)
     return p

@@ -42,6 +42,8 @@ KINDS: dict[str, str] = {
     "block": "a classic block (a paragraph of the 經) of an edition",
     "commentary": "a piece of commentary (注, 疏, a later authority) on a block",
     "phase": "a section of a rite (主人献賔, 賔酢主人, …)",
+    "stage": "a stage (節) of a rite as 楊復's 儀禮圖 divides it (筮于廟門, 戒賔, …)",
+    "placement": "a move: where a person stands and faces from a step on (who is where)",
     "graph": "a named graph, with its provenance (PROV-O)",
     "file": "an input file, with its SHA-256",
     "build": "the build that made a named graph",

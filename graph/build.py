@@ -21,6 +21,8 @@ import pyoxigraph
 from rdflib import BNode, Dataset, Graph, Literal, Namespace, URIRef
 from rdflib.compare import to_canonical_graph
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+from yili.graph.scenes import add_placements
+from yili.graph.stages import add_stages
 from yili.ingest.document import Document
 from yili.ingest.pipeline import Extraction
 from yili.ingest.steps import Step, Term
@@ -293,6 +295,9 @@ class GraphBuilder:
             g.add((pi, yk.inEdition, edition))
             for seq in range(phase.first, phase.last + 1):
                 g.add((iris[seq - 1], yk.inPhase, pi))
+        if extraction.stages is not None:  # 楊復's stages (節), beside the phases
+            add_stages(g.add, extraction.stages, steps, iris, edition, yk, b)
+        add_placements(g.add, steps, iris, yk, b, str(_rebase(URIRef(str(YKV)), b)))  # who is where: the moves
         return gid
 
     def _provenance(self, g: _GraphWriter, gid: URIRef, doc: Document) -> None:

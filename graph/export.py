@@ -149,7 +149,8 @@ def step_chain(queries: GraphQueries, rite: str | None = None, edition: str | No
         action — recipient glossed: ``host — xian (present a cup) — guest``), ``sequence``, ``block``,
         ``char_start``, ``char_end``, ``edition``, ``rite``, ``mode``, and where written ``agent``,
         ``action``, ``recipient``, ``object``, ``cup``, ``wine``, ``place``, ``facing`` (as written)
-        with ``*_en`` glosses, ``phase`` (label) and ``phase_number``, and ``page`` (the edition's page
+        with ``*_en`` glosses, ``phase`` (label) and ``phase_number``, ``stage`` (楊復's title) and
+        ``stage_number`` where the graph has 儀禮圖's stages for the rite, and ``page`` (the edition's page
         the step begins on) where the edition marks its pages.  Edges ``next`` join each step
         to the one after it in the same edition (``label`` 次, ``label_en`` next).
 
@@ -204,6 +205,8 @@ def step_chain(queries: GraphQueries, rite: str | None = None, edition: str | No
                     "phase": row["phase_label"],
                     "phase_number": row["phase_number"],
                     "page": row["page"],
+                    # 楊復's stage (節), where the graph was built with 儀禮圖 and covers the rite
+                    **({"stage": row["stage_label"], "stage_number": row["stage_number"]} if row.get("stage_label") else {}),
                 }
             ),
         )
@@ -410,7 +413,7 @@ def _mermaid_text(text: str) -> str:
 
 
 _STEP_COLUMNS = (
-    "iri", "rite", "edition", "page", "sequence", "block", "phase", "char_start", "char_end", "text", "mode",
+    "iri", "rite", "edition", "page", "sequence", "block", "phase", "stage", "stage_number", "char_start", "char_end", "text", "mode",
     "agent", "agent_en", "action", "action_en", "recipient", "recipient_en", "object", "cup", "cup_en",
     "wine", "wine_en", "place", "place_en", "facing", "facing_en",
 )  # fmt: skip

@@ -561,8 +561,9 @@ SELECT ?step ?edition ?rite ?sequence ?block ?text ?char_start ?char_end ?giver 
 
     def chain_steps(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
         """Every step of the selected editions, in order (edition, then sequence), with its fields as
-        written (:data:`STEP_FIELDS`), its phase (``phase``, ``phase_number``, ``phase_label``) and
-        ``rite``: the nodes of the step chain.  The concepts behind the written labels come from
+        written (:data:`STEP_FIELDS`), its phase (``phase``, ``phase_number``, ``phase_label``), its
+        stage of 楊復's 儀禮圖 where the graph has one (``stage``, ``stage_number``, ``stage_label``; None
+        otherwise) and ``rite``: the nodes of the step chain.  The concepts behind the written labels come from
         :meth:`step_concepts`.
 
         Raises
@@ -574,16 +575,16 @@ SELECT ?step ?edition ?rite ?sequence ?block ?text ?char_start ?char_end ?giver 
             self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
-       ?location ?facing ?modeIri ?edition ?page ?rite ?phase ?phase_number ?phase_label WHERE {{
+       ?location ?facing ?modeIri ?edition ?page ?rite ?phase ?phase_number ?phase_label ?stage ?stage_number ?stage_label WHERE {{
   {self._selection(rite, edition)}
   ?step a yk:Step ; yk:inEdition ?edition .
   {STEP_FIELDS}
   OPTIONAL {{ ?step yk:inPhase ?phase . ?phase yk:sequence ?phase_number ; rdfs:label ?phase_label }}
+  OPTIONAL {{ ?step yk:inStage ?stage . ?stage yk:sequence ?stage_number ; rdfs:label ?stage_label }}
 }} ORDER BY ?edition ?sequence"""
         )
-        return [
-            _step_row(r) | {k: r.get(k) for k in ("rite", "phase", "phase_number", "phase_label")} for r in rows
-        ]
+        keys = ("rite", "phase", "phase_number", "phase_label", "stage", "stage_number", "stage_label")
+        return [_step_row(r) | {k: r.get(k) for k in keys} for r in rows]
 
     def step_concepts(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
         """The concepts each selected step names: ``{"step", "property", "concept"}`` (IRIs; property

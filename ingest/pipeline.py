@@ -21,6 +21,7 @@ from yili.ingest.document import LAYER_NOTE, Block, Document
 from yili.ingest.layouts import page_at, page_markers
 from yili.ingest.resolver import StepResolver
 from yili.ingest.rites import identify
+from yili.ingest.stages import StageAlignment
 from yili.ingest.steps import Step
 from yili.ingest.toasts import (
     Phase,
@@ -52,6 +53,9 @@ class Extraction:
     phases : tuple[Phase, ...]
     profile : RiteProfile
         The rite profile the text was read with.
+    stages : StageAlignment | None
+        The stages (節) of 楊復's 儀禮圖 the steps fall in (:func:`yili.ingest.stages.align`), when the
+        caller gave 儀禮圖 and it covers the rite; None otherwise (the phases stand alone).
     seconds : float
         Wall-clock seconds the extraction took (set by the caller that times it; 0.0 otherwise).
     """
@@ -62,6 +66,7 @@ class Extraction:
     phases: tuple[Phase, ...]
     profile: RiteProfile = NEUTRAL
     seconds: float = 0.0
+    stages: StageAlignment | None = None
 
 
 def _cast_labels(profile: RiteProfile, vocabulary: Vocabulary) -> list[tuple[str, Concept]]:

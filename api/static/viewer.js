@@ -143,7 +143,7 @@ function route() {
   if (m) return { view: "step", rite: decodeURIComponent(m[1]), path: location.pathname, params: new URLSearchParams() };
   const [view, q] = location.hash.slice(1).split("?");
   const params = new URLSearchParams(q || "");
-  return { view: view === "timeline" ? "timeline" : "network", rite: params.get("rite"), params };
+  return { view: ["timeline", "plan"].includes(view) ? view : "network", rite: params.get("rite"), params };
 }
 
 function navigate(url, replace = false) {
@@ -168,7 +168,7 @@ async function loadRites() {
     select.replaceChildren(...state.rites.map((r) =>
       el("option", { value: r.key }, `${r.label["zh-Hant"] || r.key}${r.label.en ? ` · ${r.label.en}` : ""}`)));
     select.addEventListener("change", () => {
-      const view = route().view === "timeline" ? "timeline" : "network";
+      const view = ["timeline", "plan"].includes(route().view) ? route().view : "network";
       navigate(`/#${view}?rite=${encodeURIComponent(select.value)}`);
     });
   }
@@ -194,11 +194,133 @@ async function render() {
     }
     if (r.view === "step") await renderStep(r.path, token);
     else if (r.view === "timeline") await renderTimeline(state.rite, r.params, token);
+    else if (r.view === "plan") await renderPlan(state.rite, r.params, token);
     else await renderNetwork(state.rite, token);
     if (token === state.token) document.body.dataset.rendered = r.view;
   } catch (error) {
     if (token === state.token) status(error.message, true);
   }
+}
+
+/* ---------------------------------------------------------------------------------------------- floor plan */
+
+const SVG = "http://www.w3.org/2000/svg";
+/** An SVG element with attributes. */
+function svgEl(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) e.setAttribute(k, v);
+  for (const c of children) e.append(c);
+  return e;
+}
+/** The unit vector of a facing as written (北面 up, 東面/东面 right …; 东北面 between). */
+function facingVector(facing) {
+  if (!facing) return null;
+  let dx = 0, dy = 0;
+  if (/[北]/.test(facing)) dy += 1;
+  if (/[南]/.test(facing)) dy -= 1;
+  if (/[東东]/.test(facing)) dx += 1;
+  if (/[西]/.test(facing)) dx -= 1;
+  const n = Math.hypot(dx, dy);
+  return n ? [dx / n, dy / n] : null;
+}
+
+/** The floor plan: the ground of ontology/ground.ttl north up (plan y to the north, so the SVG's y is -y),
+ * each person a mark at his place after the chosen step, with a tick for his facing; a slider and a play
+ * button run the rite step by step; a click on a mark lists where he has been. */
+async function renderPlan(rite, params, token) {
+  document.title = "位 Floor plan · 儀禮 yili-kg";
+  const [ground, steps, moves, stages, phases] = await Promise.all([
+    getJSON("/ground"), allSteps({ rite }), getJSON(`/moves${query({ rite })}`), getJSON(`/stages${query({ rite })}`),
+    getJSON(`/phases${query({ rite })}`),
+  ]);
+  if (token !== state.token) return;
+  const edition = steps.length ? steps[0].edition : null;
+  const chain = steps.filter((s) => s.edition === edition);
+  const mine = moves.filter((m) => m.edition === edition);
+  const svg = document.getElementById("plan-svg");
+  svg.setAttribute("viewBox", "-1.9 -2.3 3.8 6.2"); // x from -1.9 to 1.9; plan y from 2.3 (north) down to -3.9
+  const base = svgEl("g", { class: "ground" });
+  for (const f of ground) {
+    if (Math.abs(f.x) > 2 || f.y < -4 || f.key.endsWith("qin") || f.key.endsWith("miao")) continue;
+    const label = svgEl("text", { class: "feature-label", x: f.x + 0.02, y: -f.y - 0.02 }, f.label);
+    if (f.width || f.depth) {
+      const line = !f.width || !f.depth;
+      base.append(svgEl("rect", { class: `feature${line ? " line" : ""}`, "data-key": f.key, x: f.x - f.width / 2, y: -f.y - f.depth / 2,
+        width: Math.max(f.width, 0.004), height: Math.max(f.depth, 0.004) }));
+    } else {
+      base.append(svgEl("circle", { class: "feature", "data-key": f.key, cx: f.x, cy: -f.y, r: 0.025 }));
+    }
+    base.append(label);
+  }
+  const people = svgEl("g", { class: "people" });
+  svg.replaceChildren(base, people);
+  const stageOf = new Map();
+  for (const st of stages) for (const m of st.members) stageOf.set(m, st);
+  const phaseOf = new Map();
+  for (const g of groupByPhase(chain, phases)) for (const s of g.steps) phaseOf.set(s.id, g.phase);
+  const slider = document.getElementById("plan-slider");
+  slider.max = String(Math.max(1, chain.length));
+  let selected = null;
+  const at = Number(params.get("at")) || 1;
+  slider.value = String(Math.min(Math.max(1, at), chain.length || 1));
+
+  function draw() {
+    const seq = Number(slider.value);
+    const step = chain[seq - 1];
+    const now = new Map();
+    for (const m of mine) {
+      if (m.sequence > seq) break;
+      now.set(m.role || m.person, m);
+    }
+    people.replaceChildren();
+
+    for (const [who, m] of now) {
+      if (m.x === null || m.y === null) continue;
+      // persons at one point stand side by side
+      const same = [...now.values()].filter((o) => o.x === m.x && o.y === m.y);
+      const off = same.indexOf(m) * 0.09;
+      const x = m.x + off, y = -m.y;
+      const g = svgEl("g", { class: `person ${m.status}${who === selected ? " selected" : ""}`, "data-person": m.person, "data-x": m.x, "data-y": m.y,
+        "data-place": m.place || "", "data-facing": m.facing || "", tabindex: "0" });
+      const v = facingVector(m.facing);
+      if (v) g.append(svgEl("line", { x1: x, y1: y, x2: x + v[0] * 0.08, y2: y - v[1] * 0.08 }));
+      g.append(svgEl("circle", { cx: x, cy: y, r: 0.035 }));
+      g.append(svgEl("text", { x: x + 0.04, y: y - 0.04 }, m.person));
+      g.addEventListener("click", () => { selected = who; draw(); });
+      people.append(g);
+
+    }
+    document.getElementById("plan-seq").textContent = step ? `step ${seq} of ${chain.length}` : "";
+    const st = step ? stageOf.get(step.id) : null;
+    const ph = step ? phaseOf.get(step.id) : null;
+    document.getElementById("plan-stage").textContent = st ? `${st.number} ${st.title}` : ph ? `${ph.number} ${ph.label}` : "";
+    const text = document.getElementById("plan-text");
+    text.replaceChildren(step ? el("a", { href: step.url, "data-nav": true }, step.text) : "");
+    history();
+  }
+  function history() {
+    const list = document.getElementById("plan-history");
+    if (!selected) { list.replaceChildren(); return; }
+    const seq = Number(slider.value);
+    list.replaceChildren(...mine.filter((m) => (m.role || m.person) === selected && m.sequence <= seq).map((m) =>
+      el("li", {}, el("span", { class: "seq" }, m.sequence), ` ${m.person} ${m.place || "—"} ${m.facing || ""} `,
+        el("small", { lang: "en" }, `${m.status} · ${m.rule}`))));
+  }
+  slider.oninput = draw;
+  const play = document.getElementById("plan-play");
+  if (state.playing) clearInterval(state.playing);
+  state.playing = null;
+  play.textContent = "Play";
+  play.onclick = () => {
+    if (state.playing) { clearInterval(state.playing); state.playing = null; play.textContent = "Play"; return; }
+    play.textContent = "Pause";
+    state.playing = setInterval(() => {
+      if (Number(slider.value) >= chain.length) { clearInterval(state.playing); state.playing = null; play.textContent = "Play"; return; }
+      slider.value = String(Number(slider.value) + 1);
+      draw();
+    }, 400);
+  };
+  draw();
 }
 
 /* ---------------------------------------------------------------------------------------------- network */
@@ -393,6 +515,22 @@ function groupByPhase(steps, phases) {
   return groups;
 }
 
+/** Runs of consecutive steps in one stage of 楊復's 儀禮圖: [{stage (or null), edition, steps}], in order.
+ * A stage's steps need not be consecutive (楊復 moves the 辭 and the 記 into their stage), so a stage
+ * can head more than one run. */
+function groupByStage(steps, stages) {
+  const stageOf = new Map();
+  for (const st of stages) for (const m of st.members) stageOf.set(m, st);
+  const groups = [];
+  for (const s of steps) {
+    const st = stageOf.get(s.id) || null;
+    const current = groups[groups.length - 1];
+    if (current && current.stage === st && current.edition === s.edition) current.steps.push(s);
+    else groups.push({ stage: st, edition: s.edition, steps: [s] });
+  }
+  return groups;
+}
+
 /** Options of a filter select: the values found in the steps, the commonest first, with their counts. */
 function fillSelect(select, values, chosen) {
   const counts = new Map();
@@ -407,8 +545,8 @@ function fillSelect(select, values, chosen) {
 async function renderTimeline(rite, params, token) {
   document.title = "節次 Timeline · 儀禮 yili-kg";
   const filters = { agent: params.get("agent") || "", action: params.get("action") || "", vessel: params.get("vessel") || "" };
-  const [steps, phases, toasts] = await Promise.all([
-    allSteps({ rite }), getJSON(`/phases${query({ rite })}`), allToasts({ rite }),
+  const [steps, phases, toasts, stages] = await Promise.all([
+    allSteps({ rite }), getJSON(`/phases${query({ rite })}`), allToasts({ rite }), getJSON(`/stages${query({ rite })}`),
   ]);
   if (token !== state.token) return;
   const form = document.getElementById("filters");
@@ -430,11 +568,27 @@ async function renderTimeline(rite, params, token) {
   const toastOf = new Map(toasts.map((t) => [t.step, t]));
   const editions = new Set(steps.map((s) => s.edition));
   const shown = matching ? steps.filter((s) => matching.has(s.id)) : steps;
-  const sections = groupByPhase(steps, phases).map((group) => {
+  // 楊復's stages (節) where 儀禮圖 covers the rite: the timeline runs by stage, each step showing its phase
+  const byStage = stages.length > 0;
+  const phaseOfStep = new Map();
+  for (const g of groupByPhase(steps, phases)) for (const s of g.steps) phaseOfStep.set(s.id, g.phase);
+  const groups = byStage ? groupByStage(steps, stages) : groupByPhase(steps, phases);
+  const sections = groups.map((group) => {
     const items = group.steps.filter((s) => !matching || matching.has(s.id));
     if (!items.length) return null;
     const first = group.steps[0].sequence;
     const last = group.steps[group.steps.length - 1].sequence;
+    if (byStage) {
+      const st = group.stage;
+      return el("section", { class: "phase stage", dataset: { stage: st ? st.title : "" } },
+        el("h3", {},
+          st ? el("span", { class: "phase-number" }, st.number) : null,
+          st ? st.title : el("span", { lang: "en" }, "(no stage)"),
+          el("small", { lang: "en" }, ` steps ${first}–${last}${items.length < group.steps.length ? ` · ${items.length} shown` : ""}`),
+          st ? el("small", { class: "source", title: "楊復 儀禮圖" }, ` ${st.source}`) : null,
+          editions.size > 1 ? el("small", { class: "edition", lang: "en" }, ` ${group.edition.split("/").pop()}`) : null),
+        el("ol", { class: "steps" }, items.map((s) => stepRow(s, toastOf.get(s.id), phaseOfStep.get(s.id)))));
+    }
     return el("section", { class: "phase", dataset: { phase: group.phase ? group.phase.label : "" } },
       el("h3", {},
         group.phase ? el("span", { class: "phase-number" }, group.phase.number) : null,
@@ -457,8 +611,9 @@ async function renderTimeline(rite, params, token) {
   }
 }
 
-function stepRow(s, toast) {
+function stepRow(s, toast, phase) {
   const tags = [
+    phase ? el("span", { class: "phase-tag", title: "phase" }, phase.label) : null,
     s.agent ? el("span", { class: "agent" }, s.agent) : null,
     el("span", { class: "action" }, s.action),
     s.recipient ? el("span", { class: "recipient" }, `→ ${s.recipient}`) : null,
@@ -490,6 +645,8 @@ async function renderStep(path, token) {
       previous ? el("a", { href: s.links.previous, "data-nav": true, rel: "prev" }, "← 前 ", el("q", {}, previous.text))
         : el("span", { class: "none" }, "← (first step)"),
       el("a", { href: timeline, "data-nav": true, class: "up" }, "節次 ", el("span", { lang: "en" }, "timeline")),
+      el("a", { href: `/#plan${query({ rite: decodeURIComponent(rite), at: s.sequence })}`, "data-nav": true, class: "up scene" },
+        "位 ", el("span", { lang: "en" }, "scene")),
       next ? el("a", { href: s.links.next, "data-nav": true, rel: "next" }, "後 ", el("q", {}, next.text), " →")
         : el("span", { class: "none" }, "(last step) →")),
     el("header", {},

@@ -224,6 +224,6 @@ def test_docstring_examples():
 def test_the_screenshots_the_readme_shows_exist():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     shots = re.findall(r"\]\((api/static/screenshots/[^)]+\.png)\)", readme)
-    assert len(shots) == 6  # the four views, then the side-by-side comparison and the pattern search
+    assert len(shots) == 7  # network, timeline, step, query, floor plan, the side-by-side comparison, the pattern search
     for shot in shots:
         assert Path(REPO / shot).stat().st_size > 10_000

@@ -1,0 +1,75 @@
+"""``GET /steps/{rite}/{edition}/{block}/{ordinal}/scene``: who is where after a step.
+
+An APIRouter of its own (mounted by :func:`yili.api.app.create_app`); the query is
+:func:`yili.graph.scenes.scene_rows` over the placements the build wrote (:mod:`yili.graph.scenes`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from yili.api.service import Service
+from yili.graph.scenes import move_rows, scene_rows
+from yili.ontology.errors import NotFoundError
+from yili.ontology.namespaces import mint
+
+
+def make_scenes_router(service: Service) -> APIRouter:
+    """The router of ``GET /steps/{rite}/{edition}/{block}/{ordinal}/scene`` over ``service``'s graph.
+
+    It answers JSON: ``step`` (IRI), ``url`` (the step's page), ``persons``: one dict per person present
+    after the step, in the order they entered, with ``person``, ``role``, ``place``, ``x``, ``y`` (on the
+    plan of ``ontology/ground.ttl``: depths of the hall, x east, y north; null off the plan), ``facing``,
+    ``status`` (``written``/``inferred``), ``rule``, ``source``, ``set_at`` (the step that set it) and
+    ``set_at_url``.  A step the graph does not hold answers 404 naming it; any query parameter, 400.
+    """
+    from yili.api.app import _errors, _only_params, _step_url
+
+    router = APIRouter()
+
+    @router.get(
+        "/steps/{rite}/{edition}/{block}/{ordinal}/scene",
+        summary="Who is where after a step: each person's place, point on the plan and facing",
+        responses=_errors(400, 404),
+    )
+    def scene(rite: str, edition: str, block: str, ordinal: str, request: Request) -> dict[str, Any]:
+        """The scene after the step: every person present with his place, point, facing, whether it is
+        written or inferred, and the rule and step that set it."""
+        _only_params(request, set())
+        iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
+        rows = scene_rows(service.queries, iri)
+        if rows is None:
+            raise NotFoundError(f"no step {rite}/{edition}/{block}/{ordinal} in the graph")
+        persons = [r | {"set_at_url": _step_url(service, str(r["set_at"]))} for r in rows]
+        return {"step": iri, "url": _step_url(service, iri), "persons": persons}
+
+    @router.get("/moves", summary="Every move of the selected editions, in order (for replaying a rite)", responses=_errors(400, 404))
+    def all_moves(
+        request: Request,
+        rite: Annotated[str | None, Query(description="Keep one rite (its key or name)", max_length=50)] = None,
+        edition: Annotated[str | None, Query(description="Keep one edition (its key: shuzhu)", max_length=50)] = None,
+    ) -> list[dict[str, Any]]:
+        """The placements (moves) in ritual order: ``person``, ``role``, ``place``, ``x``, ``y``, ``facing``,
+        ``status``, ``rule``, ``step``, ``sequence``, ``text``, ``edition``, ``url`` (the step's page);
+        ``rite`` and ``edition`` select as for ``/stages`` (an unknown rite answers 404)."""
+        _only_params(request, {"rite", "edition"})
+        rows = move_rows(service.queries, rite=(rite or "").strip() or None, edition=(edition or "").strip() or None)
+        return [r | {"url": _step_url(service, str(r["step"]))} for r in rows]
+
+    @router.get("/ground", summary="The plan of the ritual ground (ontology/ground.ttl)", responses=_errors(400))
+    def ground(request: Request) -> list[dict[str, Any]]:
+        """The places of the ground: ``key``, ``label`` (traditional), ``labels``, ``x``, ``y``, ``width``,
+        ``depth`` (depths of the hall; x east, y north, from the middle of the hall's south edge), ``place``
+        (the vocabulary concept's IRI or None), ``source`` (the 儀禮釋宫 sentence) and ``derivation``."""
+        _only_params(request, set())
+        from yili.ontology.ground import load_ground
+
+        return [
+            {"key": f.key, "label": f.label, "labels": list(f.labels), "x": f.x, "y": f.y, "width": f.width,
+             "depth": f.depth, "place": f.place, "source": f.source, "derivation": f.derivation}
+            for f in sorted(load_ground().features.values(), key=lambda f: f.key)
+        ]  # fmt: skip
+
+    return router

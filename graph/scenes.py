@@ -1,0 +1,148 @@
+"""Who is where, in the graph: one ``yk:Placement`` per move (a person's place or facing changing at a
+step, :func:`yili.ingest.scenes.moves`), so the graph grows by the moves, not by persons × steps.
+
+A placement (``ontology/yili.ttl``) carries the step it happens at (``yk:atStep``), the person
+(``yk:person``, the role concept, and ``yk:personLabel`` as written), the place (``yk:placeLabel``), its
+point on the plan of ``ontology/ground.ttl`` (``yk:x``, ``yk:y``, ``xsd:decimal``, depths of the hall, x
+east, y north), the facing (``yk:facingLabel``), ``yk:positionStatus`` (``written`` or ``inferred``),
+the rule (``yk:positionRule``) and its source (``dcterms:source``).  The scene at a step is each person's
+last placement at or before it (:func:`scene_rows`).  Its IRI is
+``placement/{rite}/{edition}/{block}/{ordinal}/{person}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyoxigraph
+from rdflib import URIRef
+from yili.ingest.scenes import moves
+from yili.ingest.steps import Step
+from yili.ontology.namespaces import mint
+
+_DECIMAL = pyoxigraph.NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
+
+
+def add_placements(add: Any, steps: tuple[Step, ...], iris: list[URIRef], yk: Any, base: str | None = None, vocab: str = "") -> int:
+    """Write the moves of one edition into its graph.
+
+    Parameters
+    ----------
+    add : callable
+        ``add((s, p, o))`` of the edition's named graph.
+    steps : tuple[Step, ...]
+        The edition's steps; ``iris[i]`` is the IRI of ``steps[i]``.
+    iris : list[URIRef]
+    yk : namespace-like
+        The ontology's terms under the build's base IRI.
+    base : str, optional
+        The base IRI placements are minted under.
+    vocab : str
+        The vocabulary namespace (``…/vocab/``) role concepts are in.
+
+    Returns
+    -------
+    int
+        How many placements were written.
+    """
+    from rdflib.namespace import DCTERMS, RDF
+
+    n = 0
+    for p in moves(steps):
+        step = steps[p.step - 1]
+        rite, edition, block, ordinal = step.key.split("/")
+        pi = mint("placement", rite, edition, block, ordinal, p.role, base=base)
+        add((pi, RDF.type, yk.Placement))
+        add((pi, yk.atStep, iris[p.step - 1]))
+        if p.role.startswith("role-") and vocab:
+            add((pi, yk.person, URIRef(vocab + p.role)))
+        add((pi, yk.personLabel, pyoxigraph.Literal(p.person)))
+        if p.place:
+            add((pi, yk.placeLabel, pyoxigraph.Literal(p.place)))
+        if p.x is not None and p.y is not None:
+            add((pi, yk.x, pyoxigraph.Literal(repr(float(p.x)), datatype=_DECIMAL)))
+            add((pi, yk.y, pyoxigraph.Literal(repr(float(p.y)), datatype=_DECIMAL)))
+        if p.facing:
+            add((pi, yk.facingLabel, pyoxigraph.Literal(p.facing)))
+        add((pi, yk.positionStatus, pyoxigraph.Literal(p.status)))
+        add((pi, yk.positionRule, pyoxigraph.Literal(p.rule)))
+        if p.source:
+            add((pi, DCTERMS.source, pyoxigraph.Literal(p.source)))
+        n += 1
+    return n
+
+
+def scene_rows(queries: Any, step_iri: str) -> list[dict[str, object]] | None:
+    """Each person's position after the step ``step_iri``: the last placement of each at or before it.
+
+    Returns
+    -------
+    list[dict] | None
+        One dict per person present, in the order they entered: ``person`` (as written), ``role``
+        (concept IRI or None), ``place``, ``x``, ``y`` (floats or None), ``facing``, ``status``
+        (``written``/``inferred``), ``rule``, ``source``, ``set_at`` (the IRI of the step that set it)
+        and ``set_at_sequence``; None if no step has that IRI.
+    """
+    iri = f"<{step_iri}>"
+    found = queries.backend.select(queries._prefix_block + f"SELECT ?seq ?edition WHERE {{ {iri} yk:sequence ?seq ; yk:inEdition ?edition }}")
+    if not found:
+        return None
+    seq, edition = found[0]["seq"], found[0]["edition"]
+    rows = queries.backend.select(
+        queries._prefix_block
+        + f"""
+PREFIX dcterms: <http://purl.org/dc/terms/>
+SELECT ?p ?person ?role ?place ?x ?y ?facing ?status ?rule ?source ?at ?atseq WHERE {{
+  ?p a yk:Placement ; yk:atStep ?at ; yk:personLabel ?person ; yk:positionStatus ?status ; yk:positionRule ?rule .
+  ?at yk:inEdition <{edition}> ; yk:sequence ?atseq .
+  FILTER(?atseq <= {int(seq)})
+  OPTIONAL {{ ?p yk:person ?role }} OPTIONAL {{ ?p yk:placeLabel ?place }} OPTIONAL {{ ?p yk:x ?x ; yk:y ?y }}
+  OPTIONAL {{ ?p yk:facingLabel ?facing }} OPTIONAL {{ ?p dcterms:source ?source }}
+}} ORDER BY ?atseq ?p"""
+    )
+    last: dict[str, dict[str, object]] = {}
+    first_seen: dict[str, int] = {}
+    for r in rows:
+        key = str(r["role"] or r["person"])
+        first_seen.setdefault(key, len(first_seen))
+        last[key] = {
+            "person": r["person"],
+            "role": r["role"],
+            "place": r["place"],
+            "x": float(str(r["x"])) if r["x"] is not None else None,
+            "y": float(str(r["y"])) if r["y"] is not None else None,
+            "facing": r["facing"],
+            "status": r["status"],
+            "rule": r["rule"],
+            "source": r["source"],
+            "set_at": r["at"],
+            "set_at_sequence": r["atseq"],
+        }
+    return [last[k] for k in sorted(last, key=lambda k: first_seen[k])]
+
+
+def move_rows(queries: Any, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
+    """Every placement (move) of the selected editions, in order (edition, step, person), for a client
+    that replays the rite: ``person``, ``role``, ``place``, ``x``, ``y`` (floats or None), ``facing``,
+    ``status``, ``rule``, ``step`` (IRI), ``sequence``, ``text`` (the step's), ``edition``.
+
+    Raises
+    ------
+    UnknownTermError
+        ``rite`` names no rite.
+    """
+    rows = queries.backend.select(
+        queries._prefix_block
+        + f"""
+SELECT ?person ?role ?place ?x ?y ?facing ?status ?rule ?step ?sequence ?text ?edition WHERE {{
+  {queries._selection(rite, edition)}
+  ?p a yk:Placement ; yk:atStep ?step ; yk:personLabel ?person ; yk:positionStatus ?status ; yk:positionRule ?rule .
+  ?step yk:inEdition ?edition ; yk:sequence ?sequence ; yk:text ?text .
+  OPTIONAL {{ ?p yk:person ?role }} OPTIONAL {{ ?p yk:placeLabel ?place }} OPTIONAL {{ ?p yk:x ?x ; yk:y ?y }}
+  OPTIONAL {{ ?p yk:facingLabel ?facing }}
+}} ORDER BY ?edition ?sequence ?p"""
+    )
+    for r in rows:
+        r["x"] = float(str(r["x"])) if r["x"] is not None else None
+        r["y"] = float(str(r["y"])) if r["y"] is not None else None
+    return rows

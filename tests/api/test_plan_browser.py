@@ -1,0 +1,107 @@
+"""The floor plan page in Chromium: the ground draws, the slider moves the host up the east steps of the
+士冠禮, and no request leaves the machine (the fixtures and checks of tests/api/test_browser.py)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from tests.api.test_browser import Tab, browser, monkeypatch_module, shoot, tab  # noqa: F401  (fixtures)
+from tests.conftest import shared_path
+
+
+@pytest.fixture(scope="module")
+def server(monkeypatch_module) -> Iterator[str]:  # noqa: F811
+    """The app over the excerpt and the 述註's 士冠禮 with 楊復's stages, on a free loopback port."""
+    from yili.api.app import create_app
+    from yili.api.cli import _extract
+    from yili.api.service import service_from_extractions
+
+    inputs = [str(shared_path("corpus", "yili_shuzhu_yanli_excerpt.txt")), str(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt"))]
+    _e, extractions = _extract(inputs, [], stages=str(shared_path("corpus", "reference", "KR1d0032")))
+    service = service_from_extractions(extractions)
+    for variable in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch_module.delenv(variable, raising=False)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    srv = uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not srv.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        srv.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+def _host(page: Any) -> dict[str, str] | None:
+    return page.evaluate(
+        "() => { const g = document.querySelector('#plan-svg g.person[data-person=\"主人\"]');"
+        " return g ? {...g.dataset} : null; }"
+    )
+
+
+def _slide(page: Any, seq: int) -> None:
+    page.eval_on_selector("#plan-slider", "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input')); }", seq)
+
+
+def test_the_plan_draws_and_the_slider_moves_the_host_up_the_east_steps(tab: Tab, server: str) -> None:  # noqa: F811
+    with httpx.Client(base_url=server, timeout=30) as api:
+        steps = api.get("/steps", params={"rite": "shiguanli", "limit": 1000}).json()["items"]
+    seq = {s["url"]: s["sequence"] for s in steps}
+    page = tab.page
+    page.goto(server + "/#plan?rite=shiguanli")
+    tab.wait_rendered("plan")
+    # the ground: its places, north up (the hall above the court, the court above the gate)
+    keys = page.eval_on_selector_all("#plan-svg .feature", "fs => fs.map(f => f.dataset.key)")
+    assert {"ground-tang", "ground-zuojie", "ground-xijie", "ground-ting", "ground-bei", "ground-xi", "ground-men"} <= set(keys)
+    hall_y = float(page.get_attribute("#plan-svg [data-key=ground-tang]", "y"))
+    gate_y = float(page.get_attribute("#plan-svg [data-key=ground-men]", "y"))
+    assert hall_y < gate_y  # north is up: the hall is drawn above the gate
+    # 入: the host inside the gate; 主人升: at the head of the east steps
+    _slide(page, seq["/steps/shiguanli/shuzhu/44/2"])
+    host = _host(page)
+    assert host is not None and (host["place"], float(host["y"])) == ("門內", -2.6)
+    _slide(page, seq["/steps/shiguanli/shuzhu/45/1"])
+    host = _host(page)
+    assert host is not None and (host["place"], float(host["x"]), float(host["y"])) == ("阼階上", 0.8, 0.08)
+    assert page.text_content("#plan-text") == "主人升"
+    assert page.text_content("#plan-stage").endswith("迎賔")  # 楊復's stage of the step
+    # a click on the host lists where he has been
+    page.click('#plan-svg g.person[data-person="主人"]')
+    history = page.eval_on_selector_all("#plan-history li", "lis => lis.map(li => li.textContent)")
+    assert any("門東" in h for h in history) and "阼階上" in history[-1]
+    shoot(tab, "plan")
+    tab.assert_clean()
+
+
+
+def test_the_timeline_runs_by_yang_fus_stages_where_yilitu_covers_the_rite(tab: Tab, server: str) -> None:  # noqa: F811
+    with httpx.Client(base_url=server, timeout=30) as api:
+        stages = api.get("/stages", params={"rite": "shiguanli"}).json()
+    page = tab.page
+    page.goto(server + "/#timeline?rite=shiguanli")
+    tab.wait_rendered("timeline")
+    runs = page.eval_on_selector_all(
+        "#timeline section.stage", "ss => ss.map(s => [s.dataset.stage, s.querySelector('li').dataset.url])"
+    )
+    # each stage heads the run that opens at its first step, in 楊復's order
+    openings = [(st["title"], st["url"]) for st in stages]
+    assert [r for r in runs if tuple(r) in set(map(tuple, openings))] == [list(o) for o in openings]
+    assert runs[0] == ["筮于廟門", "/steps/shiguanli/shuzhu/2/1"]
+    # 楊復 moves the 辭 of the 戒 into 戒賔: the stage heads a second run at the chapter's end
+    assert sum(1 for title, _url in runs if title == "戒賔") >= 2
+    # each step shows its phase beside it
+    assert page.eval_on_selector_all("#timeline li .phase-tag", "ts => ts.length") > 300
+    tab.assert_clean()
