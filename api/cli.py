@@ -422,9 +422,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     t0 = time.perf_counter()
     base = _base(args.base_iri)
-    built = [x for x in ("--graph", "--store", "--corpus", "--excerpt") if getattr(args, x[2:])]
+    built = [x for x in ("--graph", "--store", "--corpus", "--excerpt", "--endpoint") if getattr(args, x[2:])]
     if len(built) > 1:
-        raise InputError(f"give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, not {' and '.join(built)}")
+        raise InputError(f"give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not {' and '.join(built)}")
+    if args.endpoint and (args.inputs or args.vocab or args.rite or args.processes > 1):
+        given = "INPUT" if args.inputs else "--vocab" if args.vocab else "--rite" if args.rite else "--processes"
+        raise InputError(f"{given}: with --endpoint the graph the remote store holds is served as it is, from one process")
+    if args.auth and not args.endpoint:
+        raise InputError("--auth is for the remote store of --endpoint URL")
     if (args.graph or args.store) and (args.inputs or args.vocab or args.rite):
         # a built graph is served as it was built: text, vocabulary and rite were read by `build`
         given = "INPUT" if args.inputs else "--vocab" if args.vocab else "--rite"
@@ -436,7 +441,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"give INPUT files or {built[0]}, not both")
     if args.graph and not Path(args.graph).exists():
         raise InputError(f"{args.graph}: no such file")  # the input is named before the port is tried
-    cached = args.corpus is not None or not (args.inputs or args.graph or args.store or args.excerpt)
+    cached = args.corpus is not None or not (args.inputs or args.graph or args.store or args.excerpt or args.endpoint)
     if args.processes > 1 and not (args.store or cached):
         raise InputError(
             f"--processes {args.processes} needs --store DIR: the processes share a store built by `yili-kg build` "
@@ -468,14 +473,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.store = str(build.store)
     if args.processes > 1:
         return _serve_processes(args, base, t0)
-    if args.store:
+    if args.endpoint:
+        from yili.api.service import service_from_endpoint
+        from yili.graph.remote import parse_auth
+
+        service = service_from_endpoint(args.endpoint, auth=parse_auth(args.auth), base=base)
+    elif args.store:
         service = service_from_store(args.store, base=base)
     elif args.graph:
         service = service_from_file(args.graph, base=base)
     else:
         _extractor, extractions = _extract(args.inputs, args.vocab, args.rite)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
-    if service.store_path is None:
+    if service.store_path is None and service.endpoint is None:
         _share_on_disk(service)
     s = service.summary
     if not s.get("steps"):
@@ -489,6 +499,57 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.router.on_startup.append(lambda: print(ready, flush=True))
     # no access log: at this level it is never shown, yet each request would still gather its fields
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    return 0
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    """``yili-kg push URL [--graph-store URL] [--auth USER:PASS] [--store DIR | --graph FILE | --excerpt | INPUT ...]``:
+    load the graph, every named graph (one per edition, and the vocabulary), into a triplestore with
+    the SPARQL 1.1 Graph Store HTTP Protocol (:func:`~yili.graph.remote.push`), then count what the
+    store's SPARQL endpoint URL holds.  With no input it pushes the 13 rites of the 儀禮述註 in the
+    package (the cached build of ``serve``).
+
+    Raises
+    ------
+    InputError
+        A bad option, input or URL; the store cannot be reached or refuses a graph (named).
+    """
+    from yili.graph.remote import SparqlHttpStore, _check_url, parse_auth, push
+
+    base = _base(args.base_iri)
+    auth = parse_auth(args.auth)
+    _check_url(args.url, "URL")
+    given = [x for x in ("--graph", "--store", "--excerpt") if getattr(args, x[2:])]
+    if len(given) > 1 or (given and args.inputs):
+        raise InputError(f"give INPUT files or one of --graph FILE, --store DIR, --excerpt, not {' and '.join(given + (['INPUT'] if args.inputs else []))}")
+    if args.store:
+        from yili.graph.store import open_store
+
+        store = open_store(args.store)
+    elif args.graph:
+        from yili.graph.store import load_file
+
+        store = load_file(args.graph)
+    elif args.inputs or args.excerpt:
+        from yili.graph.build import build_store
+
+        _e, extractions = _extract(args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None)
+        store = build_store(extractions, base=base, vocabulary_files=args.vocab)
+    else:
+        from yili.api.default_corpus import cached_build, embedded_corpus
+        from yili.graph.store import open_store
+
+        build = cached_build(embedded_corpus(), base=base, vocab=args.vocab, rite=args.rite, jobs=_jobs(args.jobs) if args.jobs else None)
+        store = open_store(build.store)
+    graph_store = args.graph_store or args.url
+    sent = push(store, graph_store, auth=auth)
+    remote = SparqlHttpStore(args.url, auth=auth)
+    held = len(remote)
+    remote.close()
+    print(
+        f"yili-kg: pushed {len(sent)} graphs, {sum(n for _, n in sent)} triples to {graph_store}; "
+        f"{args.url} holds {held} triples in {len(remote.graphs)} named graphs"
+    )
     return 0
 
 
@@ -766,6 +827,12 @@ def parser() -> argparse.ArgumentParser:
         "--excerpt", action="store_true", help="serve the embedded 燕禮 excerpt (112 blocks), built in memory at each start"
     )
     sv.add_argument("--jobs", default=None, metavar="N", help="processes to read the chapters in when the cache is built (1-64)")
+    sv.add_argument(
+        "--endpoint",
+        metavar="URL",
+        help="serve the graph a remote SPARQL 1.1 endpoint holds (loaded with yili-kg push): every REST route, the viewer, the exports",
+    )
+    sv.add_argument("--auth", metavar="USER:PASS", help="HTTP authentication for --endpoint")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=_port, default=8000, help="TCP port, 1-65535 (default 8000)")
     sv.add_argument(
@@ -777,6 +844,19 @@ def parser() -> argparse.ArgumentParser:
         "(default 1; the machine's cores is the most that helps)",
     )
     sv.set_defaults(func=cmd_serve)
+
+    ps = sub.add_parser(
+        "push", help="load the graph (every named graph, the vocabulary) into a triplestore (SPARQL 1.1 Graph Store Protocol)"
+    )
+    ps.add_argument("url", metavar="URL", help="the store's SPARQL query endpoint (checked after the push)")
+    common(ps)
+    ps.add_argument("--graph-store", metavar="URL", help="the store's Graph Store Protocol endpoint (default: URL)")
+    ps.add_argument("--auth", metavar="USER:PASS", help="HTTP authentication for the store")
+    ps.add_argument("--store", metavar="DIR", help="push this built store (yili-kg build --out DIR)")
+    ps.add_argument("--graph", metavar="FILE", help="push this graph file (.trig/.nq)")
+    ps.add_argument("--excerpt", action="store_true", help="push the embedded 燕禮 excerpt")
+    ps.add_argument("--jobs", default=None, metavar="N", help="processes to read the chapters in (1-64)")
+    ps.set_defaults(func=cmd_push)
 
     x = sub.add_parser("export", help="export a view of the graph (or its RDF) for graph tools and spreadsheets")
     x.add_argument(
