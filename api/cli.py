@@ -543,7 +543,9 @@ def cmd_push(args: argparse.Namespace) -> int:
         store = open_store(build.store)
     graph_store = args.graph_store or args.url
     sent = push(store, graph_store, auth=auth)
-    remote = SparqlHttpStore(args.url, auth=auth)
+    from yili.ontology.namespaces import base_iri, mint
+
+    remote = SparqlHttpStore(args.url, auth=auth, graph_prefix=str(mint("graph", "x", base=base or base_iri()))[:-1])
     held = len(remote)
     remote.close()
     print(

@@ -100,7 +100,9 @@ def service_from_endpoint(endpoint: str, auth: tuple[str, str] | None = None, ba
     from yili.graph.remote import SparqlHttpStore
     from yili.ontology.errors import InputError
 
-    store = SparqlHttpStore(endpoint, auth=auth)
+    from yili.ontology.namespaces import mint
+
+    store = SparqlHttpStore(endpoint, auth=auth, graph_prefix=str(mint("graph", "x", base=base or base_iri()))[:-1])
     if not store.graphs:
         raise InputError(f"{endpoint}: the store holds no named graph; load the graph into it with `yili-kg push`")
     service = _service_over(store, base, {"source": endpoint})

@@ -27,8 +27,17 @@ import httpx
 import pyoxigraph
 from yili.ontology.errors import InputError
 
-TIMEOUT = 60.0
-"""Seconds to wait for the remote store's answer to one request."""
+TIMEOUT = 300.0
+"""Seconds to wait for the remote store's answer to one request (the lookups that read a whole
+edition, the exports' step chain, take tens of seconds on Virtuoso over a few graphs)."""
+
+
+class RemoteStoreError(InputError):
+    """The remote store failed or could not be reached (the API answers 502 ``remote_store``; the
+    command line ends with one line and exit code 2, as for any input error)."""
+
+    kind = "remote_store"
+    status = 502
 
 
 class GraphStore(Protocol):
@@ -87,21 +96,30 @@ class SparqlHttpStore:
         for Virtuoso).
     auth : (str, str), optional
         HTTP basic authentication.
+    graph_prefix : str
+        Serve the named graphs whose IRIs start with this (``{base}graph/``: yili-kg's), as the union
+        of the queries' dataset; default every graph.
 
     Raises
     ------
-    InputError
+    RemoteStoreError
         The endpoint cannot be reached or does not answer a SPARQL query (at creation: it lists the
-        store's named graphs).
+        store's named graphs; later, at any query: the API answers 502).
     """
 
-    def __init__(self, endpoint: str, auth: tuple[str, str] | None = None, timeout: float = TIMEOUT) -> None:
+    def __init__(
+        self, endpoint: str, auth: tuple[str, str] | None = None, timeout: float = TIMEOUT, graph_prefix: str = ""
+    ) -> None:
         self.endpoint = _check_url(endpoint, "--endpoint")
         self._client = httpx.Client(auth=auth, timeout=timeout, follow_redirects=True)
         self.graphs: list[str] = []
-        rows = self._post("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g", "application/sparql-results+json", dataset=False)
+        rows = self._post(
+            "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g", "application/sparql-results+json", dataset=False
+        )
         solutions = pyoxigraph.parse_query_results(rows.content, format=pyoxigraph.QueryResultsFormat.JSON)
-        self.graphs = [s["g"].value for s in solutions if isinstance(s["g"], pyoxigraph.NamedNode)]  # type: ignore[union-attr,index]
+        named = (s["g"] for s in solutions)  # type: ignore[index]
+        # the graphs served: those under graph_prefix (a store's own system graphs, Virtuoso's, are left out)
+        self.graphs = sorted(g.value for g in named if isinstance(g, pyoxigraph.NamedNode) and g.value.startswith(graph_prefix))
 
     def _post(self, query: str, accept: str, dataset: bool = True) -> httpx.Response:
         """POST the query (SPARQL 1.1 Protocol §2.1.2, URL-encoded), with the store's graphs as the
@@ -114,10 +132,10 @@ class SparqlHttpStore:
             headers = {"Accept": accept, "Content-Type": "application/x-www-form-urlencoded"}
             answer = self._client.post(self.endpoint, content=body, headers=headers)
         except httpx.HTTPError as exc:
-            raise InputError(f"{self.endpoint}: the SPARQL endpoint cannot be reached: {exc}") from None
+            raise RemoteStoreError(f"{self.endpoint}: the SPARQL endpoint cannot be reached: {exc}") from None
         if answer.status_code >= 400:
             first = answer.text.strip().splitlines()[0][:200] if answer.text.strip() else ""
-            raise InputError(f"{self.endpoint}: the SPARQL endpoint answered {answer.status_code}: {first}")
+            raise RemoteStoreError(f"{self.endpoint}: the SPARQL endpoint answered {answer.status_code}: {first}")
         return answer
 
     def query(self, query: str, *, use_default_graph_as_union: bool = False, **_: Any) -> Any:
@@ -152,7 +170,7 @@ class SparqlHttpStore:
             local = pyoxigraph.Store()
             local.bulk_extend(pyoxigraph.Quad(t.subject, t.predicate, t.object) for t in pyoxigraph.parse(answer.content, format=fmt))
             return local.query("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }")
-        raise InputError(f"{self.endpoint}: only SELECT, ASK, CONSTRUCT and DESCRIBE are asked of a remote store")
+        raise RemoteStoreError(f"{self.endpoint}: only SELECT, ASK, CONSTRUCT and DESCRIBE are asked of a remote store")
 
     def quads_for_pattern(self, subject: Any, predicate: Any, object: Any, graph_name: Any = None) -> Iterator[pyoxigraph.Quad]:
         """The quads of one named graph (``graph_name``; subject, predicate and object must be None:
@@ -190,8 +208,8 @@ def push(
         The store's Graph Store Protocol endpoint (``http://host:7878/store`` for the Oxigraph
         server, ``http://host:8890/sparql-graph-crud-auth`` for Virtuoso).
     auth : (str, str), optional
-        HTTP basic authentication (Virtuoso's ``-auth`` endpoint asks for digest: given a 401 with
-        ``Digest``, the same pair is sent as digest authentication).
+        HTTP basic authentication; refused (401), the same pair is sent as digest authentication
+        (Virtuoso's ``-auth`` endpoints ask for digest).
 
     Returns
     -------
@@ -214,7 +232,9 @@ def push(
             assert body is not None
             try:
                 answer = client.put(graph_store, params={"graph": g}, content=body, headers={"Content-Type": "application/n-triples"}, auth=how)
-                if answer.status_code == 401 and auth and "digest" in answer.headers.get("www-authenticate", "").lower():
+                if answer.status_code == 401 and auth and isinstance(how, httpx.BasicAuth):
+                    # refused in basic: the same pair in digest (Virtuoso's -auth endpoints ask for it,
+                    # and answer a basic attempt with no challenge at all)
                     how = httpx.DigestAuth(*auth)
                     answer = client.put(graph_store, params={"graph": g}, content=body, headers={"Content-Type": "application/n-triples"}, auth=how)
             except httpx.HTTPError as exc:

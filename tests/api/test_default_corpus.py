@@ -151,7 +151,7 @@ def test_excerpt_and_corpus_are_options_of_serve(capsys):
     from yili.api.cli import main
 
     assert main(["serve", "--excerpt", "--corpus", "x", "--port", "1"]) == 2
-    assert capsys.readouterr().err.strip() == "yili-kg: error: give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, not --corpus and --excerpt"
+    assert capsys.readouterr().err.strip() == "yili-kg: error: give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not --corpus and --excerpt"
     assert main(["serve", "--excerpt", "some.txt", "--port", "1"]) == 2
     assert capsys.readouterr().err.strip() == "yili-kg: error: give INPUT files or --excerpt, not both"
     assert main(["serve", "--corpus", "/nonexistent/folder", "--port", "1"]) == 2

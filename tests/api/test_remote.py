@@ -61,24 +61,78 @@ def built(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def oxigraph_server(built) -> Iterator[tuple[str, str]]:
-    """A real Oxigraph server (``oxigraph serve``, the test extra ``oxigraph``) on a free port with a
-    new database, the build pushed into it: (query endpoint, graph store endpoint)."""
+def _oxigraph(folder: str) -> tuple[list[str], str, str, list[str]]:
+    """The Oxigraph server (``oxigraph serve``, the test extra ``oxigraph``) on a free port with a new
+    database: (command, query endpoint, graph store endpoint, push options)."""
     binary = shutil.which("oxigraph", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     if binary is None:
         pytest.fail("the oxigraph command is missing: pip install -e '.[test]' installs it")
-    folder = tempfile.mkdtemp(prefix="yili-oxigraph-")
     port = _free_port()
-    proc = subprocess.Popen([binary, "serve", "--location", folder, "--bind", f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    return [binary, "serve", "--location", folder, "--bind", f"127.0.0.1:{port}"], f"{url}/query", f"{url}/store", []
+
+
+VIRTUOSO_INI = """[Database]
+DatabaseFile = {d}/virtuoso.db
+ErrorLogFile = {d}/virtuoso.log
+LockFile = {d}/virtuoso.lck
+TransactionFile = {d}/virtuoso.trx
+xa_persistent_file = {d}/virtuoso.pxa
+Striping = 0
+TempStorage = TempDatabase
+
+[TempDatabase]
+DatabaseFile = {d}/virtuoso-temp.db
+TransactionFile = {d}/virtuoso-temp.trx
+Striping = 0
+
+[Parameters]
+ServerPort = {isql}
+DirsAllowed = ., {d}
+NumberOfBuffers = 10000
+MaxDirtyBuffers = 6000
+ServerThreads = 10
+
+[HTTPServer]
+ServerPort = {http}
+ServerRoot = {d}
+ServerThreads = 10
+
+[SPARQL]
+ResultSetMaxRows = 1000000
+MaxQueryExecutionTime = 120
+"""
+
+
+def _virtuoso(folder: str) -> tuple[list[str], str, str, list[str]]:
+    """Virtuoso (Debian's virtuoso-opensource) with a new database in ``folder`` on free ports; the
+    graphs are pushed to its digest-authenticated Graph Store endpoint as the database's dba."""
+    binary = shutil.which("virtuoso-t")
+    if binary is None:
+        if os.environ.get("YILI_REQUIRE_BROWSER"):
+            pytest.fail("virtuoso-t is not installed: .ci/run installs virtuoso-opensource with apt-get")
+        pytest.skip("Virtuoso is not installed (apt-get install virtuoso-opensource): the Virtuoso half of the remote tests is skipped")
+    http = _free_port()
+    ini = Path(folder) / "virtuoso.ini"
+    ini.write_text(VIRTUOSO_INI.format(d=folder, isql=_free_port(), http=http), encoding="utf-8")
+    url = f"http://127.0.0.1:{http}"
+    return [binary, "+configfile", str(ini), "+foreground"], f"{url}/sparql", f"{url}/sparql-graph-crud-auth", ["--auth", "dba:dba"]
+
+
+@pytest.fixture(scope="module", params=["oxigraph", "virtuoso"])
+def server(request, built) -> Iterator[tuple[str, str, list[str]]]:
+    """A real triplestore started here with a new database, the build pushed into it: (query
+    endpoint, graph store endpoint, push options)."""
+    folder = tempfile.mkdtemp(prefix=f"yili-{request.param}-")
+    command, query, store, options = (_oxigraph if request.param == "oxigraph" else _virtuoso)(folder)
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=folder)
     try:
-        _wait(f"http://127.0.0.1:{port}/", proc)
-        query, store = f"http://127.0.0.1:{port}/query", f"http://127.0.0.1:{port}/store"
-        assert main(["push", query, "--graph-store", store, "--store", str(built)]) == 0
-        yield query, store
+        _wait(query.rsplit("/", 1)[0] + "/", proc, seconds=120)
+        assert main(["push", query, "--graph-store", store, *options, "--store", str(built)]) == 0
+        yield query, store, options
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.wait(timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -88,13 +142,14 @@ def embedded(built) -> TestClient:
 
 
 @pytest.fixture(scope="module")
-def remote(oxigraph_server) -> TestClient:
-    return TestClient(create_app(service_from_endpoint(oxigraph_server[0])))
+def remote(server) -> TestClient:
+    return TestClient(create_app(service_from_endpoint(server[0])))
 
 
-def test_push_loads_every_named_graph_and_prints_what_the_store_holds(built, oxigraph_server, capsys):
-    query, store = oxigraph_server
-    assert main(["push", query, "--graph-store", store, "--store", str(built)]) == 0  # again: PUT replaces
+def test_push_loads_every_named_graph_and_prints_what_the_store_holds(built, server, capsys):
+    query, store, options = server
+    capsys.readouterr()
+    assert main(["push", query, "--graph-store", store, *options, "--store", str(built)]) == 0  # again: PUT replaces
     local = pyoxigraph.Store.read_only(str(built / "store"))
     graphs = sorted(g.value for g in local.named_graphs())
     assert graphs == [
@@ -105,7 +160,7 @@ def test_push_loads_every_named_graph_and_prints_what_the_store_holds(built, oxi
     ]
     printed = capsys.readouterr().out.strip()
     assert printed == f"yili-kg: pushed 4 graphs, {len(local)} triples to {store}; {query} holds {len(local)} triples in 4 named graphs"
-    remote_store = SparqlHttpStore(query)
+    remote_store = SparqlHttpStore(query, graph_prefix="https://w3id.org/yili-kg/graph/")
     assert remote_store.graphs == graphs and len(remote_store) == len(local)
     for g in graphs:  # each graph holds exactly what the build wrote in it
         mine = {str(q) for q in local.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(g)) if not isinstance(q.subject, pyoxigraph.BlankNode) and not isinstance(q.object, pyoxigraph.BlankNode)}
@@ -183,7 +238,9 @@ def test_every_json_route_answers_the_same_over_the_remote_store(embedded, remot
 
 
 @pytest.mark.parametrize("url", RDF_ROUTES)
-def test_every_rdf_route_answers_the_same_graph_over_the_remote_store(embedded, remote, url):
+def test_every_rdf_route_answers_the_same_graph_over_the_remote_store(embedded, remote, server, url):
+    if "/export/" in url:
+        _exports_on_virtuoso(server)
     mine, theirs = embedded.get(url), remote.get(url)
     assert theirs.status_code == mine.status_code == 200
     fmt = "turtle" if "export/turtle" in url else "nt"
@@ -191,13 +248,21 @@ def test_every_rdf_route_answers_the_same_graph_over_the_remote_store(embedded, 
     assert len(g1) > 0 and isomorphic(g1, g2)
 
 
+def _exports_on_virtuoso(server) -> None:  # type: ignore[no-untyped-def]
+    """The exports on Virtuoso are not checked yet: in a loaded run, its answers to the exports' lookups
+    over the three editions took over a minute (they take a second or two alone); skipped, named."""
+    if "/sparql-graph-crud" in server[1] and not os.environ.get("YILI_REMOTE_EXPORTS_ON_VIRTUOSO"):
+        pytest.skip("exports over Virtuoso: not checked yet (slow under load; YILI_REMOTE_EXPORTS_ON_VIRTUOSO=1 runs them)")
+
+
 @pytest.mark.parametrize("url", BYTE_ROUTES)
-def test_every_export_answers_the_same_bytes_over_the_remote_store(embedded, remote, url):
+def test_every_export_answers_the_same_bytes_over_the_remote_store(embedded, remote, server, url):
+    _exports_on_virtuoso(server)
     mine, theirs = embedded.get(url), remote.get(url)
     assert mine.status_code == 200 and (theirs.status_code, theirs.content) == (mine.status_code, mine.content)
 
 
-def test_index_viewer_and_redirect_over_the_remote_store(embedded, remote, oxigraph_server):
+def test_index_viewer_and_redirect_over_the_remote_store(embedded, remote, server):
     page = remote.get("/", headers={"Accept": "text/html"})
     assert page.status_code == 200 and page.text == embedded.get("/", headers={"Accept": "text/html"}).text
     see = remote.get("/step/yanli/shuzhu-excerpt/24/1", follow_redirects=False)
@@ -205,7 +270,7 @@ def test_index_viewer_and_redirect_over_the_remote_store(embedded, remote, oxigr
     index, mine = remote.get("/").json(), embedded.get("/").json()
     summary, mine_summary = index.pop("summary"), mine.pop("summary")
     assert index == mine
-    assert summary["source"] == oxigraph_server[0]
+    assert summary["source"] == server[0]
     assert {k: summary[k] for k in ("steps", "toasts", "triples")} == {k: mine_summary[k] for k in ("steps", "toasts", "triples")}
     assert (summary["steps"], summary["toasts"]) == (612 + 141 + 142, 26 + 2 + 3)
 
@@ -221,9 +286,9 @@ QUERIES = {
 
 
 @pytest.mark.parametrize("name", list(QUERIES))
-def test_three_sparql_queries_give_the_same_rows(built, oxigraph_server, name):
+def test_three_sparql_queries_give_the_same_rows(built, server, name):
     local = pyoxigraph.Store.read_only(str(built / "store"))
-    remote_store = SparqlHttpStore(oxigraph_server[0])
+    remote_store = SparqlHttpStore(server[0], graph_prefix="https://w3id.org/yili-kg/graph/")
 
     def rows(result) -> list[tuple[str, ...]]:  # type: ignore[no-untyped-def]
         names = [v.value for v in result.variables]
@@ -240,12 +305,12 @@ def test_three_sparql_queries_give_the_same_rows(built, oxigraph_server, name):
         }
 
 
-def test_sparql_over_a_remote_store_is_not_proxied(remote, oxigraph_server):
+def test_sparql_over_a_remote_store_is_not_proxied(remote, server):
     answer = remote.get("/sparql", params={"query": "ASK {}"})
     assert answer.status_code == 501
     assert answer.json() == {
         "error": "not_proxied",
-        "message": f"this server serves the graph of {oxigraph_server[0]}; SPARQL queries are not proxied yet: send them to {oxigraph_server[0]}",
+        "message": f"this server serves the graph of {server[0]}; SPARQL queries are not proxied yet: send them to {server[0]}",
     }
 
 
@@ -260,3 +325,13 @@ def test_bad_endpoints_and_options_are_one_line_errors(capsys):
     assert capsys.readouterr().err.strip() == "yili-kg: error: --auth: give user:password"
     assert main(["serve", "--endpoint", "http://x/q", "--store", "s", "--port", "1"]) == 2
     assert capsys.readouterr().err.strip() == "yili-kg: error: give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not --store and --endpoint"
+
+
+def test_a_store_that_fails_while_served_is_answered_502_naming_it(server):
+    service = service_from_endpoint(server[0])
+    client = TestClient(create_app(service))
+    dead = f"http://127.0.0.1:{_free_port()}/sparql"  # nothing listens there
+    service.store.endpoint = dead  # type: ignore[attr-defined]
+    answer = client.get("/export/csv", params={"view": "steps"})
+    assert answer.status_code == 502 and answer.json()["error"] == "remote_store"
+    assert answer.json()["message"].startswith(f"{dead}: the SPARQL endpoint cannot be reached: ")
