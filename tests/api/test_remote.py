@@ -249,10 +249,12 @@ def test_every_rdf_route_answers_the_same_graph_over_the_remote_store(embedded, 
 
 
 def _exports_on_virtuoso(server) -> None:  # type: ignore[no-untyped-def]
-    """The exports on Virtuoso are not checked yet: in a loaded run, its answers to the exports' lookups
-    over the three editions took over a minute (they take a second or two alone); skipped, named."""
+    """The exports over Virtuoso run only when asked (``YILI_REMOTE_EXPORTS_ON_VIRTUOSO=1``): each takes
+    about a minute there on a loaded 2-core machine (a second or two alone), and in the one run made,
+    9 of the 10 answered the same bytes and graph while the first (graphml of the 燕禮) ran past the
+    300 s a request may wait; skipped, named, until that is understood."""
     if "/sparql-graph-crud" in server[1] and not os.environ.get("YILI_REMOTE_EXPORTS_ON_VIRTUOSO"):
-        pytest.skip("exports over Virtuoso: not checked yet (slow under load; YILI_REMOTE_EXPORTS_ON_VIRTUOSO=1 runs them)")
+        pytest.skip("exports over Virtuoso: slow there, run with YILI_REMOTE_EXPORTS_ON_VIRTUOSO=1 (one timed out in the last run)")
 
 
 @pytest.mark.parametrize("url", BYTE_ROUTES)
