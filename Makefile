@@ -1,11 +1,16 @@
 # Two set-up commands for a fresh machine with Python 3.11+, pip and make:
-#   make serve   builds the graph from the embedded 燕礼 excerpt and serves it on http://127.0.0.1:8000
+#   make serve   builds the 13 rites of the 儀禮述註 in the package once (into ~/.cache/yili-kg) and serves
+#                them on http://127.0.0.1:8000; EDITIONS=all serves the three editions under $(KANRIPO)
 #   make test    installs the test extras and runs the suite
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# EDITIONS=all: the 述註, 注疏 and 鄭注 of the Kanripo corpus beside the repository (not in the package)
+EDITIONS ?= shuzhu
+KANRIPO ?= ../shared/corpus/kanripo
+SERVE_INPUT := $(if $(filter all,$(EDITIONS)),--corpus $(KANRIPO),)
 
 .PHONY: serve test install build bench editions clean
 
@@ -24,7 +29,7 @@ $(VENV)/.test-installed: $(VENV)/.installed
 install: $(VENV)/.installed
 
 serve: install
-	$(BIN)/yili-kg serve --host $(HOST) --port $(PORT)
+	$(BIN)/yili-kg serve $(SERVE_INPUT) --host $(HOST) --port $(PORT)
 
 build: install
 	$(BIN)/yili-kg build --out build

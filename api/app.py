@@ -61,6 +61,9 @@ class Service:
     opened_from_path : bool
         Whether ``store`` itself is ``store_path`` opened read-only (``service_from_store``), rather
         than a store in memory that was also written there for the workers.
+    endpoint : str, optional
+        The remote SPARQL endpoint ``store`` sends its queries to (``serve --endpoint``,
+        :class:`~yili.graph.remote.SparqlHttpStore`); None for the embedded store.
     """
 
     store: pyoxigraph.Store
@@ -70,6 +73,7 @@ class Service:
     summary: dict[str, Any]
     store_path: str | None = None
     opened_from_path: bool = False
+    endpoint: str | None = None
 
     def reopen(self) -> None:
         """Serve from a fresh read-only handle of ``store_path`` when ``opened_from_path``; otherwise
@@ -294,14 +298,19 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     service.queries.steps(limit=1)  # and the steps' index that /steps filters
     service.reopen()  # without the blocks those scans left in the store's cache
     _give_back_memory()
-    sparql = make_sparql_router(
-        lambda: service.store,
-        limits=sparql_limits,
-        query_page=lambda: html_page("sparql.html"),
-        store_path=lambda: service.store_path,
-    )
-    app.include_router(sparql)
-    app.sparql_get = sparql.get_app
+    if service.endpoint is None:
+        sparql = make_sparql_router(
+            lambda: service.store,
+            limits=sparql_limits,
+            query_page=lambda: html_page("sparql.html"),
+            store_path=lambda: service.store_path,
+        )
+        app.include_router(sparql)
+        app.sparql_get = sparql.get_app
+    else:
+        from yili.api.routes_remote import make_remote_sparql_router
+
+        app.include_router(make_remote_sparql_router(service.endpoint))
     app.include_router(make_export_router(service))
     compare = make_compare_router(service)  # /compare, /patterns, /next, /ngrams
     app.include_router(compare)

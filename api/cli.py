@@ -269,31 +269,53 @@ def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
         out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
+def write_build(extractions, out: Path, *, base: str | None, vocab: Sequence[str], files: bool = True) -> int:  # type: ignore[no-untyped-def]
+    """Write a build of ``extractions`` into the folder ``out`` (which must exist): ``store/``, the
+    Oxigraph store on disk, and with ``files`` also graph.trig, graph.ttl, steps.jsonl and
+    toasts.jsonl, all or nothing.
+
+    The quads go to the on-disk store once (no store in memory between), and the Turtle and TriG are
+    written from that store before it is renamed into place (:func:`~yili.graph.store.write_store`).
+
+    Returns
+    -------
+    int
+        The number of quads in the store.
+
+    Raises
+    ------
+    InputError
+        A file or the store cannot be written (named); the last build's files are left as they were.
+    """
+    from yili.graph.build import build_quads, prefixes_for
+    from yili.graph.store import write_files, write_store
+
+    quads = build_quads(extractions, base=base, vocabulary_files=vocab)
+    if not files:
+        return write_store(quads, out / "store")
+    with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
+        with open(tmp["steps.jsonl"], "w", encoding="utf-8") as f:
+            _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
+        with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
+            _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
+        # last: if the store fails, the files above are not replaced either
+        return write_store(quads, out / "store", before_commit=lambda disk: write_files(disk, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base)))
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     """``yili-kg build [INPUT ...] [--out DIR]``: write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl and
     ``store/``, the Oxigraph store (RocksDB) that ``yili-kg serve --store DIR/store`` opens read-only."""
-    from yili.graph.build import build_store, prefixes_for
-    from yili.graph.store import write_files, write_store
-
     t0 = time.perf_counter()
     base = _base(args.base_iri)
     out = _out_dir(args.out)
     _extractor, extractions = _extract(
         args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None, stages=args.stages
     )
-    store = build_store(extractions, base=base, vocabulary_files=args.vocab)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
-    with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
-        write_files(store, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base))
-        with open(tmp["steps.jsonl"], "w", encoding="utf-8") as f:
-            _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
-        with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
-            _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
-        write_store(store, out / "store")  # last: if it fails, the files above are not replaced either
-    triples = len(store)
+    triples = write_build(extractions, out, base=base, vocab=args.vocab)
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
     steps = sum(len(e.steps) for e in extractions)
@@ -504,15 +526,27 @@ def _holds_steps(path: str) -> bool:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """``yili-kg serve [--graph FILE] [INPUT ...]``: build (or load) the graph and serve it over HTTP."""
+    """``yili-kg serve [--store DIR | --graph FILE | --corpus DIR | --excerpt | INPUT ...]``: build (or
+    load) the graph and serve it over HTTP.
+
+    With no INPUT, ``--store``, ``--graph`` or ``--excerpt``, it serves the 13 rites of the 儀禮述註
+    shipped in the package, built once into the cache (:mod:`yili.api.default_corpus`); ``--corpus
+    DIR`` serves every text under DIR the same way (e.g. the three editions of the Kanripo corpus).
+    """
     import uvicorn
     from yili.api.app import create_app
     from yili.api.service import service_from_extractions, service_from_file, service_from_store
 
     t0 = time.perf_counter()
     base = _base(args.base_iri)
-    if args.graph and args.store:
-        raise InputError("give --graph FILE or --store DIR, not both")
+    built = [x for x in ("--graph", "--store", "--corpus", "--excerpt", "--endpoint") if getattr(args, x[2:])]
+    if len(built) > 1:
+        raise InputError(f"give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not {' and '.join(built)}")
+    if args.endpoint and (args.inputs or args.vocab or args.rite or args.processes > 1):
+        given = "INPUT" if args.inputs else "--vocab" if args.vocab else "--rite" if args.rite else "--processes"
+        raise InputError(f"{given}: with --endpoint the graph the remote store holds is served as it is, from one process")
+    if args.auth and not args.endpoint:
+        raise InputError("--auth is for the remote store of --endpoint URL")
     if (args.graph or args.store) and (args.inputs or args.vocab or args.rite):
         # a built graph is served as it was built: text, vocabulary and rite were read by `build`
         given = "INPUT" if args.inputs else "--vocab" if args.vocab else "--rite"
@@ -520,9 +554,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"{given} is read when the graph is built; with {'--graph' if args.graph else '--store'} the built graph is "
             "served as it is: give the texts to `yili-kg build` (or serve them without --graph/--store)"
         )
+    if args.inputs and (args.corpus or args.excerpt):
+        raise InputError(f"give INPUT files or {built[0]}, not both")
     if args.graph and not Path(args.graph).exists():
         raise InputError(f"{args.graph}: no such file")  # the input is named before the port is tried
-    if args.processes > 1 and not args.store:
+    cached = args.corpus is not None or not (args.inputs or args.graph or args.store or args.excerpt or args.endpoint)
+    if args.processes > 1 and not (args.store or cached):
         raise InputError(
             f"--processes {args.processes} needs --store DIR: the processes share a store built by `yili-kg build` "
             "(serve the excerpt or --graph from one process)"
@@ -531,17 +568,41 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from yili.graph.store import open_store
 
         open_store(args.store)  # a bad folder is named before the port is tried
+    files: list[str] = []
+    if cached:
+        from yili.api.default_corpus import embedded_corpus
+
+        if args.corpus is not None and not Path(args.corpus).is_dir():
+            raise InputError(f"--corpus {args.corpus}: no such folder")
+        files = _expand([args.corpus]) if args.corpus is not None else [str(f) for f in embedded_corpus()]
     _check_address(args.host, args.port)
+    if cached:
+        from yili.api.default_corpus import cache_root, cached_build, rite_table
+
+        root = cache_root()
+        what = f"the {len(files)} texts under {args.corpus}" if args.corpus else "the 13 rites of the 儀禮述註"
+        jobs = _jobs(args.jobs) if args.jobs is not None else None
+        print(f"yili-kg: {what}: looking for their build in {root}", flush=True)
+        build = cached_build(files, base=base, vocab=args.vocab, rite=args.rite, jobs=jobs, root=root)
+        how = "reused" if build.reused else f"built in {build.summary['seconds']:.1f} s"
+        print(f"yili-kg: serving {len(build.summary['rites'])} editions ({how}, {build.folder}):", flush=True)
+        print(rite_table(build.summary), flush=True)
+        args.store = str(build.store)
     if args.processes > 1:
         return _serve_processes(args, base, t0)
-    if args.store:
+    if args.endpoint:
+        from yili.api.service import service_from_endpoint
+        from yili.graph.remote import parse_auth
+
+        service = service_from_endpoint(args.endpoint, auth=parse_auth(args.auth), base=base)
+    elif args.store:
         service = service_from_store(args.store, base=base)
     elif args.graph:
         service = service_from_file(args.graph, base=base)
     else:
         _extractor, extractions = _extract(args.inputs, args.vocab, args.rite, stages=args.stages)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
-    if service.store_path is None:
+    if service.store_path is None and service.endpoint is None:
         _share_on_disk(service)
     s = service.summary
     if not s.get("steps"):
@@ -555,6 +616,59 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.router.on_startup.append(lambda: print(ready, flush=True))
     # no access log: at this level it is never shown, yet each request would still gather its fields
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    return 0
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    """``yili-kg push URL [--graph-store URL] [--auth USER:PASS] [--store DIR | --graph FILE | --excerpt | INPUT ...]``:
+    load the graph, every named graph (one per edition, and the vocabulary), into a triplestore with
+    the SPARQL 1.1 Graph Store HTTP Protocol (:func:`~yili.graph.remote.push`), then count what the
+    store's SPARQL endpoint URL holds.  With no input it pushes the 13 rites of the 儀禮述註 in the
+    package (the cached build of ``serve``).
+
+    Raises
+    ------
+    InputError
+        A bad option, input or URL; the store cannot be reached or refuses a graph (named).
+    """
+    from yili.graph.remote import SparqlHttpStore, _check_url, parse_auth, push
+
+    base = _base(args.base_iri)
+    auth = parse_auth(args.auth)
+    _check_url(args.url, "URL")
+    given = [x for x in ("--graph", "--store", "--excerpt") if getattr(args, x[2:])]
+    if len(given) > 1 or (given and args.inputs):
+        raise InputError(f"give INPUT files or one of --graph FILE, --store DIR, --excerpt, not {' and '.join(given + (['INPUT'] if args.inputs else []))}")
+    if args.store:
+        from yili.graph.store import open_store
+
+        store = open_store(args.store)
+    elif args.graph:
+        from yili.graph.store import load_file
+
+        store = load_file(args.graph)
+    elif args.inputs or args.excerpt:
+        from yili.graph.build import build_store
+
+        _e, extractions = _extract(args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None)
+        store = build_store(extractions, base=base, vocabulary_files=args.vocab)
+    else:
+        from yili.api.default_corpus import cached_build, embedded_corpus
+        from yili.graph.store import open_store
+
+        build = cached_build(embedded_corpus(), base=base, vocab=args.vocab, rite=args.rite, jobs=_jobs(args.jobs) if args.jobs else None)
+        store = open_store(build.store)
+    graph_store = args.graph_store or args.url
+    sent = push(store, graph_store, auth=auth)
+    from yili.ontology.namespaces import base_iri, mint
+
+    remote = SparqlHttpStore(args.url, auth=auth, graph_prefix=str(mint("graph", "x", base=base or base_iri()))[:-1])
+    held = len(remote)
+    remote.close()
+    print(
+        f"yili-kg: pushed {len(sent)} graphs, {sum(n for _, n in sent)} triples to {graph_store}; "
+        f"{args.url} holds {held} triples in {len(remote.graphs)} named graphs"
+    )
     return 0
 
 
@@ -846,12 +960,30 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("graph", nargs="?", metavar="GRAPH", help="a .ttl/.trig/.nq file (default: build from the excerpt)")
     v.set_defaults(func=cmd_validate)
 
-    sv = sub.add_parser("serve", help="build (or load) the graph and serve the REST and SPARQL API")
+    sv = sub.add_parser(
+        "serve",
+        help="serve the REST and SPARQL API: by default the 13 rites of the 儀禮述註 in the package, built once into a cache",
+    )
     common(sv)
     sv.add_argument("--graph", metavar="FILE", help="serve this graph file (.trig/.nq/.ttl) instead of building")
     sv.add_argument(
         "--store", metavar="DIR", help="serve this on-disk store (DIR/store of yili-kg build --out DIR), opened read-only"
     )
+    sv.add_argument(
+        "--corpus",
+        metavar="DIR",
+        help="serve every text under DIR (e.g. ../shared/corpus/kanripo, the three editions), built once into the cache",
+    )
+    sv.add_argument(
+        "--excerpt", action="store_true", help="serve the embedded 燕禮 excerpt (112 blocks), built in memory at each start"
+    )
+    sv.add_argument("--jobs", default=None, metavar="N", help="processes to read the chapters in when the cache is built (1-64)")
+    sv.add_argument(
+        "--endpoint",
+        metavar="URL",
+        help="serve the graph a remote SPARQL 1.1 endpoint holds (loaded with yili-kg push): every REST route, the viewer, the exports",
+    )
+    sv.add_argument("--auth", metavar="USER:PASS", help="HTTP authentication for --endpoint")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=_port, default=8000, help="TCP port, 1-65535 (default 8000)")
     sv.add_argument(
@@ -863,6 +995,19 @@ def parser() -> argparse.ArgumentParser:
         "(default 1; the machine's cores is the most that helps)",
     )
     sv.set_defaults(func=cmd_serve)
+
+    ps = sub.add_parser(
+        "push", help="load the graph (every named graph, the vocabulary) into a triplestore (SPARQL 1.1 Graph Store Protocol)"
+    )
+    ps.add_argument("url", metavar="URL", help="the store's SPARQL query endpoint (checked after the push)")
+    common(ps)
+    ps.add_argument("--graph-store", metavar="URL", help="the store's Graph Store Protocol endpoint (default: URL)")
+    ps.add_argument("--auth", metavar="USER:PASS", help="HTTP authentication for the store")
+    ps.add_argument("--store", metavar="DIR", help="push this built store (yili-kg build --out DIR)")
+    ps.add_argument("--graph", metavar="FILE", help="push this graph file (.trig/.nq)")
+    ps.add_argument("--excerpt", action="store_true", help="push the embedded 燕禮 excerpt")
+    ps.add_argument("--jobs", default=None, metavar="N", help="processes to read the chapters in (1-64)")
+    ps.set_defaults(func=cmd_push)
 
     x = sub.add_parser("export", help="export a view of the graph (or its RDF) for graph tools and spreadsheets")
     x.add_argument(

@@ -86,3 +86,25 @@ def service_from_file(path: str | Path, base: str | None = None) -> Service:
     """
     store = load_file(path)
     return _service_over(store, base, {"source": str(path)})
+
+
+def service_from_endpoint(endpoint: str, auth: tuple[str, str] | None = None, base: str | None = None) -> Service:
+    """Serve the graph a remote SPARQL 1.1 endpoint holds (loaded by ``yili-kg push``): every REST
+    route, the viewer and the exports ask it through :class:`~yili.graph.remote.SparqlHttpStore`.
+
+    Raises
+    ------
+    InputError
+        The endpoint cannot be reached, fails, or holds no named graph (named).
+    """
+    from yili.graph.remote import SparqlHttpStore
+    from yili.ontology.errors import InputError
+
+    from yili.ontology.namespaces import mint
+
+    store = SparqlHttpStore(endpoint, auth=auth, graph_prefix=str(mint("graph", "x", base=base or base_iri()))[:-1])
+    if not store.graphs:
+        raise InputError(f"{endpoint}: the store holds no named graph; load the graph into it with `yili-kg push`")
+    service = _service_over(store, base, {"source": endpoint})
+    service.endpoint = endpoint
+    return service

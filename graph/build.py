@@ -483,12 +483,27 @@ def build_store(
     -------
     pyoxigraph.Store
     """
+    store = pyoxigraph.Store()
+    store.bulk_extend(build_quads(extractions, base, vocabulary_files))
+    return store
+
+
+def build_quads(
+    extractions: Iterable[Extraction], base: str | None = None, vocabulary_files: Iterable[str | Path] = ()
+) -> list[pyoxigraph.Quad]:
+    """The quads of :func:`build_store`, not yet in a store (``yili-kg build`` writes them to its
+    on-disk store directly, :func:`~yili.graph.store.write_store`, with no store in memory between).
+
+    Returns
+    -------
+    list[pyoxigraph.Quad]
+        The vocabulary graph's quads, then each edition's, in the order written (a quad may repeat:
+        a store keeps one).
+    """
     builder = GraphBuilder(base, vocabulary_files)
     for e in extractions:
         builder.add(e)
-    store = pyoxigraph.Store()
-    store.bulk_extend(builder.quads)
-    return store
+    return builder.quads
 
 
 def build_dataset(

@@ -1,9 +1,9 @@
 """The lookups behind the REST API, written as SPARQL so they run on any SPARQL 1.1 store.
 
 :class:`GraphQueries` asks its store only through :meth:`QueryBackend.select`, so the same REST
-API can later run over an external triplestore (a backend that posts the query to a SPARQL 1.1
-Protocol endpoint) when a graph outgrows one process.  The built-in backend is Oxigraph in
-process (:class:`OxigraphBackend`).
+API runs over an external triplestore: :class:`OxigraphBackend` wraps either the embedded Oxigraph
+store or a :class:`~yili.graph.remote.SparqlHttpStore`, which posts the query to a SPARQL 1.1
+Protocol endpoint (``yili-kg serve --endpoint``).
 
 Names given by users (``giver=賓``) are folded to concept IRIs through the vocabulary first, so
 賔, 賓 and 宾 all find the guest.
@@ -206,8 +206,11 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
   OPTIONAL { ?rite rdfs:seeAlso/yk:chapter ?chapter }
   OPTIONAL { ?edition dcterms:source ?source }
   OPTIONAL { ?step a yk:Step ; yk:inEdition ?edition . OPTIONAL { ?step a yk:Toast . BIND(?step AS ?toast) } }
-} GROUP BY ?rite ?edition ?source ORDER BY (COALESCE(?n, 99)) ?rite ?edition"""
+} GROUP BY ?rite ?edition ?source"""
         )
+        # in the order of the chapters, then of the IRIs (sorted here: some stores, Virtuoso, cannot
+        # order by an expression over an aggregate)
+        rows.sort(key=lambda r: (99 if r.get("n") is None else int(r["n"]), str(r["rite"]), str(r["edition"])))  # type: ignore[call-overload]
         labels = self.backend.select(
             self._prefix_block + "SELECT ?rite ?label (LANG(?label) AS ?lang) WHERE { ?rite a yk:Rite ; rdfs:label ?label } ORDER BY ?rite ?lang"
         )

@@ -7,6 +7,7 @@ their union as the default graph.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pyoxigraph
@@ -82,7 +83,11 @@ STORE_MARKER = "CURRENT"
 """A file every Oxigraph (RocksDB) store folder holds; its absence means the folder is not a store."""
 
 
-def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
+def write_store(
+    store: pyoxigraph.Store | Iterable[pyoxigraph.Quad],
+    folder: str | Path,
+    before_commit: Callable[[pyoxigraph.Store], None] | None = None,
+) -> int:
     """Write ``store`` as an on-disk Oxigraph store (RocksDB) in ``folder``, all or nothing.
 
     The quads are bulk-loaded into a new store in a temporary folder beside ``folder``, which is
@@ -93,10 +98,14 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
 
     Parameters
     ----------
-    store : pyoxigraph.Store
-        The graph (named graphs kept).
+    store : pyoxigraph.Store or iterable of pyoxigraph.Quad
+        The graph (named graphs kept): a store, or its quads (``GraphBuilder.quads``), which are then
+        written to disk once, with no store in memory between.
     folder : str or Path
         Where the store goes (``build/store``).
+    before_commit : callable, optional
+        Called with the complete store on disk before it is renamed into place (the build writes
+        its Turtle and TriG from it there); an exception it raises fails the write as above.
 
     Returns
     -------
@@ -123,6 +132,11 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
         disk.flush()
         disk.optimize()
         count = len(disk)
+        if before_commit is not None:
+            try:
+                before_commit(disk)
+            except BaseException as exc:
+                raise _CommitFailed() from exc
         del disk  # closes the database (pyoxigraph closes on release)
         if target.exists():
             old = target.with_name(f".{target.name}.old")
@@ -137,9 +151,15 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
         if old is not None and old.exists() and not target.exists():
             old.rename(target)
+        if isinstance(exc, _CommitFailed):
+            raise exc.__cause__ from None  # the caller's own error (a file it wrote), as it was raised
         if isinstance(exc, OSError):
             raise InputError(f"{target}: cannot write the store: {exc.strerror or exc}") from None
         raise
+
+
+class _CommitFailed(Exception):
+    """``before_commit`` of :func:`write_store` failed (its exception is the cause)."""
 
 
 def _empty_dir(path: Path) -> bool:

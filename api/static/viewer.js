@@ -143,7 +143,9 @@ function route() {
   if (m) return { view: "step", rite: decodeURIComponent(m[1]), path: location.pathname, params: new URLSearchParams() };
   const [view, q] = location.hash.slice(1).split("?");
   const params = new URLSearchParams(q || "");
-  return { view: ["timeline", "plan"].includes(view) ? view : "network", rite: params.get("rite"), params };
+  // no view named ("/"): the rite list when the graph holds several rites, else the one rite's network
+  const named = { timeline: "timeline", plan: "plan", rites: "rites", network: "network" }[view];
+  return { view: named || (view ? "network" : "home"), rite: params.get("rite"), params };
 }
 
 function navigate(url, replace = false) {
@@ -187,12 +189,14 @@ async function render() {
     const known = (key) => rites.some((x) => x.key === key);
     state.rite = known(r.rite) ? r.rite : known(state.rite) ? state.rite : rites[0].key;
     document.getElementById("rite").value = state.rite;
+    if (r.view === "home") r.view = rites.length > 1 ? "rites" : "network";
     for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== `view-${r.view}`;
     for (const a of document.querySelectorAll("nav a[data-view]")) {
       if (a.dataset.view === r.view) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
     if (r.view === "step") await renderStep(r.path, token);
+    else if (r.view === "rites") renderRites(rites);
     else if (r.view === "timeline") await renderTimeline(state.rite, r.params, token);
     else if (r.view === "plan") await renderPlan(state.rite, r.params, token);
     else await renderNetwork(state.rite, token);
@@ -321,6 +325,25 @@ async function renderPlan(rite, params, token) {
     }, 400);
   };
   draw();
+}
+
+/* ---------------------------------------------------------------------------------------------- rites */
+
+/** The rite list (GET /rites): one row per edition, with its steps and toasts and links to its views. */
+function renderRites(rites) {
+  const rows = [];
+  for (const r of rites) {
+    const name = `${r.label["zh-Hant"] || r.key}${r.label.en ? ` · ${r.label.en}` : ""}`;
+    for (const e of r.editions) {
+      const q = `?rite=${encodeURIComponent(r.key)}`;
+      rows.push(el("tr", { "data-rite": r.key },
+        el("td", {}, name), el("td", {}, e.edition.split("/").pop()), el("td", { class: "n" }, String(e.steps)),
+        el("td", { class: "n" }, String(e.toasts)),
+        el("td", {}, el("a", { href: `/#network${q}`, "data-nav": "" }, "獻酬"), " ",
+          el("a", { href: `/#timeline${q}`, "data-nav": "" }, "節次"))));
+    }
+  }
+  document.querySelector("#rite-list tbody").replaceChildren(...rows);
 }
 
 /* ---------------------------------------------------------------------------------------------- network */

@@ -358,7 +358,7 @@ def test_a_failed_build_leaves_the_old_files_whole(tmp_path, monkeypatch, capsys
     # the store is written last: when it fails, no file of the build is replaced either
     monkeypatch.undo()
 
-    def store_full(store, folder):  # type: ignore[no-untyped-def]
+    def store_full(store, folder, before_commit=None):  # type: ignore[no-untyped-def]
         from yili.ontology.errors import InputError
 
         raise InputError(f"{folder}: cannot write the store: No space left on device")

@@ -117,7 +117,7 @@ def test_serve_refuses_texts_with_a_built_graph(tmp_path, capsys):
 
 
 def test_serve_from_several_processes_needs_a_store(capsys):
-    assert main(["serve", "--processes", "2", "--port", "1"]) == 2
+    assert main(["serve", "--excerpt", "--processes", "2", "--port", "1"]) == 2
     assert capsys.readouterr().err.strip() == (
         "yili-kg: error: --processes 2 needs --store DIR: the processes share a store built by `yili-kg build` "
         "(serve the excerpt or --graph from one process)"
