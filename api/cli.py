@@ -255,7 +255,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     base = _base(args.base_iri)
     out = _out_dir(args.out)
     _extractor, extractions = _extract(args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None)
-    store = build_store(extractions, base=base, vocabulary_files=args.vocab)
+    commentary: dict[tuple[str, str], dict[str, int]] = {}
+    store = build_store(extractions, base=base, vocabulary_files=args.vocab, commentary_counts=commentary)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -278,6 +279,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     )
     if len(extractions) > 1:
         print(_summary_table(extractions))
+    from yili.api.commentary_table import commentary_table
+
+    print("\n" + commentary_table(extractions, commentary))
     return 0
 
 
@@ -289,6 +293,12 @@ def _summary_table(extractions) -> str:  # type: ignore[no-untyped-def]
         rows.append(
             (name, e.document.edition, str(len(e.document.blocks)), str(len(e.steps)), str(len(e.toasts)), f"{e.seconds:.2f}")
         )
+    return format_table(rows)
+
+
+def format_table(rows: list[tuple[str, ...]]) -> str:
+    """Rows as a plain-text table: the first two columns left-aligned, the others right-aligned,
+    a Chinese character counted two columns wide."""
     import unicodedata
 
     def width(cell: str) -> int:  # a Chinese character takes two columns of a terminal

@@ -207,6 +207,7 @@ class GraphBuilder:
         source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files]))
         for triple in sorted(_rebase_graph(source, self.base), key=lambda t: tuple(x.n3() for x in t)):
             vocab.add(triple)
+        self.source = source  # the ontology and vocabulary, read by graph/commentary.py
         self._layer_author, self._author_by_name = _authorities(source)
         self._work_by_title = _labels_of_scheme(source, "works")
         self.yk = _Terms(Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :]))
@@ -459,7 +460,10 @@ def _rebase(iri: URIRef, base: str) -> URIRef:
 
 
 def build_store(
-    extractions: Iterable[Extraction], base: str | None = None, vocabulary_files: Iterable[str | Path] = ()
+    extractions: Iterable[Extraction],
+    base: str | None = None,
+    vocabulary_files: Iterable[str | Path] = (),
+    commentary_counts: dict[tuple[str, str], dict[str, int]] | None = None,
 ) -> pyoxigraph.Store:
     """Build the graph of several editions in a new in-memory Oxigraph store.
 
@@ -473,14 +477,23 @@ def build_store(
         The base IRI (default :func:`~yili.ontology.namespaces.base_iri`).
     vocabulary_files : iterable of path, optional
         Extra vocabulary files (``--vocab``).
+    commentary_counts : dict, optional
+        If given, filled with (rite, edition) → the commentary's counts (statements by authority,
+        glosses, readings, citations; :func:`yili.graph.commentary.add_commentary`).
 
     Returns
     -------
     pyoxigraph.Store
     """
+    from yili.graph.commentary import add_commentary
+
     builder = GraphBuilder(base, vocabulary_files)
+    extractions = list(extractions)
     for e in extractions:
         builder.add(e)
+    counts = add_commentary(builder, extractions, builder.source)
+    if commentary_counts is not None:
+        commentary_counts.update(counts)
     store = pyoxigraph.Store()
     store.bulk_extend(builder.quads)
     return store
