@@ -416,7 +416,7 @@ def _word_after(text: str, start: int, hi: int, classic: _Classic) -> tuple[int,
     return None
 
 
-_GLOSS_SPAN = {"猶": 4, "之言": 4, "謂": 6, "者": 4, "也": 4, "貌": 4}
+_GLOSS_SPAN = {"猶": 4, "之言": 4, "謂": 6, "者": 4, "也": 2, "貌": 4}
 """The longest gloss Y each formula takes, in characters (a longer stretch is an argument, not a gloss:
 特牲 註 二爵者為賓獻爵止主婦當致也 says why, 宰羣吏之長自由也 runs two glosses together)."""
 
@@ -486,6 +486,23 @@ def _readings(st: Statement, classic: _Classic) -> tuple[list[Reading], set[int]
     return out, ends
 
 
+_CLAUSE = frozenset("不無示以在于於其而則故有")
+"""Characters that make a Y of X，Y也 a clause rather than a gloss (聘禮 註 朝服示不受也, 士喪 註
+主人不升賤也, 有司徹 註 庶羞在左陽也)."""
+
+
+def _plain_gloss(x: str, y: str, classic: _Classic) -> bool:
+    """Whether ``X Y也`` (no marker) reads as a gloss: Y is at most two characters (measured on a
+    hand-checked sample, a longer Y is as often a clause as a gloss), not a clause, not the guest doing
+    something (公降一等辭 註 辭賔降也), and X followed by Y's first character is not itself in the
+    classic (醯在東 註 醯在東醯糓陽也: the word is 醯在東, not 醯在)."""
+    if not y or len(y) > _GLOSS_SPAN["也"] or any(c in _CLAUSE for c in y):
+        return False
+    if len(y) == 2 and y[0] in "賔賓":
+        return False
+    return classic.find(x + y[0]) is None
+
+
 def _glosses(st: Statement, classic: _Classic, boundaries: set[int]) -> list[Gloss]:
     """The glosses of one statement of 鄭玄's note (see the module docstring for the formulas)."""
     text = st.text
@@ -508,6 +525,10 @@ def _glosses(st: Statement, classic: _Classic, boundaries: set[int]) -> list[Glo
         if m.start() <= st.body:
             continue
         got = _word_before(text, m.start(), st.body, classic)
+        if got and m.start() - got[0] > 1 and got[0] not in starts:
+            # a word of two or more characters must begin at a boundary: in 肉謂之羮定猶孰也 (鄉飲酒 註)
+            # the word glossed is 定, not 羮定
+            got = _word_before(text, m.start(), m.start() - 1, classic)
         ye = text.find("也", m.end(), m.end() + _GLOSS_SPAN[m.group()] + 1)
         if got and ye > m.end():
             a, occ = got
@@ -540,6 +561,8 @@ def _glosses(st: Statement, classic: _Classic, boundaries: set[int]) -> list[Glo
             if formula == "貌" and text[e + 1 : e + 2] == "也":
                 continue  # 𤣥冠委貌也: 委貌 is the cap's name, read by X，Y也
             got = _word_after(text, a, min(e - 1, a + _SHORT_WORD), classic)
+            if got and formula == "也" and not _plain_gloss(text[a : got[0]], text[got[0] : e], classic):
+                got = None
             if got:
                 b, occ = got
                 add(formula, a, b, b, e if formula == "也" else e + 1, close, occ)
