@@ -491,14 +491,21 @@ _CLAUSE = frozenset("不無示以在于於其而則故有")
 主人不升賤也, 有司徹 註 庶羞在左陽也)."""
 
 
+_NOT_A_SYNONYM = frozenset("賔賓君尊卑敬輕賤貴禮手")
+"""Characters that make a Y of X，Y也 say who, why or how rather than what X means, measured on the
+hand-checked sample: a person (公降一等辭 註 辭賔降也; 聘禮 註 俟君拜也), a judgement (聘禮 註 公尊也,
+鄉飲酒 註 介禮殺也), the hand (士虞 註 取肝右手也)."""
+
+
 def _plain_gloss(x: str, y: str, classic: _Classic) -> bool:
     """Whether ``X Y也`` (no marker) reads as a gloss: Y is at most two characters (measured on a
-    hand-checked sample, a longer Y is as often a clause as a gloss), not a clause, not the guest doing
-    something (公降一等辭 註 辭賔降也), and X followed by Y's first character is not itself in the
-    classic (醯在東 註 醯在東醯糓陽也: the word is 醯在東, not 醯在)."""
+    hand-checked sample, a longer Y is as often a clause as a gloss), not a clause, without a person, a
+    judgement or the hand (:data:`_NOT_A_SYNONYM`), X not a bow (聘禮 註 拜貺也, 拜中庭也: where or what
+    for, not what 拜 means), and X followed by Y's first character not itself in the classic (醯在東 註
+    醯在東醯糓陽也: the word is 醯在東, not 醯在)."""
     if not y or len(y) > _GLOSS_SPAN["也"] or any(c in _CLAUSE for c in y):
         return False
-    if len(y) == 2 and y[0] in "賔賓":
+    if x.startswith("拜") or any(c in _NOT_A_SYNONYM for c in y):
         return False
     return classic.find(x + y[0]) is None
 
