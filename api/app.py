@@ -303,6 +303,9 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     app.sparql_get = sparql.get_app
     app.include_router(make_export_router(service))
     app.include_router(make_resource_router(lambda: service.store, service.base))
+    from yili.api.routes_commentary import make_commentary_router
+
+    app.include_router(make_commentary_router(service))
     q = service.queries
 
     @app.get(
@@ -434,6 +437,9 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         _only_params(request, {"format"})
         iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
         data = q.step(iri)
+        from yili.graph.commentary_queries import block_statements
+
+        data["statements"] = block_statements(q, str(data["block_iri"])) if data.get("block_iri") else []  # by authority
         data["links"] = {
             name: _step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
         } | {"self": _step_url(service, iri)}

@@ -416,7 +416,7 @@ def _word_after(text: str, start: int, hi: int, classic: _Classic) -> tuple[int,
     return None
 
 
-_GLOSS_SPAN = {"猶": 4, "之言": 4, "謂": 6, "者": 4, "也": 2, "貌": 4}
+_GLOSS_SPAN = {"猶": 4, "之言": 4, "謂": 6, "谓": 6, "者": 4, "也": 2, "貌": 4}
 """The longest gloss Y each formula takes, in characters (a longer stretch is an argument, not a gloss:
 特牲 註 二爵者為賓獻爵止主婦當致也 says why, 宰羣吏之長自由也 runs two glosses together)."""
 
@@ -428,6 +428,8 @@ _REASON = frozenset("為爲以辟異容俟尚明欲重尊敬嫌遠別示由因�
 """Words that open a reason, not a gloss, after X者 (特牲 註 北面拜者辟内子也, 西面者異于獻也)."""
 
 _READING = re.compile(r"(古文|今文)")
+_VERBS = ("為", "爲", "为", "作")
+"""The verbs of a reading: X為Y (also 爲, and 为 in the simplified excerpt), X作Y."""
 
 
 def _readings(st: Statement, classic: _Classic) -> tuple[list[Reading], set[int]]:
@@ -453,7 +455,7 @@ def _readings(st: Statement, classic: _Classic) -> tuple[list[Reading], set[int]
                 k = pos + n
                 both = text.startswith("皆", k)
                 v = k + (1 if both else 0)
-                if len(x) < n or text[v : v + 1] not in ("為", "爲", "作") or "○" in x:
+                if len(x) < n or text[v : v + 1] not in _VERBS or "○" in x:
                     continue
                 occ = classic.find(x)
                 y = text[v + 1 : v + 1 + n]
@@ -469,7 +471,7 @@ def _readings(st: Statement, classic: _Classic) -> tuple[list[Reading], set[int]
             first = False
             pos = end
     # X或作Y, X或為Y (some copies read Y), X at a boundary
-    for m in re.finditer(r"或(作|為|爲)", text):
+    for m in re.finditer(r"或(作|為|爲|为)", text):
         got = _word_before(text, m.start(), st.body, classic)
         if not got:
             continue
@@ -528,7 +530,7 @@ def _glosses(st: Statement, classic: _Classic, boundaries: set[int]) -> list[Glo
         out.append(Gloss(st, formula, text[a:b], y, *st.span(a, end), occ))
 
     # the marked formulas: X猶Y也, X之言Y也 (X anywhere), X謂Y也, X者Y也 (X at a boundary)
-    for m in re.finditer(r"猶|之言", text):
+    for m in re.finditer(r"猶|犹|之言", text):
         if m.start() <= st.body:
             continue
         got = _word_before(text, m.start(), st.body, classic)
@@ -536,23 +538,24 @@ def _glosses(st: Statement, classic: _Classic, boundaries: set[int]) -> list[Glo
             # a word of two or more characters must begin at a boundary: in 肉謂之羮定猶孰也 (鄉飲酒 註)
             # the word glossed is 定, not 羮定
             got = _word_before(text, m.start(), m.start() - 1, classic)
-        ye = text.find("也", m.end(), m.end() + _GLOSS_SPAN[m.group()] + 1)
+        marker = "猶" if m.group() == "犹" else m.group()
+        ye = text.find("也", m.end(), m.end() + _GLOSS_SPAN[marker] + 1)
         if got and ye > m.end():
             a, occ = got
-            add(m.group(), a, m.start(), m.end(), ye, ye + 1, occ)
+            add(marker, a, m.start(), m.end(), ye, ye + 1, occ)
     for a in sorted(starts):
         if a >= n or a in taken:
             continue
-        for marker in ("謂", "者"):
+        for marker in ("謂", "谓", "者"):
             k = text.find(marker, a + 1, a + MAX_WORD + 1)
-            if k < 0 or (marker == "謂" and text.startswith("之", k + 1)):
+            if k < 0 or (marker != "者" and text.startswith("之", k + 1)):
                 continue
             if marker == "者" and (k - a > _SHORT_WORD or text[k + 1 : k + 2] in _REASON):
                 continue
             occ = classic.find(text[a:k]) if text[a] not in _NOT_A_WORD else None
             ye = text.find("也", k + 1, k + 1 + _GLOSS_SPAN[marker] + 1)
             if occ is not None and ye > k + 1:
-                add(marker, a, k, k + 1, ye, ye + 1, occ)
+                add("謂" if marker == "谓" else marker, a, k, k + 1, ye, ye + 1, occ)
                 break
     # X，Y也 and X，Y貌: a whole short segment from a boundary to its 也 (or to 貌)
     for a in sorted(starts):
@@ -561,7 +564,7 @@ def _glosses(st: Statement, classic: _Classic, boundaries: set[int]) -> list[Glo
         ye = text.find("也", a, a + _SHORT_WORD + _GLOSS_SPAN["也"] + 1)
         yb = text.find("貌", a, a + _SHORT_WORD + _GLOSS_SPAN["貌"] + 1)
         for formula, e, close in (("貌", yb, yb + 1), ("也", ye, ye + 1)):
-            if e <= a + 1 or "○" in text[a:e] or any(c in text[a:e] for c in "猶謂者曰云為爲作"):
+            if e <= a + 1 or "○" in text[a:e] or any(c in text[a:e] for c in "猶犹謂谓者曰云為爲为作"):
                 continue
             if formula == "也" and 0 <= yb < ye - 1:
                 continue
