@@ -15,8 +15,8 @@ What :mod:`yili.ingest.commentary` reads is written into each edition's named gr
   ``yk:glossedConcept`` where the word is a vocabulary label;
 - ``reading/…/{n}`` a ``yk:VariantReading`` (also an ``oa:Annotation``, target as above):
   ``yk:witness`` 古文/今文/或, ``yk:lemma``, ``yk:variant``, ``yk:formula``;
-- ``citation/…/{n}`` a ``yk:Citation``: ``cito:cites`` the rite (``rite/shaolaokuishili``) or the
-  work (``ykv:cited-liji``), ``yk:citedPassage`` the block quoted with ``yk:citedStart``/``yk:citedEnd``
+- ``citation/…/{n}`` a ``yk:Citation``: ``cito:cites`` the chapter (its rite profile in the vocabulary,
+  ``ykv:rite-shaolaokuishili``, held by every graph) or the work (``ykv:cited-liji``), ``yk:citedPassage`` the block quoted with ``yk:citedStart``/``yk:citedEnd``
   and ``yk:quote``, when the chapter is in the build and the words are found there.
 
 The selectors, bodies and targets are IRIs of their own (the annotation's IRI with ``#body``,
@@ -185,7 +185,9 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
             g.add((ci, yk.charEnd, _lit(ct.end)))
             if (who := person(st.authority)) is not None:
                 g.add((ci, _DCTERMS.creator, who))
-            work = mint("rite", ct.key, base=b) if ct.kind == "rite" else _rebase(URIRef(str(YKV) + ct.key), b)
+            # a chapter is cited as the rite's profile in the vocabulary (ykv:rite-shaolaokuishili), which
+            # every graph holds, whether or not an edition of that chapter is built
+            work = _rebase(URIRef(str(YKV) + ("rite-" + ct.key if ct.kind == "rite" else ct.key)), b)
             g.add((ci, CITO.cites, work))
             g.add((si, CITO.cites, work))
             if ct.passage is not None:

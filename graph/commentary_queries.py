@@ -11,7 +11,7 @@ from __future__ import annotations
 from yili.graph.queries import GraphQueries, Page, _sparql_iri
 from yili.ontology.commentary import default_terms
 from yili.ontology.errors import UnknownTermError
-from yili.ontology.namespaces import YKV, mint
+from yili.ontology.namespaces import YKV
 from yili.ontology.variants import spellings
 
 
@@ -92,8 +92,8 @@ SELECT ?g ?term ?body ?formula ?motivation ?who ?whoName ?st ?edition ?rite ?blo
 
 
 def cited_iri(q: GraphQueries, to: str) -> str:
-    """The IRI a citation of ``to`` cites: a rite (any written form: 少牢饋食禮, 少牢, shaolaokuishili)
-    or a work the commentary cites (its key ``cited-liji``, or any form it is cited under: 禮記, 曲禮, 詩).
+    """The IRI a citation of ``to`` cites: a rite (any written form: 少牢饋食禮, 少牢, shaolaokuishili),
+    cited as its profile in the vocabulary (``ykv:rite-shaolaokuishili``), or a work the commentary cites (its key ``cited-liji``, or any form it is cited under: 禮記, 曲禮, 詩).
 
     Raises
     ------
@@ -106,9 +106,7 @@ def cited_iri(q: GraphQueries, to: str) -> str:
     forms = default_terms().citation_forms
     if to in forms:
         kind, key = forms[to]
-        if kind == "rite":
-            return str(mint("rite", key, base=q.base))
-        return _work_iri(q, key)
+        return _work_iri(q, "rite-" + key if kind == "rite" else key)
     if to.startswith("cited-") and any(k == to for _kind, k in forms.values()):
         return _work_iri(q, to)
     try:
@@ -117,7 +115,7 @@ def cited_iri(q: GraphQueries, to: str) -> str:
         raise UnknownTermError(
             f"unknown chapter or work {to!r}: give a rite (shaolaokuishili, 少牢饋食禮) or a cited work (禮記, 詩, cited-liji)"
         ) from None
-    return str(mint("rite", profile.key, base=q.base))
+    return _work_iri(q, "rite-" + profile.key)
 
 
 def _work_iri(q: GraphQueries, key: str) -> str:
