@@ -198,4 +198,49 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
                 g.add((ci, yk.citedStart, _lit(p.start)))
                 g.add((ci, yk.citedEnd, _lit(p.end)))
                 g.add((ci, yk.quote, _lit(p.quote)))
+        _derivations(g, extraction, commentary, st_iri, vocabulary, b)
     return counts
+
+
+NOTE_DOERS = "the note on the paragraph says who does it"
+"""The note the extractor leaves on a step whose agent it read from a ``V者X為之`` sentence of the note
+(:func:`yili.ingest.pipeline.doers`)."""
+
+
+def _derivations(g: Any, extraction: Extraction, commentary: Commentary, st_iri: dict, vocabulary: Graph, b: str) -> None:
+    """``step prov:wasDerivedFrom statement`` where the extractor read the step's agent from 鄭玄's note on
+    its block: a ``V者X為之`` sentence (士冠 註 徹者贊冠者主人之贊者為之; the step's note says so), or a
+    ``X Y也`` sentence naming a word of the step's text as the agent's role (特牲 註 利佐食也: the step
+    written 利 has the 佐食 as its agent; :func:`yili.ingest.pipeline.identifications`)."""
+    from rdflib.namespace import PROV
+
+    by_block: dict[int, list] = {}
+    for st in commentary.statements:
+        if st.authority == "person-zhengxuan":
+            by_block.setdefault(st.block, []).append(st)
+    labels: dict[str, list[str]] = {}
+    for step in extraction.steps:
+        notes = by_block.get(step.block)
+        if not notes:
+            continue
+        derived = set()
+        if any(NOTE_DOERS in n for n in step.notes):
+            derived |= {(st.block, st.ordinal) for st in notes if "為之" in st.text or "爲之" in st.text}
+        for term in step.agent:
+            if not term.iri:
+                continue
+            if term.iri not in labels:
+                concept = URIRef(term.iri)
+                labels[term.iri] = sorted({str(x) for p in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel) for x in vocabulary.objects(concept, p)})
+            words = {step.text[i : i + n] for n in (1, 2, 3) for i in range(len(step.text) - n + 1)}
+            for st in notes:
+                # the sentence opens the note or follows a 也, as the extractor reads it (命卿大夫也 names no one)
+                opens = (st.text[st.body :],) + tuple(st.text[i + 1 :] for i in range(st.body, len(st.text)) if st.text[i] == "也")
+                if any(o.startswith(f"{w}{label}也") for o in opens for w in words for label in labels[term.iri] if w != label and len(label) > 1):
+                    derived.add((st.block, st.ordinal))
+        if derived:
+            from yili.graph.build import step_iri
+
+            iri = step_iri(step, b)
+            for key in sorted(derived):
+                g.add((iri, URIRef(str(PROV.wasDerivedFrom)), st_iri[key]))

@@ -245,3 +245,15 @@ SELECT ?st ?kind ?term ?body ?formula ?witness ?variant ?ts ?te WHERE {{
             }
         )
     return out
+
+
+def derived_from(q: GraphQueries, step_iri: str) -> list[str]:
+    """The statements a step's fields were read from (``prov:wasDerivedFrom``: the note on its block
+    that names its agent, 特牲 註 利佐食也), as IRIs in order; empty for most steps."""
+    rows = q.backend.select(
+        q._prefix_block
+        + f"""
+PREFIX prov: <http://www.w3.org/ns/prov#>
+SELECT ?st WHERE {{ {_sparql_iri(step_iri)} prov:wasDerivedFrom ?st . ?st a yk:Statement ; yk:charStart ?cs }} ORDER BY ?cs"""
+    )
+    return [str(r["st"]) for r in rows]

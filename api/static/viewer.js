@@ -572,9 +572,10 @@ function commentarySection(s) {
   if (statements.length) {
     return el("section", { class: "commentary" },
       el("h3", {}, "注疏 ", el("span", { lang: "en" }, `commentary on block ${s.block}, by authority`)),
-      statements.map((st) => el("div", { class: "comment statement" },
+      statements.map((st) => el("div", { class: (s.derived_from || []).includes(st.statement) ? "comment statement decides" : "comment statement" },
         el("p", { class: "who" }, st.authority || st.authority_label || "?",
-          st.authority_label && st.authority_label !== st.authority ? el("small", {}, ` ${st.authority_label}`) : null),
+          st.authority_label && st.authority_label !== st.authority ? el("small", {}, ` ${st.authority_label}`) : null,
+          (s.derived_from || []).includes(st.statement) ? el("small", { class: "why", lang: "en" }, " — the graph reads this step's agent from it") : null),
         el("p", { class: "text" }, st.text),
         st.glosses.length || st.readings.length ? el("p", { class: "glosses" },
           st.glosses.map((g) => el("span", { class: "glossed" }, `${g.term}：${g.gloss_text}`)),

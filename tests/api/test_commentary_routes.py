@@ -54,3 +54,12 @@ def test_a_step_shows_its_block_commentary_by_authority(client):
     assert by[0] == ("鄭玄", "注")
     glossed = [g for s in step["statements"] for g in s["glosses"]]
     assert {"term": "酳", "gloss_text": "衍", "formula": "猶", "target_start": 7393, "target_end": 7394} in glossed
+
+
+def test_a_step_whose_agent_the_note_names_links_to_that_statement(client):
+    """特牲 利洗散 (block 156 of the 述註): 註曰利佐食也 makes the 佐食 its agent, and the step says so."""
+    step = client.get("/steps/teshengkuishili/shuzhu/156/1").json()
+    assert step["text"] == "利洗散" and step["agent"] == "佐食"
+    (iri,) = step["derived_from"]
+    statement = next(s for s in step["statements"] if s["statement"] == iri)
+    assert statement["authority"] == "鄭玄" and statement["text"].startswith("註曰利佐食也")
