@@ -1,13 +1,14 @@
 """The commentary routes: ``GET /glosses`` (every gloss of a word across editions and authorities) and
 ``GET /citations`` (every citation of a chapter or work), over :mod:`yili.graph.commentary_queries`."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
 from yili.graph import commentary_queries
+
+MAX_PAGE = 1000
+"""The largest page (``limit``), as for ``/steps`` and ``/toasts``."""
 
 
 def make_commentary_router(service: Any) -> APIRouter:
@@ -17,7 +18,7 @@ def make_commentary_router(service: Any) -> APIRouter:
     -------
     fastapi.APIRouter
     """
-    from yili.api.app import MAX_PAGE, _errors, _name, _only_params, _paged
+    from yili.api.app import _errors, _name, _only_params, _paged
 
     router = APIRouter()
 

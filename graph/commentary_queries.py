@@ -16,8 +16,11 @@ from yili.ontology.variants import spellings
 
 
 def _literal(value: str) -> str:
-    """A SPARQL string literal of ``value`` (quotes and backslashes escaped)."""
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    """A SPARQL string literal of ``value``: JSON's string escapes (quote, backslash, line breaks and
+    other control characters as ``\\u00XX``) are SPARQL's too; other characters stay as they are."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
 
 
 def glosses(q: GraphQueries, term: str | None = None, rite: str | None = None, limit: int | None = None, offset: int = 0) -> Page:
