@@ -91,6 +91,13 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
         counts[(doc.rite, doc.edition)] = commentary.counts()
         g = _GraphWriter(builder.quads, edition_graph_iri(doc, b))
         edition = mint("text", doc.rite, doc.edition, base=b)
+        # IRIs under {kind}/{rite}/{edition}/ made by appending the integer keys (mint percent-encodes
+        # each key; integers need none): the same IRIs, minted once per edition and kind
+        roots = {kind: str(mint(kind, doc.rite, doc.edition, base=b)) + "/" for kind in ("statement", "block", "commentary", "gloss", "reading", "citation")}
+
+        def iri(kind: str, *keys: int) -> URIRef:
+            return URIRef(roots[kind] + "/".join(map(str, keys)))
+
         markers = page_markers(doc.text)
         st_iri: dict[tuple[int, int], URIRef] = {}
 
@@ -98,14 +105,14 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
             return _rebase(URIRef(str(YKV) + key), b) if key else None
 
         for st in commentary.statements:
-            si = mint("statement", doc.rite, doc.edition, st.block, st.ordinal, base=b)
+            si = iri("statement", st.block, st.ordinal)
             st_iri[(st.block, st.ordinal)] = si
-            block = mint("block", doc.rite, doc.edition, st.block, base=b)
+            block = iri("block", st.block)
             g.add((si, _RDF.type, yk.Statement))
             g.add((si, yk.comments, block))
             g.add((si, yk.inEdition, edition))
             for k in st.pieces:
-                g.add((si, yk.statementOf, mint("commentary", doc.rite, doc.edition, st.block, k, base=b)))
+                g.add((si, yk.statementOf, iri("commentary", st.block, k)))
             if (who := person(st.authority)) is not None:
                 g.add((si, _DCTERMS.creator, who))
             if st.label:
@@ -120,7 +127,7 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
             ti, pi, qi = URIRef(ai + "#target"), URIRef(ai + "#position"), URIRef(ai + "#quote")
             g.add((ai, OA.hasTarget, ti))
             g.add((ti, _RDF.type, OA.SpecificResource))
-            g.add((ti, OA.hasSource, mint("block", doc.rite, doc.edition, block_number, base=b)))
+            g.add((ti, OA.hasSource, iri("block", block_number)))
             g.add((ti, OA.hasSelector, pi))
             g.add((ti, OA.hasSelector, qi))
             g.add((pi, _RDF.type, OA.TextPositionSelector))
@@ -143,7 +150,7 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
 
         def next_iri(kind: str, block_number: int) -> URIRef:
             n = numbers[(kind, block_number)] = numbers.get((kind, block_number), 0) + 1
-            return mint(kind, doc.rite, doc.edition, block_number, n, base=b)
+            return iri(kind, block_number, n)
 
         for gl in commentary.glosses:
             st = gl.statement
