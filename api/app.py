@@ -322,6 +322,9 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     from yili.api.routes_scenes import make_scenes_router
 
     app.include_router(make_scenes_router(service))
+    from yili.api.routes_commentary import make_commentary_router
+
+    app.include_router(make_commentary_router(service))
     q = service.queries
 
     @app.get(
@@ -453,6 +456,10 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         _only_params(request, {"format"})
         iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
         data = q.step(iri)
+        from yili.graph.commentary_queries import block_statements, derived_from
+
+        data["statements"] = block_statements(q, str(data["block_iri"])) if data.get("block_iri") else []  # by authority
+        data["derived_from"] = derived_from(q, iri)  # the statements its agent was read from
         data["links"] = {
             name: _step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
         } | {"self": _step_url(service, iri)}

@@ -269,7 +269,15 @@ def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
         out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-def write_build(extractions, out: Path, *, base: str | None, vocab: Sequence[str], files: bool = True) -> int:  # type: ignore[no-untyped-def]
+def write_build(  # type: ignore[no-untyped-def]
+    extractions,
+    out: Path,
+    *,
+    base: str | None,
+    vocab: Sequence[str],
+    files: bool = True,
+    commentary_counts: dict[tuple[str, str], dict[str, int]] | None = None,
+) -> int:
     """Write a build of ``extractions`` into the folder ``out`` (which must exist): ``store/``, the
     Oxigraph store on disk, and with ``files`` also graph.trig, graph.ttl, steps.jsonl and
     toasts.jsonl, all or nothing.
@@ -286,11 +294,13 @@ def write_build(extractions, out: Path, *, base: str | None, vocab: Sequence[str
     ------
     InputError
         A file or the store cannot be written (named); the last build's files are left as they were.
+
+    ``commentary_counts``, if given, is filled with (rite, edition) → the commentary's counts.
     """
     from yili.graph.build import build_quads, prefixes_for
     from yili.graph.store import write_files, write_store
 
-    quads = build_quads(extractions, base=base, vocabulary_files=vocab)
+    quads = build_quads(extractions, base=base, vocabulary_files=vocab, commentary_counts=commentary_counts)
     if not files:
         return write_store(quads, out / "store")
     with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
@@ -315,7 +325,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
-    triples = write_build(extractions, out, base=base, vocab=args.vocab)
+    commentary: dict[tuple[str, str], dict[str, int]] = {}
+    triples = write_build(extractions, out, base=base, vocab=args.vocab, commentary_counts=commentary)
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
     steps = sum(len(e.steps) for e in extractions)
@@ -326,6 +337,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     )
     if len(extractions) > 1:
         print(_summary_table(extractions))
+    from yili.api.commentary_table import commentary_table
+
+    print("\n" + commentary_table(extractions, commentary))
     return 0
 
 
@@ -337,6 +351,12 @@ def _summary_table(extractions) -> str:  # type: ignore[no-untyped-def]
         rows.append(
             (name, e.document.edition, str(len(e.document.blocks)), str(len(e.steps)), str(len(e.toasts)), f"{e.seconds:.2f}")
         )
+    return format_table(rows)
+
+
+def format_table(rows: list[tuple[str, ...]]) -> str:
+    """Rows as a plain-text table: the first two columns left-aligned, the others right-aligned,
+    a Chinese character counted two columns wide."""
     import unicodedata
 
     def width(cell: str) -> int:  # a Chinese character takes two columns of a terminal

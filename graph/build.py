@@ -209,6 +209,7 @@ class GraphBuilder:
         source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files]))
         for triple in sorted(_rebase_graph(source, self.base), key=lambda t: tuple(x.n3() for x in t)):
             vocab.add(triple)
+        self.source = source  # the ontology and vocabulary, read by graph/commentary.py
         self._layer_author, self._author_by_name = _authorities(source)
         self._work_by_title = _labels_of_scheme(source, "works")
         self.yk = _Terms(Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :]))
@@ -464,7 +465,10 @@ def _rebase(iri: URIRef, base: str) -> URIRef:
 
 
 def build_store(
-    extractions: Iterable[Extraction], base: str | None = None, vocabulary_files: Iterable[str | Path] = ()
+    extractions: Iterable[Extraction],
+    base: str | None = None,
+    vocabulary_files: Iterable[str | Path] = (),
+    commentary_counts: dict[tuple[str, str], dict[str, int]] | None = None,
 ) -> pyoxigraph.Store:
     """Build the graph of several editions in a new in-memory Oxigraph store.
 
@@ -478,31 +482,45 @@ def build_store(
         The base IRI (default :func:`~yili.ontology.namespaces.base_iri`).
     vocabulary_files : iterable of path, optional
         Extra vocabulary files (``--vocab``).
+    commentary_counts : dict, optional
+        If given, filled with (rite, edition) → the commentary's counts (statements by authority,
+        glosses, readings, citations; :func:`yili.graph.commentary.add_commentary`).
 
     Returns
     -------
     pyoxigraph.Store
     """
     store = pyoxigraph.Store()
-    store.bulk_extend(build_quads(extractions, base, vocabulary_files))
+    store.bulk_extend(build_quads(extractions, base, vocabulary_files, commentary_counts))
     return store
 
 
 def build_quads(
-    extractions: Iterable[Extraction], base: str | None = None, vocabulary_files: Iterable[str | Path] = ()
+    extractions: Iterable[Extraction],
+    base: str | None = None,
+    vocabulary_files: Iterable[str | Path] = (),
+    commentary_counts: dict[tuple[str, str], dict[str, int]] | None = None,
 ) -> list[pyoxigraph.Quad]:
     """The quads of :func:`build_store`, not yet in a store (``yili-kg build`` writes them to its
     on-disk store directly, :func:`~yili.graph.store.write_store`, with no store in memory between).
 
+    ``commentary_counts``, if given, is filled as by :func:`build_store`.
+
     Returns
     -------
     list[pyoxigraph.Quad]
-        The vocabulary graph's quads, then each edition's, in the order written (a quad may repeat:
-        a store keeps one).
+        The vocabulary graph's quads, then each edition's, then the commentary's, in the order written
+        (a quad may repeat: a store keeps one).
     """
+    from yili.graph.commentary import add_commentary
+
     builder = GraphBuilder(base, vocabulary_files)
+    extractions = list(extractions)
     for e in extractions:
         builder.add(e)
+    counts = add_commentary(builder, extractions, builder.source)
+    if commentary_counts is not None:
+        commentary_counts.update(counts)
     return builder.quads
 
 

@@ -38,6 +38,9 @@ PPLAN = Namespace("http://purl.org/net/p-plan#")
 CRM = Namespace("http://www.cidoc-crm.org/cidoc-crm/")
 """CIDOC-CRM, for alignments only."""
 
+CITO = Namespace("http://purl.org/spar/cito/")
+"""CiTO, the Citation Typing Ontology: a commentary statement ``cito:cites`` the work and passage it quotes."""
+
 SPDX = Namespace("http://spdx.org/rdf/terms#")
 """The SPDX vocabulary, for an input file's checksum (``spdx:checksum``, ``spdx:checksumValue``)."""
 
@@ -56,6 +59,7 @@ PREFIXES: dict[str, str] = {
     "sh": str(SH),
     "crm": str(CRM),
     "spdx": str(SPDX),
+    "cito": str(CITO),
 }
 """Prefixes bound in every graph and exported Turtle file, and offered to SPARQL users."""
 

@@ -32,7 +32,7 @@ SCHEMES: dict[str, str] = {
 }
 """Concept scheme local names (under ``ykv:``) and the kind of term each holds."""
 
-ONTOLOGY_FILES: tuple[str, ...] = ("yili.ttl", "vocabulary.ttl", "rites.ttl")
+ONTOLOGY_FILES: tuple[str, ...] = ("yili.ttl", "vocabulary.ttl", "rites.ttl", "commentary.ttl")
 """The Turtle files of the package read for the vocabulary, in order."""
 
 @dataclass(frozen=True)

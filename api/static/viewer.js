@@ -702,11 +702,40 @@ function blockSection(s) {
   if (text) {
     let at = Number.isInteger(s.block_char_start) ? s.char_start - s.block_char_start : -1;
     if (!(at >= 0 && text.slice(at, at + s.text.length) === s.text)) at = text.indexOf(s.text);
-    body = at < 0 ? [text] : [text.slice(0, at), el("mark", {}, s.text), text.slice(at + s.text.length)];
+    const g = (from, to) => withGlosses(text.slice(from, to), from, s);
+    body = at < 0 ? g(0, text.length) : [g(0, at), el("mark", {}, g(at, at + s.text.length)), g(at + s.text.length, text.length)];
   }
   return el("section", { class: "block" },
     el("h3", {}, "經 ", el("span", { lang: "en" }, `the classic text of block ${s.block}`)),
     el("p", { class: "classic" }, body));
+}
+
+/** A stretch of the block's text (starting at ``from``, code points into the block) with the words the
+ * commentary glosses or reads otherwise highlighted; the title says who glosses them and how. */
+function withGlosses(str, from, s) {
+  const base = s.block_char_start;
+  const notes = [];
+  for (const st of s.statements || []) {
+    for (const g of st.glosses) notes.push([g.target_start, g.target_end, `${st.authority || st.authority_label}: ${g.term} ${g.formula === "也" ? "" : g.formula}${g.gloss_text}`]);
+    for (const r of st.readings) notes.push([r.target_start, r.target_end, `${st.authority || st.authority_label}: ${r.witness}${r.term}${r.variant ? "為" + r.variant : "無"}`]);
+  }
+  if (!Number.isInteger(base) || !notes.length) return [str];
+  const chars = Array.from(str);
+  const titles = new Map();
+  for (const [a, b, title] of notes) {
+    for (let k = a - base - from; k < b - base - from; k++) if (k >= 0 && k < chars.length) titles.set(k, [titles.get(k), title].filter(Boolean).join("\n"));
+  }
+  const out = [];
+  let k = 0;
+  while (k < chars.length) {
+    const title = titles.get(k);
+    let j = k + 1;
+    while (j < chars.length && titles.get(j) === title) j++;
+    const piece = chars.slice(k, j).join("");
+    out.push(title ? el("span", { class: "glossed", title }, piece) : piece);
+    k = j;
+  }
+  return out;
 }
 
 function toastSection(s) {
@@ -719,6 +748,19 @@ function toastSection(s) {
 }
 
 function commentarySection(s) {
+  const statements = s.statements || [];
+  if (statements.length) {
+    return el("section", { class: "commentary" },
+      el("h3", {}, "注疏 ", el("span", { lang: "en" }, `commentary on block ${s.block}, by authority`)),
+      statements.map((st) => el("div", { class: (s.derived_from || []).includes(st.statement) ? "comment statement decides" : "comment statement" },
+        el("p", { class: "who" }, st.authority || st.authority_label || "?",
+          st.authority_label && st.authority_label !== st.authority ? el("small", {}, ` ${st.authority_label}`) : null,
+          (s.derived_from || []).includes(st.statement) ? el("small", { class: "why", lang: "en" }, " — the graph reads this step's agent from it") : null),
+        el("p", { class: "text" }, st.text),
+        st.glosses.length || st.readings.length ? el("p", { class: "glosses" },
+          st.glosses.map((g) => el("span", { class: "glossed" }, `${g.term}：${g.gloss_text}`)),
+          st.readings.map((r) => el("span", { class: "glossed" }, `${r.witness}${r.term}${r.variant ? "為" + r.variant : "無"}`))) : null)));
+  }
   const items = s.commentary || [];
   return el("section", { class: "commentary" },
     el("h3", {}, "注疏 ", el("span", { lang: "en" }, `commentary on block ${s.block}`)),

@@ -362,3 +362,15 @@ def test_the_service_description_names_this_endpoint(server: str) -> None:
     service = g.value(predicate=RDF.type, object=SD.Service)
     assert g.value(service, SD.endpoint) == URIRef(server + "/sparql")
     assert (service, SD.feature, SD.UnionDefaultGraph) in g
+
+
+def test_a_step_shows_the_commentary_by_authority_and_the_glossed_words(tab: Tab, server: str, api: httpx.Client) -> None:
+    """Block 1 of the excerpt: 注曰尔近也 glosses 尔 (爾) in the classic; the word is underlined with the
+    gloss as its title, and the note is shown under its authority, 鄭玄."""
+    page = tab.page
+    page.goto(server + "/steps/yanli/shuzhu-excerpt/1/1")
+    tab.wait_rendered("step")
+    assert page.eval_on_selector_all(".block .classic .glossed", "xs => xs.map(x => [x.textContent, x.title])") == [["尔", "鄭玄: 尔 近"]]
+    assert page.eval_on_selector_all(".commentary .statement .who", "xs => xs.map(x => x.textContent)")[0] == "鄭玄 注"
+    assert page.text_content(".commentary .statement .glosses") == "尔：近"
+    tab.assert_clean()

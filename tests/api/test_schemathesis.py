@@ -16,9 +16,11 @@ def test_rest_routes_answer_as_their_schema_says(service):
     operations = [result.ok() for result in schema.get_all_operations()]
     assert sorted(op.label for op in operations) == sorted([
         "GET /",
+        "GET /citations",
         "GET /compare",
         "GET /context.jsonld",
         "GET /export/{format}",
+        "GET /glosses",
         "GET /next",
         "GET /ngrams",
         "GET /ontology",

@@ -1,0 +1,253 @@
+"""The commentary as RDF: statements by authority, glosses, variant readings and citations.
+
+What :mod:`yili.ingest.commentary` reads is written into each edition's named graph:
+
+- ``statement/{rite}/{edition}/{block}/{n}`` a ``yk:Statement``: ``dcterms:creator`` the authority
+  (``ykv:person-zhengxuan``), ``yk:authorityLabel`` the name as marked, ``yk:statementOf`` each
+  commentary piece it lies in, ``yk:comments`` the block, ``yk:charStart``/``yk:charEnd``, ``yk:text``,
+  ``yk:page``; ``cito:cites`` every work, chapter and passage it quotes;
+- ``gloss/{rite}/{edition}/{block}/{n}`` a ``yk:Gloss`` and ``oa:Annotation`` (W3C Web Annotation),
+  ``oa:motivatedBy oa:describing`` (``oa:classifying`` where the gloss names a concept of the
+  vocabulary: 註 利佐食也), ``oa:hasBody`` a ``oa:TextualBody`` whose ``rdf:value`` is the gloss,
+  ``oa:hasTarget`` the word in the classic (``oa:SpecificResource`` on the block with a
+  ``oa:TextPositionSelector``, code points into the edition's text, and a ``oa:TextQuoteSelector``),
+  ``dcterms:creator`` the authority, ``yk:inStatement``, ``yk:lemma``, ``yk:formula``,
+  ``yk:glossedConcept`` where the word is a vocabulary label;
+- ``reading/…/{n}`` a ``yk:VariantReading`` (also an ``oa:Annotation``, target as above):
+  ``yk:witness`` 古文/今文/或, ``yk:lemma``, ``yk:variant``, ``yk:formula``;
+- ``citation/…/{n}`` a ``yk:Citation``: ``cito:cites`` the chapter (its rite profile in the vocabulary,
+  ``ykv:rite-shaolaokuishili``, held by every graph) or the work (``ykv:cited-liji``), ``yk:citedPassage`` the block quoted with ``yk:citedStart``/``yk:citedEnd``
+  and ``yk:quote``, when the chapter is in the build and the words are found there.
+
+The selectors, bodies and targets are IRIs of their own (the annotation's IRI with ``#body``,
+``#target``, ``#position``, ``#quote``), so the same input gives the same graph, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rdflib import Graph, URIRef
+from rdflib.namespace import SKOS
+from yili.ingest.commentary import Commentary, Occurrence, PassageIndex, read_commentary, resolve_citations
+from yili.ingest.pipeline import Extraction
+from yili.ontology.commentary import CommentaryTerms, terms_from_graph
+from yili.ontology.namespaces import CITO, OA, YKV, mint
+
+CONCEPT_SCHEMES = ("roles", "actions", "vessels", "wines", "places", "facings", "objects")
+"""The vocabulary schemes a glossed word is looked up in for ``yk:glossedConcept``."""
+
+
+def concept_labels(vocabulary: Graph) -> dict[str, URIRef]:
+    """Every label of a concept of :data:`CONCEPT_SCHEMES` → the concept (the first in IRI order
+    wins a label two share)."""
+    out: dict[str, URIRef] = {}
+    for scheme in CONCEPT_SCHEMES:
+        for concept in sorted(vocabulary.subjects(SKOS.inScheme, YKV[scheme])):
+            if isinstance(concept, URIRef):
+                for prop in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel):
+                    for label in sorted(vocabulary.objects(concept, prop)):
+                        out.setdefault(str(label), concept)
+    return out
+
+
+def read_all(extractions: Iterable[Extraction], terms: CommentaryTerms) -> list[Commentary]:
+    """Read the commentary of every extraction's document, with citations resolved against all of
+    them (a 疏 of the 注疏 of 鄉射禮 quoting 鄉飲酒禮 is resolved in the 注疏 of 鄉飲酒禮 if it is in
+    the build, else in another edition of it)."""
+    extractions = list(extractions)
+    index = PassageIndex(e.document for e in extractions)
+    return [resolve_citations(read_commentary(e.document, terms), e.document, index) for e in extractions]
+
+
+def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Graph) -> dict[tuple[str, str], dict[str, int]]:
+    """Write the commentary of every extraction into its edition's named graph.
+
+    Parameters
+    ----------
+    builder : yili.graph.build.GraphBuilder
+        The builder whose quads receive the triples (its editions already added).
+    extractions : list[Extraction]
+    vocabulary : rdflib.Graph
+        The ontology and vocabulary (authorities, citation forms, concepts).
+
+    Returns
+    -------
+    dict[tuple[str, str], dict[str, int]]
+        (rite, edition) → the counts of :meth:`~yili.ingest.commentary.Commentary.counts`.
+    """
+    from yili.graph.build import _DCTERMS, _RDF, _GraphWriter, _lit, _rebase, edition_graph_iri
+    from yili.ingest.layouts import page_at, page_markers
+
+    terms = terms_from_graph(vocabulary)
+    concepts = concept_labels(vocabulary)
+    b = builder.base
+    yk = builder.yk
+    rdf_value = URIRef(str(_RDF.type).replace("type", "value"))
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    for extraction, commentary in zip(extractions, read_all(extractions, terms), strict=True):
+        doc = extraction.document
+        counts[(doc.rite, doc.edition)] = commentary.counts()
+        g = _GraphWriter(builder.quads, edition_graph_iri(doc, b))
+        edition = mint("text", doc.rite, doc.edition, base=b)
+        # IRIs under {kind}/{rite}/{edition}/ made by appending the integer keys (mint percent-encodes
+        # each key; integers need none): the same IRIs, minted once per edition and kind
+        roots = {kind: str(mint(kind, doc.rite, doc.edition, base=b)) + "/" for kind in ("statement", "block", "commentary", "gloss", "reading", "citation")}
+
+        def iri(kind: str, *keys: int) -> URIRef:
+            return URIRef(roots[kind] + "/".join(map(str, keys)))
+
+        markers = page_markers(doc.text)
+        st_iri: dict[tuple[int, int], URIRef] = {}
+
+        def person(key: str) -> URIRef | None:
+            return _rebase(URIRef(str(YKV) + key), b) if key else None
+
+        for st in commentary.statements:
+            si = iri("statement", st.block, st.ordinal)
+            st_iri[(st.block, st.ordinal)] = si
+            block = iri("block", st.block)
+            g.add((si, _RDF.type, yk.Statement))
+            g.add((si, yk.comments, block))
+            g.add((si, yk.inEdition, edition))
+            for k in st.pieces:
+                g.add((si, yk.statementOf, iri("commentary", st.block, k)))
+            if (who := person(st.authority)) is not None:
+                g.add((si, _DCTERMS.creator, who))
+            if st.label:
+                g.add((si, yk.authorityLabel, _lit(st.label)))
+            g.add((si, yk.charStart, _lit(st.start)))
+            g.add((si, yk.charEnd, _lit(st.end)))
+            g.add((si, yk.text, _lit(st.text)))
+            if (page := page_at(markers, st.start)) is not None:
+                g.add((si, yk.page, _lit(page)))
+
+        def target(ai: URIRef, block_number: int, occ: Occurrence) -> None:
+            ti, pi, qi = URIRef(ai + "#target"), URIRef(ai + "#position"), URIRef(ai + "#quote")
+            g.add((ai, OA.hasTarget, ti))
+            g.add((ti, _RDF.type, OA.SpecificResource))
+            g.add((ti, OA.hasSource, iri("block", block_number)))
+            g.add((ti, OA.hasSelector, pi))
+            g.add((ti, OA.hasSelector, qi))
+            g.add((pi, _RDF.type, OA.TextPositionSelector))
+            g.add((pi, OA.start, _lit(occ.start)))
+            g.add((pi, OA.end, _lit(occ.end)))
+            g.add((qi, _RDF.type, OA.TextQuoteSelector))
+            g.add((qi, OA.exact, _lit(occ.text)))
+
+        def annotation(ai: URIRef, kind: URIRef, st_key: tuple[int, int], authority: str, start: int, end: int) -> None:
+            g.add((ai, _RDF.type, kind))
+            g.add((ai, _RDF.type, OA.Annotation))
+            g.add((ai, yk.inStatement, st_iri[st_key]))
+            g.add((ai, yk.inEdition, edition))
+            if (who := person(authority)) is not None:
+                g.add((ai, _DCTERMS.creator, who))
+            g.add((ai, yk.charStart, _lit(start)))
+            g.add((ai, yk.charEnd, _lit(end)))
+
+        numbers: dict[tuple[str, int], int] = {}
+
+        def next_iri(kind: str, block_number: int) -> URIRef:
+            n = numbers[(kind, block_number)] = numbers.get((kind, block_number), 0) + 1
+            return iri(kind, block_number, n)
+
+        for gl in commentary.glosses:
+            st = gl.statement
+            ai = next_iri("gloss", st.block)
+            annotation(ai, yk.Gloss, (st.block, st.ordinal), st.authority, gl.start, gl.end)
+            concept = concepts.get(gl.term)
+            named = concepts.get(gl.gloss)
+            g.add((ai, OA.motivatedBy, OA.classifying if named is not None else OA.describing))
+            g.add((ai, yk.lemma, _lit(gl.term)))
+            g.add((ai, yk.formula, _lit(gl.formula)))
+            if concept is not None:
+                g.add((ai, yk.glossedConcept, _rebase(concept, b)))
+            body = URIRef(ai + "#body")
+            g.add((ai, OA.hasBody, body))
+            g.add((body, _RDF.type, OA.TextualBody))
+            g.add((body, rdf_value, _lit(gl.gloss)))
+            if named is not None:
+                g.add((body, _DCTERMS.subject, _rebase(named, b)))
+            target(ai, st.block, gl.target)
+        for rd in commentary.readings:
+            st = rd.statement
+            ai = next_iri("reading", st.block)
+            annotation(ai, yk.VariantReading, (st.block, st.ordinal), st.authority, rd.start, rd.end)
+            g.add((ai, OA.motivatedBy, OA.describing))
+            g.add((ai, yk.witness, _lit(rd.witness)))
+            g.add((ai, yk.lemma, _lit(rd.term)))
+            g.add((ai, yk.variant, _lit(rd.variant)))
+            g.add((ai, yk.formula, _lit(rd.formula)))
+            target(ai, st.block, rd.target)
+        for ct in commentary.citations:
+            st = ct.statement
+            ci = next_iri("citation", st.block)
+            si = st_iri[(st.block, st.ordinal)]
+            g.add((ci, _RDF.type, yk.Citation))
+            g.add((ci, yk.inStatement, si))
+            g.add((ci, yk.inEdition, edition))
+            g.add((ci, yk.citedAs, _lit(ct.marker)))
+            g.add((ci, yk.charStart, _lit(ct.start)))
+            g.add((ci, yk.charEnd, _lit(ct.end)))
+            if (who := person(st.authority)) is not None:
+                g.add((ci, _DCTERMS.creator, who))
+            # a chapter is cited as the rite's profile in the vocabulary (ykv:rite-shaolaokuishili), which
+            # every graph holds, whether or not an edition of that chapter is built
+            work = _rebase(URIRef(str(YKV) + ("rite-" + ct.key if ct.kind == "rite" else ct.key)), b)
+            g.add((ci, CITO.cites, work))
+            g.add((si, CITO.cites, work))
+            if ct.passage is not None:
+                p = ct.passage
+                passage = mint("block", p.rite, p.edition, p.block, base=b)
+                g.add((ci, yk.citedPassage, passage))
+                g.add((si, CITO.cites, passage))
+                g.add((ci, yk.citedStart, _lit(p.start)))
+                g.add((ci, yk.citedEnd, _lit(p.end)))
+                g.add((ci, yk.quote, _lit(p.quote)))
+        _derivations(g, extraction, commentary, st_iri, vocabulary, b)
+    return counts
+
+
+NOTE_DOERS = "the note on the paragraph says who does it"
+"""The note the extractor leaves on a step whose agent it read from a ``V者X為之`` sentence of the note
+(:func:`yili.ingest.pipeline.doers`)."""
+
+
+def _derivations(g: Any, extraction: Extraction, commentary: Commentary, st_iri: dict, vocabulary: Graph, b: str) -> None:
+    """``step prov:wasDerivedFrom statement`` where the extractor read the step's agent from 鄭玄's note on
+    its block: a ``V者X為之`` sentence (士冠 註 徹者贊冠者主人之贊者為之; the step's note says so), or a
+    ``X Y也`` sentence naming a word of the step's text as the agent's role (特牲 註 利佐食也: the step
+    written 利 has the 佐食 as its agent; :func:`yili.ingest.pipeline.identifications`)."""
+    from rdflib.namespace import PROV
+
+    by_block: dict[int, list] = {}
+    for st in commentary.statements:
+        if st.authority == "person-zhengxuan":
+            by_block.setdefault(st.block, []).append(st)
+    labels: dict[str, list[str]] = {}
+    for step in extraction.steps:
+        notes = by_block.get(step.block)
+        if not notes:
+            continue
+        derived = set()
+        if any(NOTE_DOERS in n for n in step.notes):
+            derived |= {(st.block, st.ordinal) for st in notes if "為之" in st.text or "爲之" in st.text}
+        for term in step.agent:
+            if not term.iri:
+                continue
+            if term.iri not in labels:
+                concept = URIRef(term.iri)
+                labels[term.iri] = sorted({str(x) for p in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel) for x in vocabulary.objects(concept, p)})
+            words = {step.text[i : i + n] for n in (1, 2, 3) for i in range(len(step.text) - n + 1)}
+            for st in notes:
+                # the sentence opens the note or follows a 也, as the extractor reads it (命卿大夫也 names no one)
+                opens = (st.text[st.body :],) + tuple(st.text[i + 1 :] for i in range(st.body, len(st.text)) if st.text[i] == "也")
+                if any(o.startswith(f"{w}{label}也") for o in opens for w in words for label in labels[term.iri] if w != label and len(label) > 1):
+                    derived.add((st.block, st.ordinal))
+        if derived:
+            from yili.graph.build import step_iri
+
+            iri = step_iri(step, b)
+            for key in sorted(derived):
+                g.add((iri, URIRef(str(PROV.wasDerivedFrom)), st_iri[key]))
