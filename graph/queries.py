@@ -420,7 +420,9 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             The step fields plus ``previous``, ``next`` (IRIs or None), ``block_iri``, ``block_text``
             (the classic text of its block), ``block_char_start`` and ``block_char_end`` (the block's
             span, so that ``char_start - block_char_start`` places the step in ``block_text`` when it
-            holds no print layout; None if the graph lacks them), ``phase`` (label), ``rite`` (IRI), ``toast``
+            holds no print layout; None if the graph lacks them), ``block_mark`` (``[start, end]``: the
+            step in ``block_text``, code points, end-exclusive, whatever the layout; see
+            :meth:`_mark_in_block`), ``phase`` (label), ``rite`` (IRI), ``toast``
             (giver/receiver/type or None) and ``commentary`` (list of
             ``{layer, commentator, text, char_start, char_end}``).
 
@@ -471,6 +473,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
                 "toast": {"giver": r.get("giver"), "receiver": r.get("receiver"), "type": r["type"]} if r.get("type") else None,
             }
         )
+        out["block_mark"] = self._mark_in_block(iri, out.get("block_iri"), out.get("block_text"))
         comments = self.backend.select(
             self._prefix_block
             + f"""
@@ -484,6 +487,34 @@ SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
             {k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]} for c in comments
         ]
         return out
+
+    def _mark_in_block(self, iri: str, block: object, block_text: object) -> list[int] | None:
+        """Where the step ``iri`` stands in the text of its block (``yk:text``, the layout taken out):
+        ``[start, end]``, code points into ``block_text``, 0-based, end-exclusive; None when the graph
+        lacks the block's text or the step's text is not in it.
+
+        The block's steps are found in it in their order, each from where the one before ended, so a
+        step whose words come twice in the block (拜 … 拜) is marked where it stands, not at the first.
+        The offsets of the file (``char_start``) cannot place it: the layout taken out shifts them."""
+        if not block or not isinstance(block_text, str):
+            return None
+        rows = self.backend.select(
+            self._prefix_block
+            + f"SELECT ?step ?text WHERE {{ ?step yk:inBlock {_sparql_iri(str(block))} ; yk:sequence ?sequence ; "
+            "yk:text ?text } ORDER BY ?sequence"
+        )
+        at = 0
+        for r in rows:
+            found = block_text.find(str(r["text"]), at)
+            if found < 0:
+                found = block_text.find(str(r["text"]))
+                if found < 0:
+                    continue
+            end = found + len(str(r["text"]))
+            if r["step"] == iri:
+                return [found, end]
+            at = end
+        return None
 
     def phases(self, rite: str | None = None) -> list[dict[str, object]]:
         """The phases of every edition (or of one rite's editions), in order, with their first and

@@ -520,9 +520,11 @@ function blockSection(s) {
   const text = s.block_text;
   let body = [s.text];
   if (text) {
-    let at = Number.isInteger(s.block_char_start) ? s.char_start - s.block_char_start : -1;
-    if (!(at >= 0 && text.slice(at, at + s.text.length) === s.text)) at = text.indexOf(s.text);
-    body = at < 0 ? [text] : [text.slice(0, at), el("mark", {}, s.text), text.slice(at + s.text.length)];
+    // block_mark: code points into the block's text (the layout taken out), as the API computes them
+    const chars = Array.from(text);
+    const mark = Array.isArray(s.block_mark) ? s.block_mark : null;
+    body = mark ? [chars.slice(0, mark[0]).join(""), el("mark", {}, chars.slice(mark[0], mark[1]).join("")), chars.slice(mark[1]).join("")]
+      : [text];
   }
   return el("section", { class: "block" },
     el("h3", {}, "經 ", el("span", { lang: "en" }, `the classic text of block ${s.block}`)),

@@ -102,3 +102,21 @@ def test_the_readme_comparison_of_two_rites_answers_in_under_a_second(corpus):
     # the 鄉射禮's own: the 司射 and the archers' toasts are not the 鄉飲酒禮's
     assert rows and all(len(r) == 3 for r in rows)
     assert elapsed < 1.0, f"the README's comparison took {elapsed:.2f} s"
+
+
+@pytest.mark.parametrize("path", ["teshengkuishili/zhushu/93/4", "teshengkuishili/zhengzhu/88/4", "teshengkuishili/shuzhu/89/4"])
+def test_every_editions_step_is_marked_in_its_block_with_the_layout_taken_out(corpus, path):
+    """酳尸 in each edition: the block's classic and its commentary as read (no ¶, line end, page marker,
+    parenthesis or column mark), the step marked where it stands, and each 疏 one piece however many
+    printed lines it ran over."""
+    s = corpus.get(f"/steps/{path}").json()
+    start, end = s["block_mark"]
+    assert s["block_text"][start:end] == s["text"] == "酳尸"
+    shown = [s["block_text"], *(c["text"] for c in s["commentary"])]
+    for text in shown:
+        assert not any(mark in text for mark in ("¶", "\n", "<pb:", "(", ")", "/")), text
+    layers = [c["layer"] for c in s["commentary"]]
+    assert layers.count("shu") <= 1
+    if path.startswith("teshengkuishili/zhushu"):
+        shu = next(c["text"] for c in s["commentary"] if c["layer"] == "shu")
+        assert shu.startswith("疏釋曰") and len(shu) > 100
