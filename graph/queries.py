@@ -562,14 +562,15 @@ SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
 
     def network_toasts(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
         """Every toast of the selected editions with the concept IRIs of its parties, one row per
-        (toast, giver, receiver), in ritual order (edition, then sequence): the edges of the toast
-        network.
+        toast (``yk:giver`` and ``yk:receiver`` are functional), in ritual order (edition, then
+        sequence): the edges of the toast network.  A toast whose giver or receiver the text does not
+        name is here too, with None for that party.
 
         Returns
         -------
         list[dict]
             ``step``, ``edition``, ``rite`` (IRIs), ``sequence``, ``block``, ``text``, ``char_start``,
-            ``char_end`` (code points), ``giver``, ``receiver``, ``type`` (concept IRIs), ``type_label``
+            ``char_end`` (code points), ``giver``, ``receiver`` (concept IRIs, None if not named), ``type`` (concept IRI), ``type_label``
             (as written: 献), ``giver_label`` and ``receiver_label`` (the toast's parties as written,
             ``下大夫二人``, joint ones as ``賔+卿``), ``vessel`` / ``vessel_label`` and ``wine`` / ``wine_label`` (None if not
             written), ``phase_label``.
@@ -586,8 +587,12 @@ SELECT ?step ?edition ?rite ?sequence ?block ?text ?char_start ?char_end ?giver 
        ?giver_label ?receiver_label ?vessel ?vessel_label ?wine ?wine_label ?phase_label WHERE {{
   {self._selection(rite, edition)}
   ?step a yk:Toast ; yk:inEdition ?edition ; yk:sequence ?sequence ; yk:blockNumber ?block ; yk:text ?text ;
-        yk:charStart ?char_start ; yk:charEnd ?char_end ; yk:giver ?giver ; yk:receiver ?receiver ;
-        yk:toastType ?type ; yk:toastTypeLabel ?type_label ; yk:giverLabel ?giver_label ; yk:receiverLabel ?receiver_label .
+        yk:charStart ?char_start ; yk:charEnd ?char_end ; yk:toastType ?type ; yk:toastTypeLabel ?type_label .
+  # every toast, also one whose giver or receiver the text does not name (no yk:giver / yk:receiver)
+  OPTIONAL {{ ?step yk:giver ?giver }}
+  OPTIONAL {{ ?step yk:receiver ?receiver }}
+  OPTIONAL {{ ?step yk:giverLabel ?giver_label }}
+  OPTIONAL {{ ?step yk:receiverLabel ?receiver_label }}
   OPTIONAL {{ ?step yk:vessel ?vessel ; yk:vesselLabel ?vessel_label }}
   OPTIONAL {{ ?step yk:wine ?wine ; yk:wineLabel ?wine_label }}
   OPTIONAL {{ ?step yk:inPhase/rdfs:label ?phase_label }}

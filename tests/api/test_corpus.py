@@ -120,3 +120,26 @@ def test_every_editions_step_is_marked_in_its_block_with_the_layout_taken_out(co
     if path.startswith("teshengkuishili/zhushu"):
         shu = next(c["text"] for c in s["commentary"] if c["layer"] == "shu")
         assert shu.startswith("疏釋曰") and len(shu) > 100
+
+
+def test_every_toast_is_an_edge_of_its_rites_network(corpus):
+    """Per rite, the toast network has one edge per toast /toasts lists, also for a toast whose giver or
+    receiver is unnamed (an edge to or from the node "unnamed"); in the 鄉射禮 of the 鄭注, 25 toasts."""
+    import json
+
+    for rite in [*CHAPTERS]:
+        total = corpus.get("/toasts", params={"rite": rite, "limit": 1}).json()["total"]
+        network = json.loads(corpus.get("/export/cytoscape", params={"rite": rite}).content)
+        edges = network["elements"]["edges"]
+        assert len(edges) == total, rite
+        unnamed = [e["data"] for e in edges if "unnamed" in (e["data"]["source"], e["data"]["target"])]
+        listed = corpus.get("/toasts", params={"rite": rite, "limit": 1000}).json()["items"]
+        assert len(unnamed) == sum(1 for t in listed if t["giver"] is None or t["receiver"] is None), rite
+    xiangshe = json.loads(corpus.get("/export/cytoscape", params={"rite": "鄉射禮"}).content)["elements"]
+    assert len(xiangshe["edges"]) == 25
+    # 辯旅: the 大夫 pass the 旅酬 on, to a receiver the text does not name
+    [unnamed] = [e["data"] for e in xiangshe["edges"] if e["data"]["target"] == "unnamed"]
+    assert (unnamed["text"], unnamed["giver"], unnamed["toast_type"]) == ("辯旅", "大夫", "旅酬")
+    # one node per role concept: the 鄭注 writes 賓, and the guest is one node
+    guests = [n["data"] for n in xiangshe["nodes"] if n["data"].get("label_en") == "guest"]
+    assert [g["id"] for g in guests] == ["https://w3id.org/yili-kg/vocab/role-bin"]
