@@ -27,7 +27,7 @@ from starlette.types import Receive, Scope, Send
 from yili.api.exports import make_export_router
 from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
 from yili.api.sparql import SparqlLimits, make_sparql_router
-from yili.api.viewer import html_page, install_pages
+from yili.api.viewer import html_page, install_pages, not_found_page
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries, OxigraphBackend
 from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, UnknownTermError, YiliError
@@ -113,7 +113,9 @@ def install_handlers(app: FastAPI) -> None:
     """Turn every error into a JSON answer with a 4xx status and a message a person understands."""
 
     @app.exception_handler(YiliError)
-    async def _yili(_request: Request, exc: YiliError) -> JSONResponse:
+    async def _yili(request: Request, exc: YiliError) -> Response:
+        if exc.status == 404 and best_offer(request.headers.get("accept", ""), ("application/json", "text/html")) == "text/html":
+            return not_found_page(exc.message)  # a browser: a page naming what is not there
         answer = error_json(exc)
         if answer.status_code == 406:
             answer.headers["Vary"] = "Accept"  # what was refused depends on Accept, as what is given does
@@ -432,6 +434,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         for a parameter other than ``format``; 406 if no offered format is acceptable.
         """
         _only_params(request, {"format"})
+        q.check_edition(rite, edition)  # 404 naming an unknown rite or edition, not "no step"
         iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
         data = q.step(iri)
         data["links"] = {

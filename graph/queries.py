@@ -223,6 +223,16 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
                 out[str(lab["rite"])]["label"][lang] = lab["label"]  # type: ignore[index]
         return list(out.values())
 
+    def check_edition(self, rite: str, edition: str) -> None:
+        """Raise :class:`NotFoundError` (404) naming ``rite`` (a key: ``shiguanli``) if the graph holds no
+        such rite, or ``edition`` (``zhushu``) if the rite has no such edition, listing what it holds."""
+        keys = {str(r["rite"]).rsplit("/", 1)[-1]: r for r in self.rites()}
+        if rite not in keys:
+            raise NotFoundError(f"unknown rite {rite!r}: the graph holds {', '.join(keys) or 'no rite'}")
+        editions = [str(e["edition"]).rsplit("/", 1)[-1] for e in keys[rite]["editions"]]  # type: ignore[union-attr]
+        if edition not in editions:
+            raise NotFoundError(f"unknown edition {edition!r} of the rite {rite}: it has {', '.join(editions)}")
+
     def _toast_index(self) -> list[dict[str, object]]:
         """Every toast of the graph, read once (one SPARQL query) and kept: the REST lookup
         ``/toasts`` filters this small list instead of asking the store each time.  The graph is
@@ -423,7 +433,8 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             holds no print layout; None if the graph lacks them), ``block_mark`` (``[start, end]``: the
             step in ``block_text``, code points, end-exclusive, whatever the layout; see
             :meth:`_mark_in_block`), ``phase`` (label), ``rite`` (IRI), ``toast``
-            (giver/receiver/type or None) and ``commentary`` (list of
+            (giver/receiver/type or None), ``concepts`` (the concepts it names, with English labels:
+            :meth:`_step_concepts`) and ``commentary`` (list of
             ``{layer, commentator, text, char_start, char_end}``).
 
         Raises
@@ -473,6 +484,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
                 "toast": {"giver": r.get("giver"), "receiver": r.get("receiver"), "type": r["type"]} if r.get("type") else None,
             }
         )
+        out["concepts"] = self._step_concepts(iri)
         out["block_mark"] = self._mark_in_block(iri, out.get("block_iri"), out.get("block_text"))
         comments = self.backend.select(
             self._prefix_block
@@ -486,6 +498,31 @@ SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
         out["commentary"] = [
             {k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]} for c in comments
         ]
+        return out
+
+    def _step_concepts(self, iri: str) -> dict[str, list[dict[str, object]]]:
+        """The concepts the step names, by field, with their English label and definition: ``{field:
+        [{"iri", "en", "definition"}]}`` for the fields agent, action, recipient, object, vessel, wine,
+        location, facing, and, for a toast, giver, receiver and type; several for a joint party, in IRI
+        order; a field the step leaves empty is absent.  The viewer glosses a term by this concept, never
+        by its written label (媵 is a role and an act, 祝 a person and a verb)."""
+        rows = self.backend.select(
+            self._prefix_block
+            + f"""
+SELECT ?field ?concept ?en ?definition WHERE {{
+  VALUES (?p ?field) {{ (yk:agent "agent") (yk:action "action") (yk:recipient "recipient") (yk:object "object")
+                       (yk:vessel "vessel") (yk:wine "wine") (yk:location "location") (yk:facing "facing")
+                       (yk:giver "giver") (yk:receiver "receiver") (yk:toastType "type") }}
+  {_sparql_iri(iri)} ?p ?concept .
+  OPTIONAL {{ ?concept skos:prefLabel ?en FILTER(LANG(?en) = "en") }}
+  OPTIONAL {{ ?concept skos:definition ?definition }}
+}} ORDER BY ?field ?concept ?en ?definition"""
+        )
+        out: dict[str, list[dict[str, object]]] = {}
+        for r in rows:
+            found = out.setdefault(str(r["field"]), [])
+            if not found or found[-1]["iri"] != r["concept"]:
+                found.append({"iri": r["concept"], "en": r.get("en"), "definition": r.get("definition")})
         return out
 
     def _mark_in_block(self, iri: str, block: object, block_text: object) -> list[int] | None:
