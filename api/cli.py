@@ -108,7 +108,8 @@ def _extractions(extractor, docs, rite: str | None, vocab: Sequence[str], jobs: 
     from tqdm import tqdm
 
     n = min(jobs or os.cpu_count() or 1, len(docs))
-    bar = tqdm(total=len(docs), unit="text", desc="yili-kg", disable=len(docs) < 2 or not sys.stderr.isatty(), leave=False)
+    # kept on the terminal when done (leave=True): the build's phases follow it (cmd_build)
+    bar = tqdm(total=len(docs), unit="text", desc="yili-kg: reading", disable=len(docs) < 2 or not sys.stderr.isatty(), leave=True)
     try:
         if n > 1:
             from concurrent.futures import ProcessPoolExecutor
@@ -245,6 +246,10 @@ def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
         out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
+_BUILD_PHASES = ("building the graph", "writing graph.trig, graph.ttl", "writing steps, toasts", "writing the store")
+"""The phases of ``yili-kg build`` after the texts are read, each a step of its progress bar."""
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     """``yili-kg build [INPUT ...] [--out DIR]``: write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl and
     ``store/``, the Oxigraph store (RocksDB) that ``yili-kg serve --store DIR/store`` opens read-only."""
@@ -255,18 +260,38 @@ def cmd_build(args: argparse.Namespace) -> int:
     base = _base(args.base_iri)
     out = _out_dir(args.out)
     _extractor, extractions = _extract(args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None)
-    store = build_store(extractions, base=base, vocabulary_files=args.vocab)
+    from tqdm import tqdm
+
+    # the phases after the reading (most of a corpus build's time), on a bar of their own that stays
+    phases = tqdm(
+        total=len(_BUILD_PHASES), unit="phase", desc="yili-kg: " + _BUILD_PHASES[0], leave=True,
+        disable=len(extractions) < 2 or not sys.stderr.isatty(), bar_format="{desc:<40} {bar} {n_fmt}/{total_fmt} [{elapsed}]",
+    )
+
+    def phase_done(k: int) -> None:
+        phases.update(1)
+        if k + 1 < len(_BUILD_PHASES):
+            phases.set_description("yili-kg: " + _BUILD_PHASES[k + 1])
+
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
-    with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
-        write_files(store, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base))
-        with open(tmp["steps.jsonl"], "w", encoding="utf-8") as f:
-            _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
-        with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
-            _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
-        write_store(store, out / "store")  # last: if it fails, the files above are not replaced either
+        store = build_store(extractions, base=base, vocabulary_files=args.vocab)
+        phase_done(0)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
+        with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
+            write_files(store, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base))
+            phase_done(1)
+            with open(tmp["steps.jsonl"], "w", encoding="utf-8") as f:
+                _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
+            with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
+                _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
+            phase_done(2)
+            write_store(store, out / "store")  # last: if it fails, the files above are not replaced either
+            phase_done(3)
+    finally:
+        phases.close()
     triples = len(store)
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
