@@ -25,6 +25,7 @@ from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 from yili.api.exports import make_export_router
+from yili.api.routes_search import make_search_router
 from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
 from yili.api.sparql import SparqlLimits, make_sparql_router
 from yili.api.viewer import html_page, install_pages, not_found_page
@@ -304,6 +305,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     app.include_router(sparql)
     app.sparql_get = sparql.get_app
     app.include_router(make_export_router(service))
+    app.include_router(make_search_router(service))
     app.include_router(make_resource_router(lambda: service.store, service.base))
     q = service.queries
 
