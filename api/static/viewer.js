@@ -10,7 +10,7 @@
  */
 "use strict";
 
-const FONT = '"Noto Serif CJK TC", "Noto Serif CJK SC", "Noto Sans CJK TC", "Songti TC", "SimSun", serif';
+const FONT = '"Yili Rare", "Noto Serif CJK TC", "Noto Serif CJK SC", "Noto Sans CJK TC", "Songti TC", "SimSun", serif';
 const TYPE_COLOURS = {
   献: "#b2182b", 獻: "#b2182b", 酢: "#2166ac", 酬: "#1b7837", 媵: "#762a83",
   旅酬: "#d66a00", 赐: "#8c6d1f", 賜: "#8c6d1f",
@@ -581,5 +581,40 @@ function commentarySection(s) {
       el("p", { class: "text" }, c.text)))
       : el("p", { class: "none", lang: "en" }, "No commentary on this block."));
 }
+
+/* ---------------------------------------------------------------------------------------------- search */
+
+const RITE_NAMES = () => new Map((state.rites || []).map((r) => [r.rite, r.label["zh-Hant"] || r.key]));
+
+/** The matches of GET /search for the query in the address (#search?q=玄端), each linked to its step (or block)
+ * with the match marked in its context. */
+async function renderSearch(params, token) {
+  const q = params.get("q") || "";
+  document.title = `搜 ${q} · 儀禮 yili-kg`;
+  document.querySelector("#search-form input").value = q;
+  const list = document.getElementById("search-results");
+  const count = document.getElementById("search-count");
+  if (!q.trim()) {
+    list.replaceChildren();
+    count.textContent = "";
+    return;
+  }
+  const page = await getJSON(`/search${query({ q, limit: 500 })}`);
+  if (token !== state.token) return;
+  const names = RITE_NAMES();
+  count.dataset.total = page.total;
+  count.textContent = page.total > page.items.length ? `${page.items.length} of ${page.total} matches` : `${page.total} matches`;
+  list.replaceChildren(...page.items.map((i) => el("li", { class: `hit hit-${i.kind}`, dataset: { rite: i.rite.split("/").pop(), edition: editionKey(i.edition) } },
+    el("a", { href: i.url, "data-nav": i.url && i.url.startsWith("/steps/") ? true : null },
+      el("span", { class: "where" }, `${names.get(i.rite) || i.rite.split("/").pop()} · ${EDITION_NAMES[editionKey(i.edition)] || editionKey(i.edition)} · `,
+        el("span", { lang: "en" }, `block ${i.block}`), i.kind === "commentary" ? ` · ${i.commentator || LAYERS[i.layer] || i.layer}` : " · 經"),
+      " ", el("span", { class: "context" }, i.before, el("mark", {}, i.match), i.after)))));
+}
+
+document.getElementById("search-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const q = event.target.elements.q.value.trim();
+  if (q) navigate(`/#search${query({ q })}`);
+});
 
 render();

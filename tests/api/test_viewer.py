@@ -253,3 +253,29 @@ def test_the_screenshots_the_readme_shows_exist():
     assert len(shots) == 4
     for shot in shots:
         assert Path(REPO / shot).stat().st_size > 10_000
+
+
+def test_the_rare_character_font_holds_exactly_the_corpus_characters_outside_the_bmp(client):
+    """vendor/hanazono (api/web/rare_font.py): the corpus's characters outside the BMP (𤣥 …), each drawn
+    by one of the two subset fonts, which the stylesheet names first for Chinese, with the fonts' licence."""
+    from fontTools.ttLib import TTFont
+
+    from tests.conftest import shared_path
+
+    folder = STATIC / "vendor" / "hanazono"
+    listed = set((folder / "characters.txt").read_text(encoding="utf-8").strip())
+    corpus = set()
+    for path in sorted(shared_path("corpus").rglob("*.txt")):
+        corpus |= {ch for ch in path.read_text(encoding="utf-8", errors="replace") if ord(ch) > 0xFFFF}
+    assert "𤣥" in corpus
+    assert {ch for ch in listed if ord(ch) > 0xFFFF} == corpus
+    drawn = set()
+    for name in ("HanaMinA-yili.woff", "HanaMinB-yili.woff"):
+        drawn |= {chr(cp) for cp in TTFont(str(folder / name)).getBestCmap()}
+        served = client.get(f"/static/vendor/hanazono/{name}")
+        assert served.status_code == 200 and served.content == (folder / name).read_bytes()
+    assert listed <= drawn
+    css = (folder / "rare.css").read_text(encoding="utf-8")
+    assert "U+24CE5" not in css and "U+248E5" in css  # 𤣥 is U+248E5
+    assert "SIL Open Font License" in (folder / "LICENSE").read_text(encoding="utf-8")
+    assert '@import url("/static/vendor/hanazono/rare.css")' in (STATIC / "viewer.css").read_text(encoding="utf-8")
