@@ -28,7 +28,8 @@ def make_search_router(service: Service) -> APIRouter:
     @router.get("/search", summary="Find a word in the classic and commentary of every edition", responses=_errors(400, 404))
     def find(
         request: Request,
-        q: Annotated[str, Query(description="what to find, in either script and any variant: 玄端 finds 𤣥端", max_length=50)],
+        q: Annotated[str, Query(description="what to find, in either script and any variant: 玄端 finds 𤣥端 (spaces are ignored)",
+                                  min_length=1, max_length=50, pattern=r"\S")],
         rite: Annotated[str | None, Query(description="only this rite (its name in either script, or its key)", max_length=50)] = None,
         edition: Annotated[str | None, Query(description="only this edition (its key: shuzhu, zhushu, zhengzhu)", max_length=100)] = None,
         limit: Annotated[int, Query(ge=1, le=1000, description="page size, 1-1000")] = 50,

@@ -22,6 +22,7 @@ def test_rest_routes_answer_as_their_schema_says(service):
         "GET /ontology/alignments",
         "GET /phases",
         "GET /rites",
+        "GET /search",
         "GET /step/{rite}/{edition}/{block}/{ordinal}",
         "GET /steps",
         "GET /steps/{rite}/{edition}/{block}/{ordinal}",
