@@ -25,10 +25,11 @@ from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 from yili.api.exports import make_export_router
+from yili.api.routes_search import make_search_router
 from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
 from yili.api.routes_compare import make_compare_router
 from yili.api.sparql import SparqlLimits, make_sparql_router
-from yili.api.viewer import html_page, install_pages
+from yili.api.viewer import html_page, install_pages, not_found_page
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries, OxigraphBackend
 from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, UnknownTermError, YiliError
@@ -118,7 +119,9 @@ def install_handlers(app: FastAPI) -> None:
     """Turn every error into a JSON answer with a 4xx status and a message a person understands."""
 
     @app.exception_handler(YiliError)
-    async def _yili(_request: Request, exc: YiliError) -> JSONResponse:
+    async def _yili(request: Request, exc: YiliError) -> Response:
+        if exc.status == 404 and best_offer(request.headers.get("accept", ""), ("application/json", "text/html")) == "text/html":
+            return not_found_page(exc.message)  # a browser: a page naming what is not there
         answer = error_json(exc)
         if answer.status_code == 406:
             answer.headers["Vary"] = "Accept"  # what was refused depends on Accept, as what is given does
@@ -315,6 +318,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     compare = make_compare_router(service)  # /compare, /patterns, /next, /ngrams
     app.include_router(compare)
     app.router.on_startup.append(compare.preload)  # their acts read when the server starts, not in a request
+    app.include_router(make_search_router(service))
     app.include_router(make_resource_router(lambda: service.store, service.base))
     from yili.api.routes_stages import make_stages_router
 
@@ -454,6 +458,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         for a parameter other than ``format``; 406 if no offered format is acceptable.
         """
         _only_params(request, {"format"})
+        q.check_edition(rite, edition)  # 404 naming an unknown rite or edition, not "no step"
         iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
         data = q.step(iri)
         from yili.graph.commentary_queries import block_statements, derived_from

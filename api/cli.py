@@ -15,7 +15,7 @@ import os
 import sys
 import time
 from dataclasses import replace
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from yili.ontology.errors import InputError, YiliError
@@ -108,7 +108,8 @@ def _extractions(extractor, docs, rite: str | None, vocab: Sequence[str], jobs: 
     from tqdm import tqdm
 
     n = min(jobs or os.cpu_count() or 1, len(docs))
-    bar = tqdm(total=len(docs), unit="text", desc="yili-kg", disable=len(docs) < 2 or not sys.stderr.isatty(), leave=False)
+    # kept on the terminal when done (leave=True): the build's phases follow it (cmd_build)
+    bar = tqdm(total=len(docs), unit="text", desc="yili-kg: reading", disable=len(docs) < 2 or not sys.stderr.isatty(), leave=True)
     try:
         if n > 1:
             from concurrent.futures import ProcessPoolExecutor
@@ -277,6 +278,7 @@ def write_build(  # type: ignore[no-untyped-def]
     vocab: Sequence[str],
     files: bool = True,
     commentary_counts: dict[tuple[str, str], dict[str, int]] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> int:
     """Write a build of ``extractions`` into the folder ``out`` (which must exist): ``store/``, the
     Oxigraph store on disk, and with ``files`` also graph.trig, graph.ttl, steps.jsonl and
@@ -295,12 +297,15 @@ def write_build(  # type: ignore[no-untyped-def]
     InputError
         A file or the store cannot be written (named); the last build's files are left as they were.
 
-    ``commentary_counts``, if given, is filled with (rite, edition) → the commentary's counts.
+    ``commentary_counts``, if given, is filled with (rite, edition) → the commentary's counts;
+    ``progress``, if given, is called with the index in :data:`_BUILD_PHASES` of each phase done.
     """
     from yili.graph.build import build_quads, prefixes_for
     from yili.graph.store import write_files, write_store
 
+    done = progress or (lambda k: None)
     quads = build_quads(extractions, base=base, vocabulary_files=vocab, commentary_counts=commentary_counts)
+    done(0)
     if not files:
         return write_store(quads, out / "store")
     with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
@@ -308,8 +313,19 @@ def write_build(  # type: ignore[no-untyped-def]
             _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
         with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
             _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
+        done(1)
+
+        def files_from(disk: object) -> None:  # the store is loaded: the Turtle and TriG are written from it
+            done(2)
+            write_files(disk, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base))
+            done(3)
+
         # last: if the store fails, the files above are not replaced either
-        return write_store(quads, out / "store", before_commit=lambda disk: write_files(disk, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base)))
+        return write_store(quads, out / "store", before_commit=files_from)
+
+
+_BUILD_PHASES = ("building the graph", "writing steps, toasts", "writing the store", "writing graph.trig, graph.ttl")
+"""The phases of ``yili-kg build`` after the texts are read, each a step of its progress bar."""
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -325,8 +341,24 @@ def cmd_build(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
+    from tqdm import tqdm
+
+    # the phases after the reading (most of a corpus build's time), on a bar of their own that stays
+    phases = tqdm(
+        total=len(_BUILD_PHASES), unit="phase", desc="yili-kg: " + _BUILD_PHASES[0], leave=True,
+        disable=len(extractions) < 2 or not sys.stderr.isatty(), bar_format="{desc:<40} {bar} {n_fmt}/{total_fmt} [{elapsed}]",
+    )  # fmt: skip
+
+    def phase_done(k: int) -> None:
+        phases.update(1)
+        if k + 1 < len(_BUILD_PHASES):
+            phases.set_description("yili-kg: " + _BUILD_PHASES[k + 1])
+
     commentary: dict[tuple[str, str], dict[str, int]] = {}
-    triples = write_build(extractions, out, base=base, vocab=args.vocab, commentary_counts=commentary)
+    try:
+        triples = write_build(extractions, out, base=base, vocab=args.vocab, commentary_counts=commentary, progress=phase_done)
+    finally:
+        phases.close()
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
     steps = sum(len(e.steps) for e in extractions)

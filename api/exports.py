@@ -91,7 +91,7 @@ def make_export_router(service: Service) -> APIRouter:
             if len(result.data) <= KEEP_BYTES:
                 with lock:
                     kept[key] = result
-                    while len(kept) > 32:
+                    while len(kept) > 128:  # every edition of the corpus (39) in both views, and more
                         kept.pop(next(iter(kept)))
         return Response(
             result.data,

@@ -19,6 +19,8 @@ from importlib import resources
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
+import html
+
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -70,3 +72,16 @@ def install_pages(app: FastAPI) -> None:
             # the default validator is an online service (validator.swagger.io)
             swagger_ui_parameters={"validatorUrl": None},
         )
+
+
+def not_found_page(message: str) -> HTMLResponse:
+    """The 404 page a browser gets for a step, rite or edition the graph does not hold: the API's
+    one-line message (which names what was asked for), escaped, with a link to the viewer; status 404,
+    ``Vary: Accept`` (other clients get the same error as JSON)."""
+    body = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · 儀禮 yili-kg</title>'
+        '<link rel="stylesheet" href="/static/viewer.css"></head><body><main>'
+        f'<h1>404 Not found</h1><p id="status" class="error" role="alert">{html.escape(message)}</p>'
+        '<p><a href="/">儀禮 yili-kg: the rites the graph holds</a></p></main></body></html>'
+    )
+    return HTMLResponse(body, status_code=404, headers={"Vary": "Accept"})

@@ -543,6 +543,58 @@ def patterns_alone(argv: list[str]) -> None:
         bench_patterns(Path(tmp) / "graph")
 
 
+VIEWER_TARGET_MS = 100.0
+"""Issue 27: every route the viewer calls answers with a p95 under this, on the three-edition corpus."""
+
+
+def _p95(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def bench_viewer(out: Path, rounds: int = 3) -> dict[str, float]:
+    """The routes the viewer calls, on a built store (``out``: the folder ``yili-kg build`` wrote), each
+    asked one request at a time, after one warm-up pass, ``rounds`` times over a spread of rites,
+    editions and steps; prints and returns the p95 latency (ms) of each, against
+    :data:`VIEWER_TARGET_MS`.  Run it alone: ``python benchmarks/bench.py viewer [DIR]`` (without DIR it
+    builds ../shared/corpus/kanripo into a temporary folder first)."""
+    section("the viewer's routes on the built corpus (p95, one request at a time)")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with server([str(BIN / "yili-kg"), "serve", "--store", str(out), "--port", str(port)], port, "/rites"):
+        rites = json.loads(urllib.request.urlopen(base + "/rites", timeout=60).read())
+        keys = [r["rite"].rsplit("/", 1)[1] for r in rites]
+        editions = [(r["rite"].rsplit("/", 1)[1], e["edition"].rsplit("/", 1)[1]) for r in rites for e in r["editions"]]
+        steps: list[str] = []
+        for rite in keys:  # a few steps of every rite, from each edition's own list
+            page = json.loads(urllib.request.urlopen(f"{base}/steps?{urllib.parse.urlencode({'rite': rite, 'limit': 1000})}", timeout=60).read())
+            items = page["items"]
+            steps += [items[k]["url"] for k in range(0, len(items), max(1, len(items) // 3))][:3]
+        q = urllib.parse.urlencode
+        routes = {
+            "a step page's JSON": steps,
+            "/toasts?rite=": [f"/toasts?{q({'rite': r})}" for r in keys],
+            "/steps?rite=&limit=100": [f"/steps?{q({'rite': r, 'limit': 100})}" for r in keys],
+            "/phases?rite=": [f"/phases?{q({'rite': r})}" for r in keys],
+            "a rite's network (/export/cytoscape)": [f"/export/cytoscape?{q({'rite': r, 'edition': e})}" for r, e in editions],
+            "/search?q=玄端": [f"/search?{q({'q': '玄端'})}", f"/search?{q({'q': '獻賓', 'limit': 100})}"],
+        }
+        results: dict[str, float] = {}
+        for name, urls in routes.items():
+            for url in urls:  # warm-up: the first request of a route reads its index
+                urllib.request.urlopen(base + url, timeout=120).read()
+            samples = []
+            for _ in range(rounds):
+                for url in urls:
+                    t0 = time.perf_counter()
+                    urllib.request.urlopen(urllib.request.Request(base + url, headers={"Accept": "application/json"}), timeout=120).read()
+                    samples.append((time.perf_counter() - t0) * 1000)
+            results[name] = _p95(samples)
+            verdict = "ok" if results[name] < VIEWER_TARGET_MS else f"over the {VIEWER_TARGET_MS:.0f} ms target"
+            print(f"  {name:<40} p95 {results[name]:7.1f} ms  (median {statistics.median(samples):6.1f} ms, {len(samples)} requests)  {verdict}")
+    return results
+
+
 def main() -> None:
     if sys.argv[1:] == ["build-floor"]:  # the build's part alone: against its floor, and its scaling
         with tempfile.TemporaryDirectory(prefix="yili-bench-") as tmp:
@@ -557,11 +609,27 @@ def main() -> None:
         bench_in_process(graph)
         bench_patterns(graph)
         bench_http(graph)
+        bench_viewer(graph)
     print(f"\nmax RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+
+
+def main_viewer(argv: list[str]) -> None:
+    """``bench.py viewer [DIR]``: only :func:`bench_viewer`, on the store in DIR or on a fresh build."""
+    if argv:
+        bench_viewer(Path(argv[0]))
+        return
+    with tempfile.TemporaryDirectory(prefix="yili-bench-") as tmp:
+        out = Path(tmp) / "graph"
+        build([str(CORPUS / "kanripo")], out, jobs=2)
+        bench_viewer(out)
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["patterns"]:
         patterns_alone(sys.argv[2:])
+
+
+    if sys.argv[1:2] == ["viewer"]:
+        main_viewer(sys.argv[2:])
     else:
         main()

@@ -24,6 +24,7 @@ from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
 from yili.graph.scenes import add_placements
 from yili.graph.stages import add_stages
 from yili.ingest.document import Document
+from yili.ingest.document import Document, commentary_statements, plain_reading
 from yili.ingest.pipeline import Extraction
 from yili.ingest.steps import Step, Term
 from yili.ingest.toasts import Toast
@@ -259,8 +260,9 @@ class GraphBuilder:
             g.add((bi, yk.inEdition, edition))
             g.add((bi, yk.charStart, _lit(block.classic.start)))
             g.add((bi, yk.charEnd, _lit(block.classic.end)))
-            g.add((bi, yk.text, _lit(block.classic.text)))
-            for k, piece in enumerate(block.commentary, start=1):
+            # the text as read, with the print layout taken out (ingest/document.py), as a step's yk:text
+            g.add((bi, yk.text, _lit(block.classic.reading_text)))
+            for k, piece in enumerate(commentary_statements(doc, block), start=1):
                 ci = mint("commentary", doc.rite, doc.edition, block.number, k, base=b)
                 g.add((ci, _RDF.type, yk.Commentary))
                 g.add((ci, yk.comments, bi))
@@ -273,7 +275,7 @@ class GraphBuilder:
                     g.add((ci, _DCTERMS.creator, _rebase(author, b)))
                 g.add((ci, yk.charStart, _lit(piece.start)))
                 g.add((ci, yk.charEnd, _lit(piece.end)))
-                g.add((ci, yk.text, _lit(piece.text)))
+                g.add((ci, yk.text, _lit(plain_reading(piece))))
         toasts = {t.step.sequence: t for t in extraction.toasts}
         steps = extraction.steps
         iris = [step_iri(s, b) for s in steps]

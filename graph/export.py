@@ -38,6 +38,11 @@ CJK_FONT = "Noto Sans CJK SC"
 """The font DOT files name for every label (Debian ``fonts-noto-cjk``; it covers traditional and
 simplified characters).  Graphviz falls back to its default font where it is not installed."""
 
+UNNAMED = "unnamed"
+"""The node of the toast network that stands for a giver or receiver the text does not name (鄉射禮
+獻獲者: whom the 司馬 presents to is read, but some toasts name only one party): every toast is an
+edge, so a network has as many edges as ``/toasts`` lists toasts for its selection."""
+
 VIEWS = ("toasts", "steps")
 """The two views: the toast network and the step chain."""
 
@@ -72,7 +77,9 @@ def toast_network(queries: GraphQueries, rite: str | None = None, edition: str |
     -------
     networkx.MultiDiGraph
         Nodes are role concept IRIs with ``kind="role"``, ``label`` (the form the editions write most
-        often: 賔), ``label_en`` (guest), ``iri``.  Each toast is one edge per (giver, receiver) pair,
+        often: 賔), ``label_en`` (guest), ``iri``: one node per concept, whatever the spelling (賔 and
+        賓 are one guest), and the node :data:`UNNAMED` (``kind="unnamed"``) for a party the text does
+        not name.  Each toast is one edge (its one giver and one receiver),
         keyed by its step IRI, with ``kind="toast"``, ``toast_type`` and ``label`` (献 as written),
         ``label_en`` (the type's gloss), ``order`` (1, 2, … over the view, in ritual order),
         ``giver`` and ``receiver`` (the parties as this toast writes them: 下大夫二人 for the role 媵爵者),
@@ -94,13 +101,18 @@ def toast_network(queries: GraphQueries, rite: str | None = None, edition: str |
     for row in queries.network_toasts(rite, edition):
         step = str(row["step"])
         order.setdefault(step, len(order) + 1)
-        for role in (str(row["giver"]), str(row["receiver"])):
+        giver = str(row["giver"]) if row.get("giver") else UNNAMED
+        receiver = str(row["receiver"]) if row.get("receiver") else UNNAMED
+        for role in (giver, receiver):
             if role not in g:
+                if role == UNNAMED:
+                    g.add_node(role, kind="unnamed", label=UNNAMED, label_en="a party the text does not name")
+                    continue
                 zh = written.get(role) or labels.get(role, {}).get("zh-Hant") or role.rsplit("/", 1)[-1]
                 g.add_node(role, kind="role", label=zh, label_en=_en(labels, role), iri=role)
         g.add_edge(
-            str(row["giver"]),
-            str(row["receiver"]),
+            giver,
+            receiver,
             key=step,
             **_clean(
                 {

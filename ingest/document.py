@@ -451,3 +451,57 @@ def load_default() -> Document:
     raw = embedded_bytes()
     doc = parse_text(raw.decode("utf-8-sig"), source=EMBEDDED_NAME, edition=EMBEDDED_EDITION)
     return replace(doc, sha256=hashlib.sha256(raw).hexdigest(), edition_given=True)
+
+
+_PAREN_LAYOUT = str.maketrans("", "", "()/")
+
+
+def plain_reading(piece: Piece) -> str:
+    """The piece as a reader reads it: :attr:`Piece.reading_text` with the marks of the 注疏's
+    double-column small print taken out too, the parentheses that open and close a printed line of
+    音義 or 疏 and the ``/`` between its two columns (``疏(釋曰…主人/有事故…`` → ``疏釋曰…主人有事故…``).
+    A piece in no parenthesis (the blank-line layout, the 述註, the 鄭注's reading) is returned as
+    read.  The result is text to show and search, not to take offsets in: a ``(`` or ``/`` taken out
+    shifts what follows by one code point against :attr:`Piece.reading_spans`."""
+    reading = piece.reading_text
+    if piece.reading is None or "(" not in reading:
+        return reading
+    return reading.translate(_PAREN_LAYOUT)
+
+
+def commentary_statements(document: Document, block: Block) -> tuple[Piece, ...]:
+    """The commentary on ``block`` one statement a piece: the 注疏 prints a 疏 (or an 音義) as a
+    parenthesis per printed line, ``疏(…)¶ (…)¶ (…)``, which the reader keeps as one piece each; here a
+    piece that opens with a bare ``(`` (no 疏 or 音義 label) continues the statement before it, of the
+    same layer, and is joined to it.
+
+    Returns
+    -------
+    tuple[Piece, ...]
+        Pieces in text order; a joined one spans (``start``, ``end``: code points into
+        ``document.text``) from the first line's start to the last's end, its ``text`` is that slice
+        of the file (layout and all), its ``reading`` the lines' readings joined (see
+        :func:`plain_reading` for the text to show) and its ``spans`` theirs.  Other layouts' pieces
+        are returned as they are.
+    """
+    out: list[Piece] = []
+    for piece in block.commentary:
+        previous = out[-1] if out else None
+        if (
+            previous is not None
+            and piece.reading_text.startswith("(")
+            and previous.layer == piece.layer
+            and previous.commentator == piece.commentator
+        ):
+            out[-1] = Piece(
+                previous.layer,
+                document.text[previous.start : piece.end],
+                previous.start,
+                piece.end,
+                previous.commentator,
+                previous.reading_text + piece.reading_text,
+                previous.reading_spans + piece.reading_spans,
+            )
+        else:
+            out.append(piece)
+    return tuple(out)

@@ -1,7 +1,7 @@
 /* yili-kg viewer: the toast network of a rite, the timeline of its steps by phase, and one page per step.
  *
  * Plain JavaScript over this server's JSON API (GET /rites, /toasts and /steps page by page, /phases, /steps/{rite}/{edition}/{block}/{ordinal})
- * and, for the English glosses, one SPARQL query.  Cytoscape.js (vendored under /static/vendor) draws the network.
+ * and the toast network as /export/cytoscape draws it (one node per role concept, English glosses by concept).  Cytoscape.js (vendored under /static/vendor) draws the network.
  * Nothing is loaded from another host.
  *
  * Addresses: "/" (or "/#network?rite=yanli") the network, "/#timeline?rite=yanli&agent=主人&action=&vessel=" the
@@ -10,7 +10,7 @@
  */
 "use strict";
 
-const FONT = '"Noto Serif CJK TC", "Noto Serif CJK SC", "Noto Sans CJK TC", "Songti TC", "SimSun", serif';
+const FONT = '"Yili Rare", "Noto Serif CJK TC", "Noto Serif CJK SC", "Noto Sans CJK TC", "Songti TC", "SimSun", serif';
 const TYPE_COLOURS = {
   献: "#b2182b", 獻: "#b2182b", 酢: "#2166ac", 酬: "#1b7837", 媵: "#762a83",
   旅酬: "#d66a00", 赐: "#8c6d1f", 賜: "#8c6d1f",
@@ -20,19 +20,13 @@ const FIELDS = [
   ["agent", "人", "actor"], ["action", "事", "action"], ["recipient", "受", "recipient"], ["object", "物", "object"],
   ["vessel", "器", "cup"], ["wine", "酒", "wine"], ["location", "位", "place"], ["facing", "面", "facing"],
 ];
-const GLOSS_QUERY = `PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
-SELECT ?label ?en ?definition WHERE {
-  ?concept skos:definition ?definition ; skos:prefLabel|skos:altLabel ?label .
-  OPTIONAL { ?concept skos:prefLabel ?en FILTER(langMatches(lang(?en), "en")) }
-  FILTER(!langMatches(lang(?label), "en"))
-}`;
 
 const state = {
   rites: null, // [{key, iri, label, editions}]
   rite: null, // the rite shown
+  edition: null, // the key of the edition shown (one at a time; the rite's 述註 by default)
   token: 0, // the render in progress: an older one stops at its next await
   cache: new Map(), // url -> promise of JSON
-  glosses: null, // promise of Map label -> {en, definition}
   cy: null,
   cyRite: null,
 };
@@ -98,54 +92,56 @@ function stepPath(url) {
 
 /* ---------------------------------------------------------------------------------------------- glosses */
 
-/** Map of every written form of a vocabulary term to {en, definition}: one SPARQL query, once. */
-function glosses() {
-  if (!state.glosses) {
-    state.glosses = fetch(`/sparql${query({ query: GLOSS_QUERY })}`, { headers: { Accept: "application/sparql-results+json" } })
-      .then((r) => (r.ok ? r.json() : { results: { bindings: [] } }))
-      .then((json) => {
-        const map = new Map();
-        for (const b of json.results.bindings) {
-          if (!map.has(b.label.value)) map.set(b.label.value, { en: b.en ? b.en.value : null, definition: b.definition.value });
-        }
-        return map;
-      })
-      .catch(() => new Map());
-  }
-  return state.glosses;
-}
-
-/** A term as the edition writes it, with room for its English gloss (filled by fillGlosses). */
-function term(label) {
+/** A term as the edition writes it, with the English gloss of the concept the step names (concepts: the API's
+ * [{iri, en, definition}] for this field, one per party of a joint label, in the label's order when they are as
+ * many, else all glossed together).  A gloss is never looked up by the written label: one label can name two
+ * concepts (媵 the bride's companion and 媵 to present a cup). */
+function term(label, concepts = []) {
   if (!label) return el("span", { class: "none" }, "—");
-  return el("span", { class: "term" }, roles(label).map((name, i) => [
-    i ? el("span", { class: "joiner" }, label.includes("|") ? " 或 " : " ＋ ") : null,
-    el("span", { class: "zh", dataset: { term: name } }, name),
-    el("small", { class: "gloss", lang: "en", dataset: { glossOf: name } }),
-  ]));
-}
-
-/** Fill the glosses of the terms under root once they are known. */
-async function fillGlosses(root) {
-  const map = await glosses();
-  for (const small of root.querySelectorAll("[data-gloss-of]")) {
-    const g = map.get(small.dataset.glossOf);
-    if (!g) continue;
-    small.textContent = g.en || "";
-    small.previousElementSibling.title = g.definition;
-  }
+  const names = roles(label);
+  const one = concepts.length === names.length;
+  const glossOf = (i) => (one ? [concepts[i]] : i === names.length - 1 ? concepts : []);
+  return el("span", { class: "term" }, names.map((name, i) => {
+    const cs = glossOf(i).filter(Boolean);
+    return [
+      i ? el("span", { class: "joiner" }, label.includes("|") ? " 或 " : " ＋ ") : null,
+      el("span", { class: "zh", title: cs.map((c) => c.definition || "").filter(Boolean).join("; ") || null,
+        dataset: { term: name, concept: cs.map((c) => c.iri).join(" ") } }, name),
+      el("small", { class: "gloss", lang: "en" }, cs.map((c) => c.en || "").filter(Boolean).join("; ")),
+    ];
+  }));
 }
 
 /* ---------------------------------------------------------------------------------------------- routing */
 
 function route() {
   const m = location.pathname.match(/^\/steps\/([^/]+)\/([^/]+)\/(\d+)\/(\d+)\/?$/);
-  if (m) return { view: "step", rite: decodeURIComponent(m[1]), path: location.pathname, params: new URLSearchParams() };
+  if (m) return { view: "step", rite: decodeURIComponent(m[1]), edition: decodeURIComponent(m[2]), path: location.pathname, params: new URLSearchParams() };
   const [view, q] = location.hash.slice(1).split("?");
   const params = new URLSearchParams(q || "");
   // no view named ("/"): the rite list when the graph holds several rites, else the one rite's network
-  const named = { timeline: "timeline", plan: "plan", rites: "rites", network: "network" }[view];
-  return { view: named || (view ? "network" : "home"), rite: params.get("rite"), params };
+  const named = { timeline: "timeline", plan: "plan", rites: "rites", search: "search", network: "network" }[view];
+  return { view: named || (view ? "network" : "home"), rite: params.get("rite"), edition: params.get("edition"), params };
+}
+
+/** The key of an edition IRI (its last segment: shuzhu, zhushu, zhengzhu, shuzhu-excerpt). */
+const editionKey = (iri) => String(iri).split("/").pop();
+
+/** The edition shown by default for a rite: its 述註 (shuzhu), else its first. */
+function defaultEdition(rite) {
+  const keys = rite.editions.map((e) => editionKey(e.edition));
+  return keys.find((k) => k === "shuzhu") || keys.find((k) => k.startsWith("shuzhu")) || keys[0];
+}
+
+const EDITION_NAMES = { shuzhu: "述註", zhushu: "注疏", zhengzhu: "鄭注", "shuzhu-excerpt": "述註 (excerpt)" };
+
+function fillEditions(rite, chosen) {
+  const select = document.getElementById("edition");
+  select.replaceChildren(...rite.editions.map((e) => {
+    const key = editionKey(e.edition);
+    return el("option", { value: key }, `${EDITION_NAMES[key] || key} · ${e.steps} steps, ${e.toasts} toasts`);
+  }));
+  select.value = chosen;
 }
 
 function navigate(url, replace = false) {
@@ -171,7 +167,12 @@ async function loadRites() {
       el("option", { value: r.key }, `${r.label["zh-Hant"] || r.key}${r.label.en ? ` · ${r.label.en}` : ""}`)));
     select.addEventListener("change", () => {
       const view = ["timeline", "plan"].includes(route().view) ? route().view : "network";
-      navigate(`/#${view}?rite=${encodeURIComponent(select.value)}`);
+      navigate(`/#${view}${query({ rite: select.value })}`);
+    });
+    const editions = document.getElementById("edition");
+    editions.addEventListener("change", () => {
+      const view = route().view === "timeline" ? "timeline" : "network";
+      navigate(`/#${view}${query({ rite: state.rite, edition: editions.value })}`);
     });
   }
   return state.rites;
@@ -186,10 +187,21 @@ async function render() {
     const rites = await loadRites();
     if (token !== state.token) return;
     if (!rites.length) throw new Error("The graph holds no rite.");
-    const known = (key) => rites.some((x) => x.key === key);
-    state.rite = known(r.rite) ? r.rite : known(state.rite) ? state.rite : rites[0].key;
+    const find = (key) => rites.find((x) => x.key === key);
+    // a rite or edition the graph does not hold is named, never replaced by another
+    if (r.rite && !find(r.rite)) {
+      throw new Error(`unknown rite '${r.rite}': the graph holds ${rites.map((x) => x.key).join(", ")}`);
+    }
+    state.rite = r.rite || (find(state.rite) ? state.rite : rites[0].key);
+    const rite = find(state.rite);
+    const keys = rite.editions.map((e) => editionKey(e.edition));
+    if (r.edition && !keys.includes(r.edition)) {
+      throw new Error(`unknown edition '${r.edition}' of ${state.rite}: it has ${keys.join(", ")}`);
+    }
+    state.edition = r.edition || (r.rite || !keys.includes(state.edition) ? defaultEdition(rite) : state.edition);
     document.getElementById("rite").value = state.rite;
     if (r.view === "home") r.view = rites.length > 1 ? "rites" : "network";
+    fillEditions(rite, state.edition);
     for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== `view-${r.view}`;
     for (const a of document.querySelectorAll("nav a[data-view]")) {
       if (a.dataset.view === r.view) a.setAttribute("aria-current", "page");
@@ -197,12 +209,16 @@ async function render() {
     }
     if (r.view === "step") await renderStep(r.path, token);
     else if (r.view === "rites") renderRites(rites);
-    else if (r.view === "timeline") await renderTimeline(state.rite, r.params, token);
+    else if (r.view === "timeline") await renderTimeline(state.rite, state.edition, r.params, token);
     else if (r.view === "plan") await renderPlan(state.rite, r.params, token);
-    else await renderNetwork(state.rite, token);
+    else if (r.view === "search" && typeof renderSearch === "function") await renderSearch(r.params, token);
+    else await renderNetwork(state.rite, state.edition, token);
     if (token === state.token) document.body.dataset.rendered = r.view;
   } catch (error) {
-    if (token === state.token) status(error.message, true);
+    if (token === state.token) {
+      for (const section of document.querySelectorAll(".view")) section.hidden = true;
+      status(error.message, true);
+    }
   }
 }
 
@@ -348,24 +364,47 @@ function renderRites(rites) {
 
 /* ---------------------------------------------------------------------------------------------- network */
 
-async function renderNetwork(rite, token) {
+/** The toast network of one edition, as the API exports it for Cytoscape (/export/cytoscape): one node per role
+ * concept, whatever the spelling (賔 and 賓 are one guest), with its English gloss by concept, and one edge per
+ * toast (a party the text does not name is the node "unnamed").  An export being written elsewhere answers 503
+ * busy: asked again after its Retry-After. */
+async function networkOf(rite, edition) {
+  const url = `/export/cytoscape${query({ view: "toasts", rite, edition })}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await getJSON(url);
+    } catch (error) {
+      if (attempt >= 5 || !/busy|another export/.test(error.message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+/** The step page of a step IRI: the path after /step/ (the IRI's rite/edition/block/ordinal). */
+function stepUrl(iri) {
+  const m = String(iri).match(/\/step\/(.+)$/);
+  return m ? `/steps/${m[1]}` : null;
+}
+
+async function renderNetwork(rite, edition, token) {
   document.title = "獻酬 Toast network · 儀禮 yili-kg";
-  const toasts = await allToasts({ rite });
+  const network = await networkOf(rite, edition);
   if (token !== state.token) return;
-  const types = [...new Set(toasts.map((t) => t.type))];
+  const nodes = new Map(network.elements.nodes.map((n) => [n.data.id, n.data]));
+  const toasts = network.elements.edges.map((e) => e.data).sort((a, b) => a.order - b.order);
+  const types = [...new Set(toasts.map((t) => t.toast_type))];
+  const typeGloss = new Map(toasts.map((t) => [t.toast_type, t.label_en]));
   document.getElementById("legend").replaceChildren(...types.map((type) =>
-    el("li", {}, el("span", { class: "swatch", style: `background:${colour(type)}` }), term(type))));
+    el("li", {}, el("span", { class: "swatch", style: `background:${colour(type)}` }),
+      el("span", { class: "term" }, el("span", { class: "zh" }, type), el("small", { class: "gloss", lang: "en" }, typeGloss.get(type) || "")))));
   document.getElementById("toast-list").replaceChildren(...toasts.map((t) =>
-    el("li", {}, el("a", { href: t.url, "data-nav": true },
+    el("li", {}, el("a", { href: stepUrl(t.step), "data-nav": true },
       el("span", { class: "seq" }, t.sequence), " ", t.giver || "—", " ",
-      el("b", { style: `color:${colour(t.type)}` }, t.type), " ", t.receiver || "—", " ",
+      el("b", { style: `color:${colour(t.toast_type)}` }, t.toast_type), " ", t.receiver || "—", " ",
       el("q", {}, t.text)))));
-  fillGlosses(document.getElementById("legend"));
-  if (!state.cy || state.cyRite !== rite) {
-    const cy = drawNetwork(toasts, rite);
-    const map = await glosses();
-    if (state.cy === cy) gloss(cy, map);
-  } else state.cy.resize();
+  const key = `${rite}/${edition}`;
+  if (!state.cy || state.cyRite !== key) drawNetwork(nodes, toasts, key);
+  else state.cy.resize();
 }
 
 const measure = document.createElement("canvas").getContext("2d");
@@ -386,16 +425,6 @@ function nodeSize(label, en) {
   return { w: Math.ceil(Math.max(...lines.map(width)) + 16), h: Math.ceil(lines.length * NODE_FONT * 1.25 + 10) };
 }
 
-/** The English glosses under the roles' names, and the layout again for the larger nodes. */
-function gloss(cy, map) {
-  cy.batch(() => cy.nodes().forEach((n) => {
-    const g = map.get(n.data("label"));
-    if (!g || !g.en) return;
-    n.data({ display: `${n.data("label")}\n${g.en}`, ...nodeSize(n.data("label"), g.en) });
-  }));
-  cy.layout(LAYOUT).run();
-}
-
 /** Concentric circles: the role with the most toasts in the middle, the others around it in the order they
  * first toast or are toasted (so that who toast each other in one phase stand side by side). */
 const LAYOUT = {
@@ -409,30 +438,27 @@ const LAYOUT = {
   startAngle: Math.PI / 2 + Math.PI / 16,
 };
 
-function drawNetwork(toasts, rite) {
+function drawNetwork(concepts, toasts, rite) {
   const nodes = new Map();
   const edges = [];
-  toasts.forEach((t, i) => {
-    const givers = roles(t.giver);
-    const receivers = roles(t.receiver);
-    // a toast whose giver or receiver the text does not name has no arrow
-    const alternative = `${t.giver || ""}${t.receiver || ""}`.includes("|");
-    for (const name of [...givers, ...receivers]) {
-      if (!nodes.has(name)) nodes.set(name, { data: { id: name, label: name, display: name, degree: 0, ...nodeSize(name, null) } });
-      nodes.get(name).data.degree += 1;
-    }
-    for (const g of givers) {
-      for (const r of receivers) {
-        edges.push({
-          data: {
-            id: `toast-${i}-${g}-${r}`, source: g, target: r, type: t.type, label: t.type, colour: colour(t.type),
-            url: t.url, text: t.text, sequence: t.sequence, giver: t.giver, receiver: t.receiver,
-          },
-          classes: alternative ? "alternative" : "",
-        });
+  for (const t of toasts) {
+    for (const id of [t.source, t.target]) {
+      if (!nodes.has(id)) {
+        const c = concepts.get(id) || { label: id, label_en: "" };
+        const display = c.label_en ? `${c.label}\n${c.label_en}` : c.label;
+        nodes.set(id, { data: { id, label: c.label, en: c.label_en, display, degree: 0, ...nodeSize(c.label, c.label_en) } });
       }
+      nodes.get(id).data.degree += 1;
     }
-  });
+    const alternative = `${t.giver || ""}${t.receiver || ""}`.includes("|");
+    edges.push({
+      data: {
+        id: `toast-${t.order}`, source: t.source, target: t.target, type: t.toast_type, label: t.toast_type,
+        colour: colour(t.toast_type), url: stepUrl(t.step), text: t.text, sequence: t.sequence, giver: t.giver, receiver: t.receiver,
+      },
+      classes: alternative ? "alternative" : "",
+    });
+  }
   const ordered = [...nodes.values()];
   const hub = ordered.reduce((a, b) => (b.data.degree > a.data.degree ? b : a), ordered[0]);
   if (hub) hub.data.hub = true;
@@ -565,12 +591,17 @@ function fillSelect(select, values, chosen) {
   select.value = chosen || "";
 }
 
-async function renderTimeline(rite, params, token) {
+async function renderTimeline(rite, edition, params, token) {
   document.title = "節次 Timeline · 儀禮 yili-kg";
   const filters = { agent: params.get("agent") || "", action: params.get("action") || "", vessel: params.get("vessel") || "" };
-  const [steps, phases, toasts, stages] = await Promise.all([
+  const inEdition = (x) => editionKey(x.edition) === edition;
+  const [allOfRite, allPhases, allRiteToasts, allStages] = await Promise.all([
     allSteps({ rite }), getJSON(`/phases${query({ rite })}`), allToasts({ rite }), getJSON(`/stages${query({ rite })}`),
   ]);
+  const steps = allOfRite.filter(inEdition);
+  const phases = allPhases.filter(inEdition);
+  const toasts = allRiteToasts.filter(inEdition);
+  const stages = allStages.filter((st) => !st.edition || inEdition(st));
   if (token !== state.token) return;
   const form = document.getElementById("filters");
   fillSelect(form.elements.agent, steps.flatMap((s) => roles(s.agent)), filters.agent);
@@ -578,11 +609,11 @@ async function renderTimeline(rite, params, token) {
   fillSelect(form.elements.vessel, steps.map((s) => s.vessel), filters.vessel);
   form.onchange = () => {
     const f = Object.fromEntries(["agent", "action", "vessel"].map((k) => [k, form.elements[k].value]));
-    navigate(`/#timeline${query({ rite, ...f })}`, true);
+    navigate(`/#timeline${query({ rite, edition, ...f })}`, true);
   };
   form.onreset = (event) => {
     event.preventDefault();
-    navigate(`/#timeline${query({ rite })}`, true);
+    navigate(`/#timeline${query({ rite, edition })}`, true);
   };
   const filtered = filters.agent || filters.action || filters.vessel;
   // the API filters (variants folded, narrower terms included: 拜 finds 再拜, 爵 finds 觚)
@@ -661,7 +692,7 @@ async function renderStep(path, token) {
   if (token !== state.token) return;
   document.title = `${s.text} · 儀禮 yili-kg`;
   const rite = path.split("/")[2];
-  const timeline = `/#timeline${query({ rite: decodeURIComponent(rite), at: path })}`;
+  const timeline = `/#timeline${query({ rite: decodeURIComponent(rite), edition: decodeURIComponent(path.split("/")[3]), at: path })}`;
   const article = document.getElementById("step");
   article.replaceChildren(...[ // (a section the step lacks is null, and left out)
     el("nav", { class: "stepnav", "aria-label": "neighbouring steps" },
@@ -682,7 +713,7 @@ async function renderStep(path, token) {
     blockSection(s),
     el("dl", { class: "fields" }, FIELDS.map(([key, zh, en]) => [
       el("dt", {}, zh, " ", el("span", { lang: "en" }, en)),
-      el("dd", { class: `field-${key}` }, term(s[key])),
+      el("dd", { class: `field-${key}` }, term(s[key], (s.concepts || {})[key])),
     ])),
     toastSection(s),
     commentarySection(s),
@@ -692,7 +723,6 @@ async function renderStep(path, token) {
       el("br"), "IRI ", el("code", {}, s.id)),
   ].filter(Boolean));
   window.scrollTo(0, 0);
-  fillGlosses(article);
 }
 
 /** The classic text of the step's block, the step marked in it. */
@@ -700,10 +730,14 @@ function blockSection(s) {
   const text = s.block_text;
   let body = [s.text];
   if (text) {
-    let at = Number.isInteger(s.block_char_start) ? s.char_start - s.block_char_start : -1;
-    if (!(at >= 0 && text.slice(at, at + s.text.length) === s.text)) at = text.indexOf(s.text);
-    const g = (from, to) => withGlosses(text.slice(from, to), from, s);
-    body = at < 0 ? g(0, text.length) : [g(0, at), el("mark", {}, g(at, at + s.text.length)), g(at + s.text.length, text.length)];
+    // block_mark: code points into the block's text (the layout taken out), as the API computes them
+    const chars = Array.from(text);
+    const mark = Array.isArray(s.block_mark) ? s.block_mark : null;
+    // the commentary's glosses are placed by offsets into the file: only where the block's text holds no layout
+    const plain = Number.isInteger(s.block_char_start) && Number.isInteger(s.block_char_end)
+      && s.block_char_end - s.block_char_start === chars.length;
+    const g = (from, to) => (plain ? withGlosses(chars.slice(from, to).join(""), from, s) : [chars.slice(from, to).join("")]);
+    body = mark ? [g(0, mark[0]), el("mark", {}, g(mark[0], mark[1])), g(mark[1], chars.length)] : g(0, chars.length);
   }
   return el("section", { class: "block" },
     el("h3", {}, "經 ", el("span", { lang: "en" }, `the classic text of block ${s.block}`)),
@@ -743,8 +777,9 @@ function toastSection(s) {
   const t = s.toast;
   return el("section", { class: "toast" },
     el("h3", {}, "獻酬 ", el("span", { lang: "en" }, "the toast this step expresses")),
-    el("p", {}, term(t.giver),
-      el("span", { class: "arrow", style: `color:${colour(t.type)}` }, " — ", term(t.type), " → "), term(t.receiver)));
+    el("p", {}, term(t.giver, (s.concepts || {}).giver),
+      el("span", { class: "arrow", style: `color:${colour(t.type)}` }, " — ", term(t.type, (s.concepts || {}).type), " → "),
+      term(t.receiver, (s.concepts || {}).receiver)));
 }
 
 function commentarySection(s) {
@@ -771,6 +806,39 @@ function commentarySection(s) {
       : el("p", { class: "none", lang: "en" }, "No commentary on this block."));
 }
 
-// the glosses' query starts at once: the first SPARQL query starts the endpoint's workers (a second or two)
-glosses();
+/* ---------------------------------------------------------------------------------------------- search */
+
+const RITE_NAMES = () => new Map((state.rites || []).map((r) => [r.rite, r.label["zh-Hant"] || r.key]));
+
+/** The matches of GET /search for the query in the address (#search?q=玄端), each linked to its step (or block)
+ * with the match marked in its context. */
+async function renderSearch(params, token) {
+  const q = params.get("q") || "";
+  document.title = `搜 ${q} · 儀禮 yili-kg`;
+  document.querySelector("#search-form input").value = q;
+  const list = document.getElementById("search-results");
+  const count = document.getElementById("search-count");
+  if (!q.trim()) {
+    list.replaceChildren();
+    count.textContent = "";
+    return;
+  }
+  const page = await getJSON(`/search${query({ q, limit: 500 })}`);
+  if (token !== state.token) return;
+  const names = RITE_NAMES();
+  count.dataset.total = page.total;
+  count.textContent = page.total > page.items.length ? `${page.items.length} of ${page.total} matches` : `${page.total} matches`;
+  list.replaceChildren(...page.items.map((i) => el("li", { class: `hit hit-${i.kind}`, dataset: { rite: i.rite.split("/").pop(), edition: editionKey(i.edition) } },
+    el("a", { href: i.url, "data-nav": i.url && i.url.startsWith("/steps/") ? true : null },
+      el("span", { class: "where" }, `${names.get(i.rite) || i.rite.split("/").pop()} · ${EDITION_NAMES[editionKey(i.edition)] || editionKey(i.edition)} · `,
+        el("span", { lang: "en" }, `block ${i.block}`), i.kind === "commentary" ? ` · ${i.commentator || LAYERS[i.layer] || i.layer}` : " · 經"),
+      " ", el("span", { class: "context" }, i.before, el("mark", {}, i.match), i.after)))));
+}
+
+document.getElementById("search-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const q = event.target.elements.q.value.trim();
+  if (q) navigate(`/#search${query({ q })}`);
+});
+
 render();

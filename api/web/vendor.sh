@@ -24,7 +24,7 @@ cp "$here/package.json" "$here/package-lock.json" "$work/"
 (cd "$work" && SCARF_ANALYTICS=false npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 nm="$work/node_modules"
 
-rm -rf "$out"
+rm -rf "$out/cytoscape" "$out/swagger-ui" "$out/yasgui"  # not vendor/hanazono: api/web/rare_font.py makes it
 mkdir -p "$out/cytoscape" "$out/swagger-ui" "$out/yasgui/licenses"
 
 cp "$nm/cytoscape/dist/cytoscape.min.js" "$nm/cytoscape/LICENSE" "$out/cytoscape/"

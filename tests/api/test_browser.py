@@ -156,21 +156,26 @@ def roles(label: str | None) -> list[str]:
 
 
 def test_the_network_has_one_node_per_role_that_toasts(tab: Tab, server: str, api: httpx.Client) -> None:
+    """One node per role concept, whatever the spelling, and one arrow per toast of the edition shown, as
+    /export/cytoscape draws them; glosses by concept."""
     tab.page.goto(server + "/")
     tab.wait_rendered("network")
-    labels = tab.page.evaluate("window.cy.nodes().map(n => n.data('label'))")
-    toasts = api.get("/toasts", params={"rite": "yanli", "limit": 1000}).json()["items"]
-    expected = {role for t in toasts for role in roles(t["giver"]) + roles(t["receiver"])}
+    nodes = tab.page.evaluate("window.cy.nodes().map(n => [n.id(), n.data('label')])")
+    exported = api.get("/export/cytoscape", params={"rite": "yanli", "edition": "shuzhu-excerpt"}).json()["elements"]
+    assert sorted(map(tuple, nodes)) == sorted((n["data"]["id"], n["data"]["label"]) for n in exported["nodes"])
+    labels = [label for _id, label in nodes]
     assert len(labels) == len(set(labels))
-    assert set(labels) == expected
-    assert {"主人", "賔", "公", "卿", "大夫", "士"} <= expected
-    # an edge per toast (per party, where a toast names either of two), labelled with its type
-    edges = tab.page.evaluate("window.cy.edges().map(e => [e.data('source'), e.data('label'), e.data('target')])")
+    assert {"主人", "賔", "公", "卿", "大夫", "士"} <= set(labels)
+    # an edge per toast, labelled with its type
+    edges = tab.page.evaluate("window.cy.edges().map(e => [e.source().data('label'), e.data('label'), e.target().data('label')])")
+    toasts = api.get("/toasts", params={"rite": "yanli", "limit": 1000}).json()
+    assert len(edges) == toasts["total"] == 26
+    named = {n["data"]["id"]: n["data"]["label"] for n in exported["nodes"]}
     assert sorted(map(tuple, edges)) == sorted(
-        (g, t["type"], r) for t in toasts for g in roles(t["giver"]) for r in roles(t["receiver"])
+        (named[e["data"]["source"]], e["data"]["toast_type"], named[e["data"]["target"]]) for e in exported["edges"]
     )
-    # English glosses from the vocabulary under the names: 主人 is the host
-    host = tab.page.evaluate("window.cy.getElementById('主人').data('display')")
+    # English glosses of the concepts under the names: 主人 is the host
+    host = tab.page.evaluate("window.cy.nodes().filter(n => n.data('label') === '主人').data('display')")
     assert host == "主人\nhost"
     shoot(tab, "network")
     tab.assert_clean()
@@ -184,8 +189,8 @@ def test_clicking_the_hosts_xian_to_the_guest_opens_its_step(tab: Tab, server: s
     tab.wait_rendered("network")
     point = page.evaluate(
         """() => {
-          const edge = window.cy.edges().filter(e => e.data('source') === '主人' && e.data('target') === '賔'
-                                               && e.data('type') === '献');
+          const edge = window.cy.edges().filter(e => e.source().data('label') === '主人'
+                                               && e.target().data('label') === '賔' && e.data('type') === '献');
           const box = window.cy.container().getBoundingClientRect();
           const mid = edge.renderedMidpoint();
           return {count: edge.length, x: box.left + mid.x, y: box.top + mid.y, url: edge.data('url')};
@@ -203,7 +208,9 @@ def test_clicking_the_hosts_xian_to_the_guest_opens_its_step(tab: Tab, server: s
     assert step["commentary"] and all(c["text"] in commentary for c in step["commentary"])
     assert "注曰賔既拜前受觚退复位" in commentary
     assert page.text_content(".field-vessel .zh") == step["vessel"] == "觚"
-    assert page.text_content(".field-location") == step["location"] == "筵前"
+    assert page.text_content(".field-location .zh") == step["location"] == "筵前"
+    # the gloss is the English label of the concept the step names (yk:location), not looked up by label
+    assert page.text_content(".field-location .gloss") == step["concepts"]["location"][0]["en"]
     assert page.text_content("#step .phase") == step["phase"] == "主人献賔"
     # its neighbours are a click away, and Back returns to the network
     page.click("a[rel=next]")

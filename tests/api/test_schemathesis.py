@@ -32,6 +32,7 @@ def test_rest_routes_answer_as_their_schema_says(service):
         "GET /ground",
         "GET /steps/{rite}/{edition}/{block}/{ordinal}/scene",
         "GET /rites",
+        "GET /search",
         "GET /step/{rite}/{edition}/{block}/{ordinal}",
         "GET /steps",
         "GET /steps/{rite}/{edition}/{block}/{ordinal}",

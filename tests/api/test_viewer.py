@@ -44,12 +44,38 @@ def test_the_index_is_the_viewer_for_a_browser_and_json_otherwise(client, accept
         assert r.json()["links"]["toasts"] == "/toasts"
 
 
-def test_a_step_for_a_browser_is_the_viewer_and_an_unknown_step_is_still_a_json_404(client):
+def test_a_step_for_a_browser_is_the_viewer_and_an_unknown_step_a_404_page_naming_it(client):
     r = client.get("/steps/yanli/shuzhu-excerpt/24/1", headers={"Accept": BROWSER})
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert r.headers["vary"] == "Accept"
     missing = client.get("/steps/yanli/shuzhu-excerpt/1/99", headers={"Accept": BROWSER})
-    assert missing.status_code == 404 and missing.json()["error"] == "not_found"
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+    assert "no step with IRI https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/1/99" in missing.text
+    assert client.get("/steps/yanli/shuzhu-excerpt/1/99").json()["error"] == "not_found"  # JSON for the others
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/steps/shiguanli/shuzhu/4/1", "unknown rite &#x27;shiguanli&#x27;: the graph holds yanli"),
+        ("/steps/yanli/zhushu/24/1", "unknown edition &#x27;zhushu&#x27; of the rite yanli: it has shuzhu-excerpt"),
+    ],
+)
+def test_an_unknown_rite_or_edition_is_a_404_page_naming_it(client, path, message):
+    """A link to a rite or edition the graph does not hold is not answered with another rite's page."""
+    page = client.get(path, headers={"Accept": BROWSER})
+    assert page.status_code == 404 and message in page.text
+    assert client.get(path).json()["message"] == message.replace("&#x27;", "'")
+
+
+def test_a_step_names_its_concepts_with_their_english_labels(client):
+    """Glosses by concept, never by label: 主人筵前献賔 names the host, the act 献 and the guest."""
+    s = client.get("/steps/yanli/shuzhu-excerpt/24/1").json()
+    glosses = {field: [c["en"] for c in cs] for field, cs in s["concepts"].items()}
+    assert s["concepts"]["agent"][0]["iri"] == "https://w3id.org/yili-kg/vocab/role-zhuren"
+    assert glosses["agent"] == glosses["giver"] == ["host"]
+    assert glosses["recipient"] == glosses["receiver"] == ["guest"]
+    assert s["block_mark"] == [0, 6]
 
 
 def test_a_step_carries_the_text_of_its_block(client):
@@ -227,3 +253,29 @@ def test_the_screenshots_the_readme_shows_exist():
     assert len(shots) == 7  # network, timeline, step, query, floor plan, the side-by-side comparison, the pattern search
     for shot in shots:
         assert Path(REPO / shot).stat().st_size > 10_000
+
+
+def test_the_rare_character_font_holds_exactly_the_corpus_characters_outside_the_bmp(client):
+    """vendor/hanazono (api/web/rare_font.py): the corpus's characters outside the BMP (𤣥 …), each drawn
+    by one of the two subset fonts, which the stylesheet names first for Chinese, with the fonts' licence."""
+    from fontTools.ttLib import TTFont
+
+    from tests.conftest import shared_path
+
+    folder = STATIC / "vendor" / "hanazono"
+    listed = set((folder / "characters.txt").read_text(encoding="utf-8").strip())
+    corpus = set()
+    for path in sorted(shared_path("corpus").rglob("*.txt")):
+        corpus |= {ch for ch in path.read_text(encoding="utf-8", errors="replace") if ord(ch) > 0xFFFF}
+    assert "𤣥" in corpus
+    assert {ch for ch in listed if ord(ch) > 0xFFFF} == corpus
+    drawn = set()
+    for name in ("HanaMinA-yili.woff", "HanaMinB-yili.woff"):
+        drawn |= {chr(cp) for cp in TTFont(str(folder / name)).getBestCmap()}
+        served = client.get(f"/static/vendor/hanazono/{name}")
+        assert served.status_code == 200 and served.content == (folder / name).read_bytes()
+    assert listed <= drawn
+    css = (folder / "rare.css").read_text(encoding="utf-8")
+    assert "U+24CE5" not in css and "U+248E5" in css  # 𤣥 is U+248E5
+    assert "SIL Open Font License" in (folder / "LICENSE").read_text(encoding="utf-8")
+    assert '@import url("/static/vendor/hanazono/rare.css")' in (STATIC / "viewer.css").read_text(encoding="utf-8")

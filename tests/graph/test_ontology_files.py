@@ -568,3 +568,35 @@ def test_every_concept_has_one_preferred_label_per_language():
         if sum(1 for lit in g.objects(c, SKOS.prefLabel) if (lit.language or "") == lang) > 1
     )
     assert doubled == []
+
+
+def test_no_label_is_shared_by_two_concepts_of_one_scheme():
+    """A written form (or English label) names one concept of its scheme: two places or two persons given
+    one label are merged for every reader of the graph (the east and west pillars, 東楹 and 西楹, were once
+    one concept; 西方 an altLabel of "east side").  Across schemes a form may name a role and an act (媵, 祝):
+    the step's own concept says which, and the viewer glosses by it."""
+    g = Graph()
+    for name in ("vocabulary.ttl", "rites.ttl", "yili.ttl"):
+        g.parse(ONTOLOGY_DIR / name, format="turtle")
+    named: dict[tuple[str, str, str], set[str]] = {}
+    for c in set(g.subjects(RDF.type, SKOS.Concept)):
+        for prop in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel):
+            for label in g.objects(c, prop):
+                for scheme in g.objects(c, SKOS.inScheme):
+                    named.setdefault((str(scheme), str(label), label.language or ""), set()).add(str(c))
+    shared = sorted(f"{label}@{lang} in {scheme}: {sorted(cs)}" for (scheme, label, lang), cs in named.items() if len(cs) > 1)
+    assert shared == []
+
+
+@pytest.mark.parametrize(
+    ("west", "east", "west_en", "east_en"),
+    [("西楹", "東楹", "west pillar", "east pillar"), ("西塾", "東塾", "west gate chamber", "east gate chamber"),
+     ("西方", "東方", "west side", "east side")],
+)
+def test_east_and_west_places_are_two_concepts(vocabulary, west, east, west_en, east_en):
+    w, e = vocabulary.lookup(west, "place"), vocabulary.lookup(east, "place")
+    assert w.iri != e.iri
+    assert (w.hant, e.hant) == (west, east) and west not in e.labels and east not in w.labels
+    g = Graph().parse(ONTOLOGY_DIR / "vocabulary.ttl", format="turtle")
+    english = {c.iri: {str(x) for x in g.objects(URIRef(c.iri), SKOS.prefLabel) if x.language == "en"} for c in (w, e)}
+    assert (english[w.iri], english[e.iri]) == ({west_en}, {east_en})
