@@ -42,12 +42,11 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
         return [load_default()]
     seen: dict[tuple[str, str], str] = {}
     docs = []
-    files = _expand(inputs)
-    for p in files:
+    for p in _expand(inputs):
         try:
             doc = read_file(p)
         except InputError as exc:
-            if len(files) > 1 and "no classic text" in exc.message:
+            if p in _FOUND_IN_FOLDER and "no classic text" in exc.message:
                 _front_matter_note(p)
                 continue
             raise
@@ -61,9 +60,15 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
     return docs
 
 
+_FOUND_IN_FOLDER: set[str] = set()
+"""The input files :func:`_expand` found in a folder given as INPUT (not named one by one): such a
+file with no classic text of a rite (front or back matter: 提要, 序, 跋) is left out with a one-line
+note, while a file named on the command line is refused (exit 2)."""
+
+
 def _expand(inputs: Sequence[str]) -> list[str]:
     """The input files: a folder stands for its text files (``*.txt``, ``*.xml``, in its subfolders
-    too), in path order."""
+    too), in path order; those are also recorded in :data:`_FOUND_IN_FOLDER`."""
     files: list[str] = []
     for p in inputs:
         if not p.strip():
@@ -74,6 +79,7 @@ def _expand(inputs: Sequence[str]) -> list[str]:
             if not found:
                 raise InputError(f"{path}: no text file (*.txt, *.xml) in the folder")
             files.extend(found)
+            _FOUND_IN_FOLDER.update(found)
         else:
             files.append(p)
     return files
@@ -142,11 +148,15 @@ def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = Non
     for d, e in zip(docs, _extractions(extractor, docs, rite, vocab, jobs), strict=True):
         if not e.steps or (len(docs) > 1 and (len(e.steps) < 10 or (e.profile.neutral and len(e.steps) < 30))):
             # prose with no (or a handful of stray) ritual acts and no rite: 提要, 疏序, 跋
-            if len(docs) > 1:
+            if d.source in _FOUND_IN_FOLDER:
                 _front_matter_note(d.source)
                 continue
             if not e.steps:
                 raise InputError(f"{d.source}: no classic text found: no ritual act of the vocabulary was recognised in it")
+            raise InputError(
+                f"{d.source}: no classic text of a rite: only {len(e.steps)} ritual act(s) recognised in it, "
+                f"{'and no rite named' if e.profile.neutral else 'too few for a chapter'} (front or back matter?)"
+            )
         key = (e.document.rite, e.document.edition)
         if key in seen:
             same = Path(seen[key]).resolve() == Path(d.source).resolve()
