@@ -258,8 +258,9 @@ def _write_jsonl(rows, out) -> None:  # type: ignore[no-untyped-def]
 def cmd_build(args: argparse.Namespace) -> int:
     """``yili-kg build [INPUT ...] [--out DIR]``: write graph.ttl, graph.trig, steps.jsonl, toasts.jsonl and
     ``store/``, the Oxigraph store (RocksDB) that ``yili-kg serve --store DIR/store`` opens read-only."""
+    from yili.graph import store as stores
     from yili.graph.build import build_store, prefixes_for
-    from yili.graph.store import write_files, write_store
+    from yili.graph.output import BuildFolder
 
     t0 = time.perf_counter()
     base = _base(args.base_iri)
@@ -270,13 +271,18 @@ def cmd_build(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out}: cannot create the output folder: {exc.strerror}") from None
-    with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
-        write_files(store, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base))
-        with open(tmp["steps.jsonl"], "w", encoding="utf-8") as f:
+    # every file under a temporary name, then renamed into place, the store last (graph/output.py):
+    # the folder always holds one build, and a build killed midway is finished or undone by the next
+    with BuildFolder(out) as folder:
+        with folder.writing("graph.trig") as path:
+            stores.write_trig(store, path, prefixes_for(base))
+        with folder.writing("graph.ttl") as path:
+            stores.write_turtle(store, path, prefixes_for(base))
+        with folder.writing("steps.jsonl") as path, open(path, "w", encoding="utf-8") as f:
             _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
-        with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
+        with folder.writing("toasts.jsonl") as path, open(path, "w", encoding="utf-8") as f:
             _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
-        write_store(store, out / "store")  # last: if it fails, the files above are not replaced either
+        folder.write_store(store)
     triples = len(store)
     seconds = time.perf_counter() - t0
     blocks = sum(len(e.document.blocks) for e in extractions)
@@ -447,7 +453,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     app.router.on_startup.append(lambda: print(ready, flush=True))
     # no access log: at this level it is never shown, yet each request would still gather its fields
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    from yili.api.http_protocol import MAX_REQUEST_HEAD_BYTES, JsonErrorH11Protocol
+
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+        http=JsonErrorH11Protocol,  # a long GET query is read, and a head too long for it answered in JSON
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+    )
     return 0
 
 
@@ -473,6 +489,7 @@ def _serve_processes(args: argparse.Namespace, base: str | None, t0: float) -> i
     sys.stderr.flush()
     command = [sys.executable, "-m", "uvicorn", "yili.api.cli:front_app", "--factory", "--workers", str(args.processes)]
     command += ["--host", args.host, "--port", str(args.port), "--log-level", "warning", "--no-access-log"]
+    command += ["--http", "yili.api.http_protocol:JsonErrorH11Protocol", "--h11-max-incomplete-event-size", str(2 * 1024 * 1024)]
     os.execv(sys.executable, command)
 
 
@@ -545,19 +562,70 @@ def _processes(value: str) -> int:
     return number
 
 
+_STORE_PREFIX = "yili-kg-store-"
+"""The name of the temporary folders that ``serve INPUT`` writes its store to (in the system's
+temporary folder); each holds :data:`_OWNER`, the id of the process that serves it."""
+_OWNER = "owner.pid"
+
+
 def _share_on_disk(service) -> None:  # type: ignore[no-untyped-def]
-    """Write the served graph to a temporary on-disk store (removed at exit), which the SPARQL
-    worker processes open read-only: they share its pages instead of each loading a copy."""
+    """Write the served graph to a temporary on-disk store, which the SPARQL worker processes open
+    read-only: they share its pages instead of each loading a copy.
+
+    The folder is removed at exit, also on SIGTERM (what systemd and docker send: it is made to
+    end the process as Ctrl-C does, through the interpreter's exit); one left by a process that was
+    killed outright (SIGKILL, a crash) is removed by the next start (:func:`_remove_stale_stores`).
+    """
     import atexit
     import shutil
+    import signal
     import tempfile
 
     from yili.graph.store import write_store
 
-    folder = Path(tempfile.mkdtemp(prefix="yili-kg-store-"))
+    _remove_stale_stores()
+    folder = Path(tempfile.mkdtemp(prefix=_STORE_PREFIX))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    (folder / _OWNER).write_text(str(os.getpid()), encoding="ascii")
     write_store(service.store, folder / "store")
     service.store_path = str(folder / "store")
+
+
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    """End the process on SIGTERM through :class:`SystemExit` (exit status 143, 128 + 15), so that
+    :mod:`atexit` hooks run: uvicorn shuts down gracefully on SIGTERM, then raises it again for the
+    handler it found installed, this one."""
+    raise SystemExit(128 + signum)
+
+
+def _remove_stale_stores() -> None:
+    """Remove the temporary stores of ``serve INPUT`` processes that no longer run (killed with
+    SIGKILL, or crashed), found by the process id each folder records.  A folder whose owner cannot
+    be told (no id recorded yet: a start in progress) is left alone."""
+    import shutil
+    import tempfile
+
+    for folder in sorted(Path(tempfile.gettempdir()).glob(_STORE_PREFIX + "*")):
+        try:
+            pid = int((folder / _OWNER).read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            continue
+        if pid == os.getpid() or _running(pid):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process with this id exists (one that is not ours to signal counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _check_address(host: str, port: int) -> None:

@@ -72,7 +72,18 @@ def write_files(store: pyoxigraph.Store, trig: str | Path, turtle: str | Path, p
     prefixes : dict[str, str]
         Prefix → namespace IRI, used in both files.
     """
+    write_trig(store, trig, prefixes)
+    write_turtle(store, turtle, prefixes)
+
+
+def write_trig(store: pyoxigraph.Store, trig: str | Path, prefixes: dict[str, str]) -> None:
+    """Write the store as TriG, named graphs kept (Oxigraph's serialiser), with ``prefixes``
+    (prefix → namespace IRI)."""
     store.dump(str(trig), pyoxigraph.RdfFormat.TRIG, prefixes=prefixes)
+
+
+def write_turtle(store: pyoxigraph.Store, turtle: str | Path, prefixes: dict[str, str]) -> None:
+    """Write every triple of the store as Turtle, in one graph, with ``prefixes``."""
     # every triple of every graph, in the store's own (sorted, deterministic) order; a triple that
     # two graphs hold is written twice, which a Turtle reader merges (a graph is a set)
     pyoxigraph.serialize((q.triple for q in store), str(turtle), pyoxigraph.RdfFormat.TURTLE, prefixes=prefixes)
@@ -118,12 +129,7 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     old: Path | None = None
     try:
-        disk = pyoxigraph.Store(str(tmp))
-        disk.bulk_extend(store)
-        disk.flush()
-        disk.optimize()
-        count = len(disk)
-        del disk  # closes the database (pyoxigraph closes on release)
+        count = fill_store(store, tmp)
         if target.exists():
             old = target.with_name(f".{target.name}.old")
             shutil.rmtree(old, ignore_errors=True)
@@ -140,6 +146,24 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
         if isinstance(exc, OSError):
             raise InputError(f"{target}: cannot write the store: {exc.strerror or exc}") from None
         raise
+
+
+def fill_store(store: pyoxigraph.Store, folder: str | Path) -> int:
+    """Bulk-load ``store`` into a new on-disk Oxigraph store in the (empty) ``folder``, compacted
+    and closed; the number of quads written.
+
+    Raises
+    ------
+    OSError
+        The disk is full, or the folder cannot be written.
+    """
+    disk = pyoxigraph.Store(str(folder))
+    disk.bulk_extend(store)
+    disk.flush()
+    disk.optimize()
+    count = len(disk)
+    del disk  # closes the database (pyoxigraph closes on release)
+    return count
 
 
 def _empty_dir(path: Path) -> bool:
