@@ -1014,6 +1014,7 @@ class _Workers:
         self._long = 0
         self._long_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
         self.answers = _AnswerCache(limits.answer_cache_bytes)
+        self.said_missing = False  # whether the log has said that the store on disk is gone
         self._spares: queue.Queue[tuple[BaseProcess, Connection]] = queue.Queue(maxsize=1)
         self._want_spare = threading.Event()
         self._spare_thread = threading.Thread(target=self._keep_spare, name="sparql-spare", daemon=True)
@@ -1511,7 +1512,12 @@ def _spawn_worker(workers: _Workers, name: str) -> tuple[BaseProcess, Connection
     finally:
         watchdog.cancel()
     if tag != "ready":
-        if not workers.closed:
+        missing = _missing_store(source)
+        if missing is not None:
+            if not workers.said_missing:  # one line, not one traceback per worker and spare
+                workers.said_missing = True
+                log.error("SPARQL worker processes cannot start: %s", missing)
+        elif not workers.closed:
             log.error("A SPARQL worker process failed to start: %s", detail)
         _reap(process, parent_end)
         return None

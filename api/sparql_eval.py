@@ -413,6 +413,9 @@ def _serve_queries(connection: Connection, limits: SparqlLimits) -> None:
             store.bulk_extend(pyoxigraph.parse(connection.recv_bytes(), format=RdfFormat.N_QUADS))
     except EOFError:
         return
+    except OSError as exc:  # the store cannot be opened (moved or deleted): one line, no traceback
+        connection.send(("failed", f"cannot open the store: {exc}"))
+        return
     except Exception:
         connection.send(("failed", traceback.format_exc()))
         return
@@ -520,7 +523,9 @@ def _evaluate(
             RdfFormat.from_media_type,
             "CONSTRUCT and DESCRIBE results",
         )
-        triples = _take(results, limits, check_budget, headers)
+        # a graph is a set: a DESCRIBE over the union of the named graphs gives a triple once per
+        # graph that holds it (Oxigraph), CONSTRUCT once; each is written once, in first-seen order
+        triples = list(dict.fromkeys(_take(results, limits, check_budget, headers)))
         body = _bytes(pyoxigraph.serialize(triples, format=graph_format))
         check_budget()
         return _Answer(body, graph_format.media_type, headers)
