@@ -517,15 +517,15 @@ _TITLE_LINE = re.compile(r"^(儀禮|仪礼)?卷[第苐]|[第苐][一二三四五
 
 
 def is_inline_notes(lines: list[Line]) -> bool:
-    """True for the 鄭注 layout of 儀禮 (四部叢刊, KR1d0026): every line is in column 0 and the note
+    """True for the 鄭注 layout of 儀禮 (四部叢刊, KR1d0026): the text is in column 0 (a title may be indented) and the note
     stands in parentheses inside the classic lines (``不諏日(祭祀自孰始曰饋食/…)``), ``/`` parting its
     two small columns."""
-    body = [ln for ln in lines if ln.text.strip()]
-    # an indented title line or two (the closing 　儀禮卷第十一) do not make the 述註 layout
-    if not body or sum(1 for ln in body if ln.indent) * 20 > len(body):
-        return False
-    with_notes = sum(1 for ln in body if "(" in ln.text)
-    return with_notes * 4 >= len(body)
+    # Only the lines in column 0 decide: the 述註's are its classic, which never holds a parenthesis,
+    # and the 鄭注's hold its notes; indented lines are the 述註's commentary, or in the 鄭注 a title
+    # (鄉飲酒禮第四, the closing 　儀禮卷第十一), however few lines the file has.
+    flush = [ln for ln in lines if ln.text.strip() and not ln.indent]
+    with_notes = sum(1 for ln in flush if "(" in ln.text)
+    return bool(flush) and with_notes * 4 >= len(flush)
 
 
 def inline_note_segments(
