@@ -18,6 +18,7 @@ def test_rest_routes_answer_as_their_schema_says(service):
         "GET /",
         "GET /context.jsonld",
         "GET /export/{format}",
+        "GET /graph/vocabulary",
         "GET /ontology",
         "GET /ontology/alignments",
         "GET /phases",
