@@ -42,12 +42,11 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
         return [load_default()]
     seen: dict[tuple[str, str], str] = {}
     docs = []
-    files = _expand(inputs)
-    for p in files:
+    for p in _expand(inputs):
         try:
             doc = read_file(p)
         except InputError as exc:
-            if len(files) > 1 and "no classic text" in exc.message:
+            if p in _FOUND_IN_FOLDER and "no classic text" in exc.message:
                 _front_matter_note(p)
                 continue
             raise
@@ -61,9 +60,15 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
     return docs
 
 
+_FOUND_IN_FOLDER: set[str] = set()
+"""The input files :func:`_expand` found in a folder given as INPUT (not named one by one): such a
+file with no classic text of a rite (front or back matter: 提要, 序, 跋) is left out with a one-line
+note, while a file named on the command line is refused (exit 2)."""
+
+
 def _expand(inputs: Sequence[str]) -> list[str]:
     """The input files: a folder stands for its text files (``*.txt``, ``*.xml``, in its subfolders
-    too), in path order."""
+    too), in path order; those are also recorded in :data:`_FOUND_IN_FOLDER`."""
     files: list[str] = []
     for p in inputs:
         if not p.strip():
@@ -74,6 +79,7 @@ def _expand(inputs: Sequence[str]) -> list[str]:
             if not found:
                 raise InputError(f"{path}: no text file (*.txt, *.xml) in the folder")
             files.extend(found)
+            _FOUND_IN_FOLDER.update(found)
         else:
             files.append(p)
     return files
@@ -144,11 +150,15 @@ def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = Non
     for d, e in zip(docs, _extractions(extractor, docs, rite, vocab, jobs), strict=True):
         if not e.steps or (len(docs) > 1 and (len(e.steps) < 10 or (e.profile.neutral and len(e.steps) < 30))):
             # prose with no (or a handful of stray) ritual acts and no rite: 提要, 疏序, 跋
-            if len(docs) > 1:
+            if d.source in _FOUND_IN_FOLDER:
                 _front_matter_note(d.source)
                 continue
             if not e.steps:
                 raise InputError(f"{d.source}: no classic text found: no ritual act of the vocabulary was recognised in it")
+            raise InputError(
+                f"{d.source}: no classic text of a rite: only {len(e.steps)} ritual act(s) recognised in it, "
+                f"{'and no rite named' if e.profile.neutral else 'too few for a chapter'} (front or back matter?)"
+            )
         key = (e.document.rite, e.document.edition)
         if key in seen:
             same = Path(seen[key]).resolve() == Path(d.source).resolve()
@@ -284,8 +294,12 @@ def write_build(  # type: ignore[no-untyped-def]
     Oxigraph store on disk, and with ``files`` also graph.trig, graph.ttl, steps.jsonl and
     toasts.jsonl, all or nothing.
 
-    The quads go to the on-disk store once (no store in memory between), and the Turtle and TriG are
-    written from that store before it is renamed into place (:func:`~yili.graph.store.write_store`).
+    Every file is written under a temporary name and renamed into place, the store last
+    (:class:`~yili.graph.output.BuildFolder`): the folder always holds one build, and a build killed
+    midway is finished or undone by the next.
+
+    ``commentary_counts``, if given, is filled with (rite, edition) → the commentary's counts;
+    ``progress``, if given, is called with the index in :data:`_BUILD_PHASES` of each phase done.
 
     Returns
     -------
@@ -296,35 +310,33 @@ def write_build(  # type: ignore[no-untyped-def]
     ------
     InputError
         A file or the store cannot be written (named); the last build's files are left as they were.
-
-    ``commentary_counts``, if given, is filled with (rite, edition) → the commentary's counts;
-    ``progress``, if given, is called with the index in :data:`_BUILD_PHASES` of each phase done.
     """
-    from yili.graph.build import build_quads, prefixes_for
-    from yili.graph.store import write_files, write_store
+    from yili.graph import store as stores
+    from yili.graph.build import build_store, prefixes_for
+    from yili.graph.output import BuildFolder
 
     done = progress or (lambda k: None)
-    quads = build_quads(extractions, base=base, vocabulary_files=vocab, commentary_counts=commentary_counts)
+    store = build_store(extractions, base=base, vocabulary_files=vocab, commentary_counts=commentary_counts)
     done(0)
     if not files:
-        return write_store(quads, out / "store")
-    with _atomic(out, ("graph.trig", "graph.ttl", "steps.jsonl", "toasts.jsonl")) as tmp:
-        with open(tmp["steps.jsonl"], "w", encoding="utf-8") as f:
-            _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
-        with open(tmp["toasts.jsonl"], "w", encoding="utf-8") as f:
-            _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
+        return stores.write_store(store, out / "store")
+    with BuildFolder(out) as folder:
+        with folder.writing("graph.trig") as path:
+            stores.write_trig(store, path, prefixes_for(base))
+        with folder.writing("graph.ttl") as path:
+            stores.write_turtle(store, path, prefixes_for(base))
         done(1)
+        with folder.writing("steps.jsonl") as path, open(path, "w", encoding="utf-8") as f:
+            _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), f)
+        with folder.writing("toasts.jsonl") as path, open(path, "w", encoding="utf-8") as f:
+            _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
+        done(2)
+        count = folder.write_store(store)
+    done(3)
+    return count
 
-        def files_from(disk: object) -> None:  # the store is loaded: the Turtle and TriG are written from it
-            done(2)
-            write_files(disk, tmp["graph.trig"], tmp["graph.ttl"], prefixes_for(base))
-            done(3)
 
-        # last: if the store fails, the files above are not replaced either
-        return write_store(quads, out / "store", before_commit=files_from)
-
-
-_BUILD_PHASES = ("building the graph", "writing steps, toasts", "writing the store", "writing graph.trig, graph.ttl")
+_BUILD_PHASES = ("building the graph", "writing graph.trig, graph.ttl", "writing steps, toasts", "writing the store")
 """The phases of ``yili-kg build`` after the texts are read, each a step of its progress bar."""
 
 
@@ -667,7 +679,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     app.router.on_startup.append(lambda: print(ready, flush=True))
     # no access log: at this level it is never shown, yet each request would still gather its fields
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    from yili.api.http_protocol import MAX_REQUEST_HEAD_BYTES, JsonErrorH11Protocol
+
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+        http=JsonErrorH11Protocol,  # a long GET query is read, and a head too long for it answered in JSON
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
+    )
     return 0
 
 
@@ -746,6 +768,7 @@ def _serve_processes(args: argparse.Namespace, base: str | None, t0: float) -> i
     sys.stderr.flush()
     command = [sys.executable, "-m", "uvicorn", "yili.api.cli:front_app", "--factory", "--workers", str(args.processes)]
     command += ["--host", args.host, "--port", str(args.port), "--log-level", "warning", "--no-access-log"]
+    command += ["--http", "yili.api.http_protocol:JsonErrorH11Protocol", "--h11-max-incomplete-event-size", str(2 * 1024 * 1024)]
     os.execv(sys.executable, command)
 
 
@@ -818,19 +841,70 @@ def _processes(value: str) -> int:
     return number
 
 
+_STORE_PREFIX = "yili-kg-store-"
+"""The name of the temporary folders that ``serve INPUT`` writes its store to (in the system's
+temporary folder); each holds :data:`_OWNER`, the id of the process that serves it."""
+_OWNER = "owner.pid"
+
+
 def _share_on_disk(service) -> None:  # type: ignore[no-untyped-def]
-    """Write the served graph to a temporary on-disk store (removed at exit), which the SPARQL
-    worker processes open read-only: they share its pages instead of each loading a copy."""
+    """Write the served graph to a temporary on-disk store, which the SPARQL worker processes open
+    read-only: they share its pages instead of each loading a copy.
+
+    The folder is removed at exit, also on SIGTERM (what systemd and docker send: it is made to
+    end the process as Ctrl-C does, through the interpreter's exit); one left by a process that was
+    killed outright (SIGKILL, a crash) is removed by the next start (:func:`_remove_stale_stores`).
+    """
     import atexit
     import shutil
+    import signal
     import tempfile
 
     from yili.graph.store import write_store
 
-    folder = Path(tempfile.mkdtemp(prefix="yili-kg-store-"))
+    _remove_stale_stores()
+    folder = Path(tempfile.mkdtemp(prefix=_STORE_PREFIX))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    (folder / _OWNER).write_text(str(os.getpid()), encoding="ascii")
     write_store(service.store, folder / "store")
     service.store_path = str(folder / "store")
+
+
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    """End the process on SIGTERM through :class:`SystemExit` (exit status 143, 128 + 15), so that
+    :mod:`atexit` hooks run: uvicorn shuts down gracefully on SIGTERM, then raises it again for the
+    handler it found installed, this one."""
+    raise SystemExit(128 + signum)
+
+
+def _remove_stale_stores() -> None:
+    """Remove the temporary stores of ``serve INPUT`` processes that no longer run (killed with
+    SIGKILL, or crashed), found by the process id each folder records.  A folder whose owner cannot
+    be told (no id recorded yet: a start in progress) is left alone."""
+    import shutil
+    import tempfile
+
+    for folder in sorted(Path(tempfile.gettempdir()).glob(_STORE_PREFIX + "*")):
+        try:
+            pid = int((folder / _OWNER).read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            continue
+        if pid == os.getpid() or _running(pid):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process with this id exists (one that is not ours to signal counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _check_address(host: str, port: int) -> None:

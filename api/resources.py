@@ -306,7 +306,23 @@ def make_resource_router(store: Any, base: str) -> APIRouter:
 
     def describe(iri: str) -> list[pyoxigraph.Triple]:
         result = store().query(f"DESCRIBE <{iri}>", use_default_graph_as_union=True)
-        return sorted(result, key=lambda t: (str(t.subject), str(t.predicate), str(t.object)))
+        # once each: Oxigraph gives a triple once per named graph that holds it
+        return sorted(set(result), key=lambda t: (str(t.subject), str(t.predicate), str(t.object)))
+
+    @router.get(
+        "/graph/vocabulary",
+        summary="The vocabulary's named graph: 303 See Other to /ontology",
+        status_code=303,
+        response_class=Response,
+        responses={303: {"description": "The named graph's content is /ontology"}},
+    )
+    def vocabulary_graph(request: Request) -> Response:
+        """``{base}graph/vocabulary``, the named graph that holds the ontology, the vocabulary and the
+        rite profiles: it has no provenance of its own, and its content is what ``/ontology``
+        serves, so it answers 303 See Other there (W3C, *Cool URIs for the Semantic Web*, 303 URIs),
+        keeping the query (``?format=``)."""
+        query = request.url.query
+        return Response(status_code=303, headers={"Location": "/ontology" + (f"?{query}" if query else ""), "Vary": "Accept"})
 
     for kind, what in KINDS.items():
         router.add_api_route(

@@ -69,12 +69,12 @@ more than 30 s before the first row.  So queries are evaluated in worker *proces
 - when the budget runs out, the request is answered 503 at once; the worker, which checks the
   budget between result rows, has :data:`KILL_GRACE_S` to stop by itself, and is otherwise killed
   (SIGKILL) and replaced in the background, while the other workers go on serving;
-- a query that a worker evaluated within ``SparqlLimits.cheap_query_s`` of CPU time (5 ms: a point
-  lookup), whose text is short (:data:`~yili.api.sparql_eval.CHEAP_QUERY_CHARS`) and whose whole
-  answer came in one reply, is *cheap*: sent again (the same text, dataset and format; the last
-  1,024 are kept), it is evaluated in the server process, on its event loop, with no pipe to cross.
-  The store is read-only, so the same operation does the same work again: at most that long on the
-  loop.  A point lookup costs a worker's round trip more than its evaluation;
+- nothing is ever evaluated in the server process (with ``isolation="process"``): a repeated
+  answer comes from a cache of the answer itself (``SparqlLimits.answer_cache_bytes``), keyed by
+  the query text, the dataset and the format, since the store is read-only while it is served.
+  A query that uses a function whose value changes from one evaluation to the next (``NOW``,
+  ``RAND``, ``UUID``, ``STRUUID``, ``BNODE``; see :func:`_may_change`) is never kept, nor is a
+  truncated answer;
 - a worker that dies during a query (a crash in Oxigraph) gets that query a 500
   ``evaluation_crashed`` and is replaced;
 - the router's lifespan stops every worker when the application shuts down, and an :mod:`atexit`
@@ -142,7 +142,6 @@ from yili.api.sparql_eval import (  # the evaluation side, which worker processe
     _GRAPH_FORMATS,
     _OPAQUE,
     _RESULTS_FORMATS,
-    CHEAP_QUERY_CHARS,
     TRUNCATED_HEADER,
     SparqlLimits,
     _Answer,
@@ -880,8 +879,6 @@ class _Job:
 
 
 _SPAWN = multiprocessing.get_context("spawn")
-_NEVER = threading.Event()
-"""Never set: a query evaluated in the server stops only at its deadline (see ``_ProcessPool._in_process``)."""
 
 _ERRORS_BY_NAME: dict[str, type[YiliError]] = {
     error.__name__: error
@@ -962,8 +959,9 @@ class _ProcessPool:
         if not workers.started.done():
             await asyncio.shield(asyncio.wrap_future(workers.started))
         limits = self._limits
-        if workers.known_cheap(operation):
-            return self._in_process(operation)
+        kept = workers.answers.get(operation)
+        if kept is not None:
+            return kept
         now = time.monotonic()
         long = workers.known_long(operation)
         if long and not workers.enter_long():
@@ -976,27 +974,6 @@ class _ProcessPool:
                 workers.leave_long()
             raise
         return await slot.run(_Job(operation, now + limits.timeout_s, now, long))
-
-    def _in_process(self, operation: _Operation) -> _Answer:
-        """Evaluate a cheap operation (``limits.cheap_query_s``) here, on the event loop: the same
-        operation took a worker at most that much CPU time, on the same read-only store.
-
-        Raises
-        ------
-        StoreUnavailableError
-            The on-disk store was moved or deleted.
-        YiliError
-            Whatever :func:`_evaluate` raises.
-        """
-        limits = self._limits
-        try:
-            deadline = time.monotonic() + limits.timeout_s
-            return _evaluate(self._get_store, operation, limits, deadline, _NEVER, answered_before=True)
-        except OSError:
-            missing = _missing_store(self._dataset_bytes())
-            if missing:
-                raise StoreUnavailableError(missing) from None
-            raise
 
     def close(self) -> None:
         """Stop every worker process (SIGKILL) and wait until each is reaped; idempotent."""
@@ -1036,7 +1013,8 @@ class _Workers:
         self._starting = limits.max_concurrent_queries
         self._long = 0
         self._long_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
-        self._cheap_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
+        self.answers = _AnswerCache(limits.answer_cache_bytes)
+        self.said_missing = False  # whether the log has said that the store on disk is gone
         self._spares: queue.Queue[tuple[BaseProcess, Connection]] = queue.Queue(maxsize=1)
         self._want_spare = threading.Event()
         self._spare_thread = threading.Thread(target=self._keep_spare, name="sparql-spare", daemon=True)
@@ -1107,28 +1085,6 @@ class _Workers:
             self._long_queries.move_to_end(key)
             while len(self._long_queries) > 1024:
                 self._long_queries.popitem(last=False)
-
-    def known_cheap(self, operation: _Operation) -> bool:
-        """Whether this query (the same text, dataset and format) was cheap in a worker before
-        (``limits.cheap_query_s``)."""
-        if not self._cheap_queries:
-            return False
-        with self._lock:
-            return _operation_key(operation) in self._cheap_queries
-
-    def note_cost(self, operation: _Operation, answer: _Answer) -> None:
-        """Remember ``operation`` as cheap (the last 1,024 such) when a worker evaluated it in at most
-        ``limits.cheap_query_s`` of CPU time, its text is at most :data:`CHEAP_QUERY_CHARS`
-        characters and its answer came whole (not truncated) in one reply: sent again, it is evaluated
-        in the server."""
-        if answer.headers or not (answer.cpu_s <= self.limits.cheap_query_s and len(operation.query) <= CHEAP_QUERY_CHARS):
-            return
-        with self._lock:
-            key = _operation_key(operation)
-            self._cheap_queries[key] = None
-            self._cheap_queries.move_to_end(key)
-            while len(self._cheap_queries) > 1024:
-                self._cheap_queries.popitem(last=False)
 
     def enter_long(self) -> bool:
         """Count one more long query if a long lane is free (``max_concurrent_queries - short_lane``)."""
@@ -1310,8 +1266,8 @@ class _Slot:
                 if not self._nice(0):
                     self.replace()  # its priority cannot be raised again: a fresh process takes over
                     return _outcome(*reply)
-            elif reply[0] == "answer" and self._workers.limits.cheap_query_s > 0:
-                workers.note_cost(job.operation, reply[1])
+            elif reply[0] == "answer":
+                workers.answers.put(job.operation, reply[1])
             workers.release(self)
             return _outcome(*reply)
         future = self._hand_over(job, now, header)
@@ -1341,12 +1297,12 @@ class _Slot:
         try:
             try:
                 if header is not None:
-                    _settle(future, "answer", _Answer(connection.recv_bytes(), *header))
+                    _settle(future, *_kept(workers, job, ("answer", _Answer(connection.recv_bytes(), *header))))
                     keep = not long or self._nice(0)
                     return
                 short_left = sent + min(job.deadline - sent, limits.long_query_s) - time.monotonic()
                 if connection.poll(max(0.0, short_left)):
-                    _settle(future, *_receive(connection))
+                    _settle(future, *_kept(workers, job, _receive(connection)))
                     keep = not long or self._nice(0)
                     return
                 left = job.deadline - time.monotonic()
@@ -1360,7 +1316,7 @@ class _Slot:
                     long = True
                     self._nice(19)
                 if left > 0 and connection.poll(left):
-                    _settle(future, *_receive(connection))
+                    _settle(future, *_kept(workers, job, _receive(connection)))
                     keep = self._nice(0)  # False: its priority cannot be raised again, a fresh process takes over
                     return
             except (EOFError, OSError):
@@ -1556,7 +1512,12 @@ def _spawn_worker(workers: _Workers, name: str) -> tuple[BaseProcess, Connection
     finally:
         watchdog.cancel()
     if tag != "ready":
-        if not workers.closed:
+        missing = _missing_store(source)
+        if missing is not None:
+            if not workers.said_missing:  # one line, not one traceback per worker and spare
+                workers.said_missing = True
+                log.error("SPARQL worker processes cannot start: %s", missing)
+        elif not workers.closed:
             log.error("A SPARQL worker process failed to start: %s", detail)
         _reap(process, parent_end)
         return None
@@ -1570,6 +1531,13 @@ def _reap(process: BaseProcess, connection: Connection) -> None:
     if process.exitcode is not None:
         process.close()
     connection.close()
+
+
+def _kept(workers: _Workers, job: _Job, reply: tuple[str, Any]) -> tuple[str, Any]:
+    """``reply``, unchanged, after keeping it in ``workers.answers`` when it is an answer."""
+    if reply[0] == "answer":
+        workers.answers.put(job.operation, reply[1])
+    return reply
 
 
 def _settle(future: Future[_Answer], tag: str, detail: Any) -> None:
@@ -1716,19 +1684,76 @@ def _operation_key(operation: _Operation) -> tuple[object, ...]:
     return (operation.query, operation.default_graphs, operation.named_graphs, operation.accept, operation.format)
 
 
+_CHANGING = re.compile(r"(?<![A-Za-z0-9_])(?:NOW|RAND|UUID|STRUUID|BNODE)(?![A-Za-z0-9_])", re.IGNORECASE)
+_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 
 
+def _may_change(query: str) -> bool:
+    r"""Whether two evaluations of ``query`` on the same store may give different answers: whether it
+    may call ``NOW``, ``RAND``, ``UUID``, ``STRUUID`` or ``BNODE`` (SPARQL 1.1 Query, sections
+    17.4.3.10, 17.4.5.1 and 17.4.2.8-9: the functions whose value is new at each evaluation).
+
+    Decided on the raw text, conservatively: ``\u``/``\U`` escapes are decoded first (SPARQL 1.1
+    Query, section 19.2, allows them anywhere in a query), then any of those names standing as a
+    word (any case; not inside a longer run of ASCII letters, digits and ``_``) counts, even in a
+    string, a comment, an IRI or a variable name.  A false alarm only costs the cache a query; a
+    miss would serve a stale answer, so there is none: every call of those functions is written
+    with its name as such a word.
+
+    >>> _may_change("SELECT (rand() AS ?r) {}")
+    True
+    >>> _may_change("SELECT (\\u004Eow() AS ?t) {}")
+    True
+    >>> _may_change("SELECT ?known ?brand WHERE { ?s ?p ?known }")
+    False
+    """
+
+    def decode(match: re.Match[str]) -> str:
+        code = int(match.group(1) or match.group(2), 16)
+        return chr(code) if code < 0x110000 else match.group(0)
+
+    decoded = _ESCAPE.sub(decode, query)
+    return _CHANGING.search(decoded) is not None
 
 
+class _AnswerCache:
+    """The answers a server keeps (``SparqlLimits.answer_cache_bytes``), by operation (text, dataset
+    and format: :func:`_operation_key`), the least recently used dropped first.
 
+    Thread-safe.  Kept: whole answers (no header, so never a truncated one) of at most 1/16 of the
+    bound each, to operations :func:`_may_change` does not flag.  The store must be read-only for
+    as long as the cache lives (one :class:`_Workers`).
+    """
 
+    def __init__(self, max_bytes: int) -> None:
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._answers: OrderedDict[tuple[object, ...], _Answer] = OrderedDict()
+        self._lock = threading.Lock()
 
+    def get(self, operation: _Operation) -> _Answer | None:
+        """The answer kept for ``operation``, or None."""
+        if not self._answers:
+            return None
+        with self._lock:
+            key = _operation_key(operation)
+            answer = self._answers.get(key)
+            if answer is not None:
+                self._answers.move_to_end(key)
+            return answer
 
-
-
-
-
-
-
-
-
+    def put(self, operation: _Operation, answer: _Answer) -> None:
+        """Keep ``answer`` to ``operation`` if it may be kept (see the class)."""
+        size = len(answer.body)
+        if answer.headers or size > self._max_bytes // 16 or _may_change(operation.query):
+            return
+        with self._lock:
+            key = _operation_key(operation)
+            old = self._answers.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old.body)
+            self._answers[key] = _Answer(answer.body, answer.media_type, {})
+            self._bytes += size
+            while self._bytes > self._max_bytes:
+                _, dropped = self._answers.popitem(last=False)
+                self._bytes -= len(dropped.body)

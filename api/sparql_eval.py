@@ -43,13 +43,6 @@ TRUNCATED_HEADER = "X-SPARQL-Results-Truncated"
 WORKER_STACK_BYTES = 256 * 1024 * 1024
 """Stack of each evaluating thread: room for Oxigraph's recursion on ``SparqlLimits.max_brackets``."""
 
-CHEAP_QUERY_CHARS = 2_000
-"""Longest query (characters) that may be evaluated in the server process (``SparqlLimits.cheap_query_s``):
-its event loop runs on the main thread's default stack (8 MiB on Linux), where Oxigraph's parser
-and planner recurse on nesting.  1,000 nested brackets, property path steps or operators, more
-than this many characters can hold, were measured to run there."""
-
-
 @dataclass(frozen=True)
 class SparqlLimits:
     """Bounds on what one request may cost the endpoint.
@@ -89,14 +82,16 @@ class SparqlLimits:
         long when they are all taken is stopped and answered 503 ``busy`` with ``Retry-After``.
         Point lookups thus always find a worker, whatever slow queries arrive.  With a single
         worker there is no short lane (one long query at a time).
-    cheap_query_s : float, default 0.005
-        With ``isolation="process"``, a query whose evaluation took at most this many seconds of
-        CPU time in a worker (and whose text is at most :data:`CHEAP_QUERY_CHARS` characters, and
-        whose answer fit in one reply) is *cheap*: the same operation sent again (the same text,
-        dataset and format; the last 1,024 such are kept) is evaluated in the server process
-        itself, on its event loop, without the round trip through a worker's pipe.  The store is
-        read-only, so the same operation costs the same again: at most this long on the event loop.
-        0 turns this off (every query goes to a worker).
+    answer_cache_bytes : int, default 32 MiB
+        With ``isolation="process"``, how many bytes of answers the server keeps, so that the same
+        operation sent again (the same text, dataset and format) is answered from memory, without
+        evaluating anything: the store is read-only while it is served, so a query that gives the
+        same answer every time gives the same bytes.  Only whole answers (not truncated, at most
+        1/16 of this bound each) of queries that use none of ``NOW``, ``RAND``, ``UUID``,
+        ``STRUUID`` or ``BNODE`` are kept (the functions whose value changes from one evaluation
+        to the next, SPARQL 1.1 Query sections 17.4.3.10, 17.4.5.1, 17.4.2.8-9), the least recently
+        used going first.  Nothing is ever evaluated in the server process itself.  0 turns the
+        cache off.
     max_worker_memory_bytes : int, default 2 GiB
         With ``isolation="process"``, how much more address space a worker may take while it
         evaluates (``RLIMIT_AS`` over what it holds at start).  A query that needs more (a huge
@@ -137,15 +132,15 @@ class SparqlLimits:
     max_queue_wait_s: float = 2.0
     long_query_s: float = 0.5
     short_lane: int = 2
-    cheap_query_s: float = 0.005
+    answer_cache_bytes: int = 32 * 1024**2
 
     def __post_init__(self) -> None:
         bounds = ("max_query_length", "max_body_bytes", "timeout_s", "max_rows", "max_brackets")
         for name in (*bounds, "max_concurrent_queries", "max_worker_memory_bytes", "max_queue_wait_s", "long_query_s"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"SparqlLimits.{name} must be positive, not {getattr(self, name)!r}")
-        if not self.cheap_query_s >= 0:
-            raise ValueError(f"SparqlLimits.cheap_query_s must be at least 0, not {self.cheap_query_s!r}")
+        if not self.answer_cache_bytes >= 0:
+            raise ValueError(f"SparqlLimits.answer_cache_bytes must be at least 0, not {self.answer_cache_bytes!r}")
         if self.short_lane < 0:
             raise ValueError(f"SparqlLimits.short_lane must be at least 0, not {self.short_lane!r}")
         if self.isolation not in ("process", "thread"):
@@ -418,6 +413,9 @@ def _serve_queries(connection: Connection, limits: SparqlLimits) -> None:
             store.bulk_extend(pyoxigraph.parse(connection.recv_bytes(), format=RdfFormat.N_QUADS))
     except EOFError:
         return
+    except OSError as exc:  # the store cannot be opened (moved or deleted): one line, no traceback
+        connection.send(("failed", f"cannot open the store: {exc}"))
+        return
     except Exception:
         connection.send(("failed", traceback.format_exc()))
         return
@@ -478,16 +476,12 @@ def _evaluate(
     limits: SparqlLimits,
     deadline: float,
     stop: threading.Event,
-    answered_before: bool = False,
 ) -> _Answer:
     """Evaluate one query with pyoxigraph and serialise its answer (on a worker's large-stack thread).
 
     Results are read one row at a time; reading stops as soon as the budget is spent (``deadline``,
     on this process's :func:`time.monotonic` clock, or ``stop`` set) or ``limits.max_rows`` is
-    passed.  pyoxigraph's result objects never leave this thread.  ``answered_before``: the same
-    operation was answered in full before, on the same read-only store, within ``limits.max_rows``
-    and the budget (a cheap query, ``SparqlLimits.cheap_query_s``), so pyoxigraph serialises its
-    live results directly, with no row count or budget to check.
+    passed.  pyoxigraph's result objects never leave this thread.
 
     Raises
     ------
@@ -516,8 +510,6 @@ def _evaluate(
             return _Answer(_bytes(results.serialize(format=results_format)), results_format.media_type, {})
         if isinstance(results, QuerySolutions):
             results_format = _results_format(operation, "SELECT results")
-            if answered_before:
-                return _Answer(_bytes(results.serialize(format=results_format)), results_format.media_type, {})
             variables = [str(variable) for variable in results.variables]
             rows = _take(results, limits, check_budget, headers)
             body = _serialize_solutions(variables, rows, results_format)
@@ -531,7 +523,9 @@ def _evaluate(
             RdfFormat.from_media_type,
             "CONSTRUCT and DESCRIBE results",
         )
-        triples = results if answered_before else _take(results, limits, check_budget, headers)
+        # a graph is a set: a DESCRIBE over the union of the named graphs gives a triple once per
+        # graph that holds it (Oxigraph), CONSTRUCT once; each is written once, in first-seen order
+        triples = list(dict.fromkeys(_take(results, limits, check_budget, headers)))
         body = _bytes(pyoxigraph.serialize(triples, format=graph_format))
         check_budget()
         return _Answer(body, graph_format.media_type, headers)

@@ -288,8 +288,9 @@ class GraphBuilder:
                 g.add((iris[k], yk.repeats, iris[step.repeats - 1]))
         for seq, toast in toasts.items():
             self._toast(g, toast, iris[seq - 1])
+        named: dict[str, int] = {}
         for phase in extraction.phases:
-            pi = mint("phase", doc.rite, doc.edition, phase.number, base=b)
+            pi = mint("phase", doc.rite, doc.edition, _phase_key(phase, steps, named), base=b)
             g.add((pi, _RDF.type, yk.Phase))
             g.add((pi, _RDFS.label, _lit(phase.label)))
             g.add((pi, yk.sequence, _lit(phase.number)))
@@ -551,3 +552,18 @@ def union_graph(dataset: Dataset) -> Graph:
     for s, p, o, _c in dataset.quads((None, None, None, None)):
         g.add((s, p, o))
     return g
+
+
+def _phase_key(phase, steps, named: dict[str, int]) -> str:  # type: ignore[no-untyped-def]
+    """The last segment of a phase's IRI, ``{block}-{ordinal}`` of the step that names it: its toast's
+    step (a phase is built around its toast, :func:`~yili.ingest.toasts.phases_of`), or for the
+    opening phase 始 its first step.  So a phase's IRI depends on that one step's block alone, and an
+    edit elsewhere renames no phase (issue 28; numbering them through the edition renamed every later
+    one).  A second phase named by the same step (two toasts read from one step) gets ``-2``, and
+    so on; ``named`` counts the keys given so far in the edition.
+    """
+    step = phase.toast.step if phase.toast is not None else steps[phase.first - 1]
+    block, ordinal = step.key.rsplit("/", 2)[-2:]
+    key = f"{block}-{ordinal}"
+    named[key] = named.get(key, 0) + 1
+    return key if named[key] == 1 else f"{key}-{named[key]}"

@@ -7,7 +7,6 @@ their union as the default graph.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pyoxigraph
@@ -73,7 +72,18 @@ def write_files(store: pyoxigraph.Store, trig: str | Path, turtle: str | Path, p
     prefixes : dict[str, str]
         Prefix → namespace IRI, used in both files.
     """
+    write_trig(store, trig, prefixes)
+    write_turtle(store, turtle, prefixes)
+
+
+def write_trig(store: pyoxigraph.Store, trig: str | Path, prefixes: dict[str, str]) -> None:
+    """Write the store as TriG, named graphs kept (Oxigraph's serialiser), with ``prefixes``
+    (prefix → namespace IRI)."""
     store.dump(str(trig), pyoxigraph.RdfFormat.TRIG, prefixes=prefixes)
+
+
+def write_turtle(store: pyoxigraph.Store, turtle: str | Path, prefixes: dict[str, str]) -> None:
+    """Write every triple of the store as Turtle, in one graph, with ``prefixes``."""
     # every triple of every graph, in the store's own (sorted, deterministic) order; a triple that
     # two graphs hold is written twice, which a Turtle reader merges (a graph is a set)
     pyoxigraph.serialize((q.triple for q in store), str(turtle), pyoxigraph.RdfFormat.TURTLE, prefixes=prefixes)
@@ -83,11 +93,7 @@ STORE_MARKER = "CURRENT"
 """A file every Oxigraph (RocksDB) store folder holds; its absence means the folder is not a store."""
 
 
-def write_store(
-    store: pyoxigraph.Store | Iterable[pyoxigraph.Quad],
-    folder: str | Path,
-    before_commit: Callable[[pyoxigraph.Store], None] | None = None,
-) -> int:
+def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
     """Write ``store`` as an on-disk Oxigraph store (RocksDB) in ``folder``, all or nothing.
 
     The quads are bulk-loaded into a new store in a temporary folder beside ``folder``, which is
@@ -98,14 +104,10 @@ def write_store(
 
     Parameters
     ----------
-    store : pyoxigraph.Store or iterable of pyoxigraph.Quad
-        The graph (named graphs kept): a store, or its quads (``GraphBuilder.quads``), which are then
-        written to disk once, with no store in memory between.
+    store : pyoxigraph.Store
+        The graph (named graphs kept).
     folder : str or Path
         Where the store goes (``build/store``).
-    before_commit : callable, optional
-        Called with the complete store on disk before it is renamed into place (the build writes
-        its Turtle and TriG from it there); an exception it raises fails the write as above.
 
     Returns
     -------
@@ -127,17 +129,7 @@ def write_store(
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     old: Path | None = None
     try:
-        disk = pyoxigraph.Store(str(tmp))
-        disk.bulk_extend(store)
-        disk.flush()
-        disk.optimize()
-        count = len(disk)
-        if before_commit is not None:
-            try:
-                before_commit(disk)
-            except BaseException as exc:
-                raise _CommitFailed() from exc
-        del disk  # closes the database (pyoxigraph closes on release)
+        count = fill_store(store, tmp)
         if target.exists():
             old = target.with_name(f".{target.name}.old")
             shutil.rmtree(old, ignore_errors=True)
@@ -151,15 +143,27 @@ def write_store(
         shutil.rmtree(tmp, ignore_errors=True)
         if old is not None and old.exists() and not target.exists():
             old.rename(target)
-        if isinstance(exc, _CommitFailed):
-            raise exc.__cause__ from None  # the caller's own error (a file it wrote), as it was raised
         if isinstance(exc, OSError):
             raise InputError(f"{target}: cannot write the store: {exc.strerror or exc}") from None
         raise
 
 
-class _CommitFailed(Exception):
-    """``before_commit`` of :func:`write_store` failed (its exception is the cause)."""
+def fill_store(store: pyoxigraph.Store, folder: str | Path) -> int:
+    """Bulk-load ``store`` into a new on-disk Oxigraph store in the (empty) ``folder``, compacted
+    and closed; the number of quads written.
+
+    Raises
+    ------
+    OSError
+        The disk is full, or the folder cannot be written.
+    """
+    disk = pyoxigraph.Store(str(folder))
+    disk.bulk_extend(store)
+    disk.flush()
+    disk.optimize()
+    count = len(disk)
+    del disk  # closes the database (pyoxigraph closes on release)
+    return count
 
 
 def _empty_dir(path: Path) -> bool:

@@ -245,6 +245,8 @@ def _parse_text(text: str, *, source: str, rite: str, edition: str, rite_given: 
         raise InputError(f"{source}: the file is empty")
     from yili.ingest import layouts
 
+    if not layouts.is_mandoku(text) and text.lstrip("\ufeff \t\r\n").startswith("<"):
+        layouts.check_well_formed(text, source)  # malformed XML is refused before anything is read from it
     if layouts.is_mandoku(text) or layouts.is_tei(text):
         return _parse_lines(text, source=source, rite=rite, edition=edition, rite_given=rite_given)
     if text.lstrip().startswith("<"):
@@ -301,6 +303,8 @@ def _parse_lines(text: str, *, source: str, rite: str, edition: str, rite_given:
     """Read a printed layout (Kanripo mandoku text or KanripoXML/TEI) into a Document."""
     from yili.ingest import layouts
 
+    if layouts.is_mandoku(text) and (juan := layouts.front_matter(text)) is not None:
+        raise InputError(f"{source}: no classic text of a rite: front or back matter (its header says JUAN {juan})")
     title, lines = layouts.mandoku_lines(text) if layouts.is_mandoku(text) else layouts.tei_lines(text)
     if layouts.is_zhushu(text):
         return _parse_zhushu(text, title, lines, source=source, rite=rite, edition=edition, rite_given=rite_given)

@@ -84,16 +84,78 @@ def is_mandoku(text: str) -> bool:
     return "#+TITLE" in head or ("¶" in head and "<pb:" in text[:20000])
 
 
+_JUAN = re.compile(r"^#\+PROPERTY:\s*JUAN\s+(.*?)\s*$", re.MULTILINE)
+_NOT_A_CHAPTER = re.compile("提要|序|跋|目")
+"""What a Kanripo file's ``JUAN`` names when it holds no chapter: the 四庫 提要 (abstract), a 序
+(preface, 儀禮疏序), a 跋 (afterword, 附授長兒儀禮跋) or a 目 (table of contents, 原目)."""
+
+
+def front_matter(text: str) -> str | None:
+    r"""The ``JUAN`` a Kanripo mandoku file's header gives (the ``#`` lines before its text) when it
+    names front or back matter rather than a 卷 of the classic (``提要``, ``儀禮疏序``, ``跋``,
+    ``原目``), else None (a 卷, a number, another layout, or no header).
+
+    >>> front_matter("#+TITLE: 儀禮述註\n#+PROPERTY: JUAN 提要\n<pb:KR1d0040_WYG_000-1a>¶\n")
+    '提要'
+    >>> front_matter("#+TITLE: 儀禮述註\n#+PROPERTY: JUAN 卷一\n") is None
+    True
+    """
+    end = 0
+    for line in text.splitlines(keepends=True):
+        if not line.startswith("#"):
+            break
+        end += len(line)
+    found = _JUAN.search(text, 0, end)
+    if found and _NOT_A_CHAPTER.search(found.group(1)):
+        return found.group(1)
+    return None
+
+
 def check_xml(text: str, source: str) -> None:
     """Raise :class:`InputError` for XML this reader cannot read: not well-formed (with the
     parser's message), or well-formed but without KanripoXML line breaks (``<pc n="lb"/>``)."""
-    import xml.etree.ElementTree as ET
-
-    try:
-        ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise InputError(f"{source}: not well-formed XML: {exc}") from None
+    check_well_formed(text, source)
     raise InputError(f'{source}: XML without KanripoXML line breaks (<pc n="lb"/>): not a text this reader knows')
+
+
+_XML_PROLOGUE = re.compile(r"\A\ufeff?\s*(?:<\?xml[^>]*\?>)?\s*(?:<!DOCTYPE[^>\[]*(?:\[[^\]]*\])?\s*>)?")
+_NAMED_ENTITY = re.compile(r"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)[A-Za-z_][\w.\-]*;")
+
+
+def check_well_formed(text: str, source: str) -> None:
+    """Raise :class:`InputError` unless ``text`` is well-formed XML (W3C XML 1.0, section 2.1), checked
+    with the standard library's parser (expat) before anything is read from it: every tag closed in
+    order, attributes quoted, no stray ``<`` or ``&``.
+
+    A KanripoXML file may be a fragment (several top-level ``<div>``), so the text is checked inside
+    one enclosing element, after its XML declaration and document type declaration; a named entity
+    the file does not declare (Kanripo writes rare characters as ``&KR0001;``) is read as one
+    character, as the line reader does.  The message names the file, the parser's problem and its
+    line and column (1-based, in the file).
+    """
+    import xml.etree.ElementTree as ET
+    from xml.parsers.expat import ErrorString
+
+    opening, closing = "<yili-kg-fragment>", "</yili-kg-fragment>"
+    prologue = _XML_PROLOGUE.match(text)
+    skipped = prologue.end() if prologue else 0
+    body = _NAMED_ENTITY.sub("&amp;", text[skipped:])
+    wrapped = opening + body + closing
+    try:
+        ET.fromstring(wrapped)
+    except ET.ParseError as exc:
+        line, column = exc.position  # in ``wrapped``: line 1-based, column 0-based
+        starts = [0, *(m.end() for m in re.finditer("\n", wrapped))]
+        offset = starts[line - 1] + column
+        problem = ErrorString(exc.code) if isinstance(exc.code, int) else str(exc)
+        if offset >= len(opening) + len(body):
+            problem = "the file ends inside an element (a closing tag is missing)"
+            offset = len(opening) + len(body.rstrip())
+        at = skipped + max(0, offset - len(opening))  # back into ``text``, counting the entities as written
+        at = min(at, len(text))
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise InputError(f"{source}: not well-formed XML: {problem} (line {line}, column {column})") from None
 
 
 def is_tei(text: str) -> bool:
@@ -455,15 +517,15 @@ _TITLE_LINE = re.compile(r"^(儀禮|仪礼)?卷[第苐]|[第苐][一二三四五
 
 
 def is_inline_notes(lines: list[Line]) -> bool:
-    """True for the 鄭注 layout of 儀禮 (四部叢刊, KR1d0026): every line is in column 0 and the note
+    """True for the 鄭注 layout of 儀禮 (四部叢刊, KR1d0026): the text is in column 0 (a title may be indented) and the note
     stands in parentheses inside the classic lines (``不諏日(祭祀自孰始曰饋食/…)``), ``/`` parting its
     two small columns."""
-    body = [ln for ln in lines if ln.text.strip()]
-    # an indented title line or two (the closing 　儀禮卷第十一) do not make the 述註 layout
-    if not body or sum(1 for ln in body if ln.indent) * 20 > len(body):
-        return False
-    with_notes = sum(1 for ln in body if "(" in ln.text)
-    return with_notes * 4 >= len(body)
+    # Only the lines in column 0 decide: the 述註's are its classic, which never holds a parenthesis,
+    # and the 鄭注's hold its notes; indented lines are the 述註's commentary, or in the 鄭注 a title
+    # (鄉飲酒禮第四, the closing 　儀禮卷第十一), however few lines the file has.
+    flush = [ln for ln in lines if ln.text.strip() and not ln.indent]
+    with_notes = sum(1 for ln in flush if "(" in ln.text)
+    return bool(flush) and with_notes * 4 >= len(flush)
 
 
 def inline_note_segments(

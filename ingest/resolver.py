@@ -752,7 +752,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             block=clause.block,
             char_start=clause.start,
             char_end=clause.end,
-            text=clause.text,
+            text=clause.text.translate(_NOT_READ),
             source=self.document.text[clause.start : clause.end],
             agent=agent,
             agent_explicit=agent_explicit,
@@ -984,6 +984,10 @@ _POURING_ACTS = frozenset({"action-zhuo", "action-shi-fill"})
 
 _TASTING_ACTS = frozenset({"action-chang", "action-ji-taste"})
 """Tasting (嘗, 嚌): a wine written with them is what is tasted (士虞 尸嘗醴)."""
+
+_NOT_READ = str.maketrans("", "", "○\u3000")
+"""Print layout a token may still hold, taken out of a step's ``text``: the ``○`` section mark and
+the full-width space (U+3000) of indentation or of a gap in the line (有司徹 皆如儐禮　主人洗)."""
 
 GENERAL_NOTE = "mode: a general rule (凡: whenever), not one act of the sequence"
 """The note on a step of a general rule (see :data:`~yili.ingest.grammar.GENERAL_RULE`): it makes no toast."""

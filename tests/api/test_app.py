@@ -292,6 +292,7 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/search": ["200", "400", "404"],
         **{f"/{kind}/{{key}}": ["200", "400", "404", "406"] for kind in KINDS},
         "/ontology": ["200", "400", "404", "406"],
+        "/graph/vocabulary": ["303"],
         "/context.jsonld": ["200", "400", "406"],
         "/ontology/alignments": ["200", "400", "404", "406"],
         "/compare": ["200", "400", "404", "406"],

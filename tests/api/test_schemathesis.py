@@ -23,6 +23,7 @@ def test_rest_routes_answer_as_their_schema_says(service):
         "GET /glosses",
         "GET /next",
         "GET /ngrams",
+        "GET /graph/vocabulary",
         "GET /ontology",
         "GET /ontology/alignments",
         "GET /patterns",

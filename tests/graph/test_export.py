@@ -228,6 +228,8 @@ def corpus_service():
     extractor = Extractor()
     extractions = []
     for path in sorted(folder.glob("KR1d0040_0[0-9][0-9].txt")):
+        if path.stem.endswith(("_000", "_018")):  # front and back matter (提要, 跋): refused by read_file
+            continue
         doc = read_file(path)
         if not doc.title:
             continue

@@ -80,3 +80,94 @@ def test_a_title_that_names_no_known_work_keeps_the_file_key(extractor, tmp_path
     path = tmp_path / "My_Edition.txt"
     path.write_text("某書\n\n主人升\n\n賓降", encoding="utf-8")
     assert extractor.extract(read_file(path), rite="yanli").document.edition == "my_edition"
+
+
+# --------------------------------------------------------------------------------------------------
+# Every layout, random edits: an edit inside one classic block renames nothing outside it (issue 28)
+
+from functools import lru_cache  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+LAYOUTS = {
+    "blank-line excerpt": None,
+    "述註 (mandoku)": ("corpus", "kanripo", "KR1d0040", "KR1d0040_003.txt"),
+    "鄭注 (mandoku, notes inline)": ("corpus", "kanripo", "KR1d0026", "KR1d0026_003.txt"),
+    "述註 (KanripoXML)": ("corpus", "yili_shuzhu_03_shixiangjianli.kanripoxml-tei-fragment.xml"),
+}
+ZHUSHU = ("corpus", "kanripo", "KR1d0028", "KR1d0028_003.txt")
+
+
+@lru_cache(maxsize=None)
+def _original(path: tuple[str, ...] | None) -> tuple[str, str]:
+    """The text of a layout's chapter and a file name that gives its rite and edition."""
+    if path is None:
+        return load_default().text, "yili_shuzhu_yanli_excerpt.txt"
+    p = shared_path(*path)
+    return p.read_text(encoding="utf-8"), p.name
+
+
+_EXTRACTOR = []
+
+
+def _extract(text: str, name: str):  # type: ignore[no-untyped-def]
+    if not _EXTRACTOR:
+        from yili.ingest.pipeline import Extractor
+
+        _EXTRACTOR.append(Extractor())
+    if name == "yili_shuzhu_yanli_excerpt.txt":
+        return _EXTRACTOR[0].extract(parse_text(text, rite="yanli", edition="shuzhu-excerpt"))
+    from yili.ingest.document import _parse_text
+
+    return _EXTRACTOR[0].extract(_parse_text(text, source=name, rite="text", edition="text", rite_given=False))
+
+
+@lru_cache(maxsize=None)
+def _before(path: tuple[str, ...] | None):  # type: ignore[no-untyped-def]
+    text, name = _original(path)
+    extraction = _extract(text, name)
+    return extraction, _steps_by_iri(extraction), _minted(extraction)
+
+
+def _edit_renames_nothing_outside_its_block(path, data) -> None:  # type: ignore[no-untyped-def]
+    text, name = _original(path)
+    before, steps_before, minted_before = _before(path)
+    blocks = [b for b in before.document.blocks if len(b.classic.reading_spans) > 4]
+    block = data.draw(st.sampled_from(blocks[1:-1]), label="block")
+    spans = block.classic.reading_spans
+    k = data.draw(st.integers(min_value=1, max_value=len(spans) - 2), label="character")
+    kind = data.draw(st.sampled_from(["insert 之", "delete", "insert ○"]), label="edit")
+    a, b = spans[k]
+    edited = text[:a] + ("" if kind == "delete" else kind[-1]) + text[a if kind != "delete" else b :]
+    after = _extract(edited, name)
+    key = f"{before.document.rite}/{before.document.edition}/"
+    n = block.number
+
+    def outside(iris):  # type: ignore[no-untyped-def]
+        return {i for i in iris if f"{key}{n}/" not in i and not i.endswith(f"{key}{n}") and f"{key}{n}-" not in i}
+
+    steps_after = _steps_by_iri(after)
+    assert {i: t for i, t in steps_after.items() if i in outside([i])} == {i: t for i, t in steps_before.items() if i in outside([i])}
+    assert outside(_minted(after)) == outside(minted_before)
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_random_edit_in_one_block_renames_nothing_outside_it_in_every_layout(layout, data) -> None:
+    """Insert a character, delete one, or insert a ○ inside a classic block of a shared chapter of each
+    layout: every step IRI outside that block names the same text, and every other IRI minted
+    (blocks, commentary, phases, named after their toast's step) is the same."""
+    _edit_renames_nothing_outside_its_block(LAYOUTS[layout], data)
+
+
+@pytest.mark.xfail(
+    reason="not done (issue 28): the 注疏 reader still cuts run-on notes with bigram models learnt from the whole "
+    "file, and a ○ starts a new block, so an edit can move a cut or renumber blocks far from it",
+    strict=False,
+)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_random_edit_in_one_block_of_the_zhushu_renames_nothing_outside_it(data) -> None:
+    _edit_renames_nothing_outside_its_block(ZHUSHU, data)

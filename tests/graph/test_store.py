@@ -181,7 +181,7 @@ def test_serve_from_two_processes_answers_rest_and_sparql_and_stops_whole(built)
             first = toasts.json()["items"][0]
             assert (first["giver"], first["receiver"], first["type"], first["text"]) == ("主人", "賔", "献", "主人筵前献賔")
             query = "PREFIX yk: <https://w3id.org/yili-kg/ontology#> SELECT (COUNT(*) AS ?n) WHERE { ?t a yk:Toast }"
-            for _ in range(4):  # each process measures it in a worker, then answers it itself
+            for _ in range(4):  # each process evaluates it in a worker once, then answers it from its cache
                 answer = client.get("/sparql", params={"query": query}, headers={"Accept": "text/csv"})
                 assert answer.text.splitlines() == ["n", "26"]
         # the supervisor (this very process, become uvicorn's) holds no graph; two processes serve

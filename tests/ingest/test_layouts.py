@@ -297,3 +297,18 @@ def test_a_zhushu_snippet_too_small_to_learn_from_is_cut_after_the_notes_ye(extr
     doc = parse_text("#+TITLE: 儀禮注疏\n○主人獻賓注獻進也賓拜受注受爵也主人拜送¶\n", edition="t")
     assert [b.classic.reading_text for b in doc.blocks] == ["○主人獻賓", "賓拜受"]
     assert [[p.reading_text for p in b.commentary] for b in doc.blocks] == [["注獻進也"], ["注受爵也主人拜送"]]
+
+
+def test_a_zhengzhu_text_whose_title_is_indented_keeps_its_layout(extractor):
+    """The 鄭注 layout is told by its classic lines (in column 0, with the notes in parentheses), not
+    undone by an indented title in a short text (issue 28: it was read as the 述註, 主人洗()."""
+    from yili.ingest.document import parse_text
+
+    from tests.conftest import shared_path
+
+    head = "".join(shared_path("corpus", "kanripo", "KR1d0026", "KR1d0026_015.txt").read_text(encoding="utf-8").splitlines(keepends=True)[:30])
+    indented = head.replace("\n特牲饋食禮第十五", "\n\u3000特牲饋食禮第十五")
+    assert indented != head
+    texts = [[s.text for s in extractor.extract(parse_text(t, source="t.txt")).steps] for t in (head, indented)]
+    assert texts[0] == texts[1]
+    assert texts[1][:3] == ["及筮日", "主人冠端玄", "卽位于門外西面"]
