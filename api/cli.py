@@ -647,7 +647,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         what = f"the {len(files)} texts under {args.corpus}" if args.corpus else "the 13 rites of the 儀禮述註"
         jobs = _jobs(args.jobs) if args.jobs is not None else None
         print(f"yili-kg: {what}: looking for their build in {root}", flush=True)
-        build = cached_build(files, base=base, vocab=args.vocab, rite=args.rite, jobs=jobs, root=root)
+        from yili.api.default_corpus import embedded_stages
+
+        # 楊復's stages: those shipped in the package, unless --stages names another 儀禮圖
+        stages = args.stages or embedded_stages()
+        build = cached_build(files, base=base, vocab=args.vocab, rite=args.rite, jobs=jobs, root=root, stages=stages)
         how = "reused" if build.reused else f"built in {build.summary['seconds']:.1f} s"
         print(f"yili-kg: serving {len(build.summary['rites'])} editions ({how}, {build.folder}):", flush=True)
         print(rite_table(build.summary), flush=True)

@@ -59,6 +59,24 @@ def embedded_corpus() -> list[Path]:
     return files
 
 
+def embedded_stages() -> Path:
+    """The folder of 楊復's 儀禮圖 shipped in the package (``ingest/data/reference/KR1d0032``): the 卷 of
+    the 13 rites of :func:`embedded_corpus`, whose stages (節) the default build aligns with the 述註
+    (:func:`yili.ingest.stages.align`).
+
+    Raises
+    ------
+    InputError
+        The package was installed without its data.
+    """
+    from importlib import resources
+
+    folder = Path(str(resources.files("yili.ingest") / "data" / "reference" / "KR1d0032"))
+    if not any(folder.glob("*.txt")):
+        raise InputError(f"{folder}: the embedded 儀禮圖 is missing from the installed package; reinstall yili-kg")
+    return folder
+
+
 def cache_root() -> Path:
     """The cache folder: ``$YILI_KG_CACHE``, else ``$XDG_CACHE_HOME/yili-kg``, else ``~/.cache/yili-kg``."""
     given = os.environ.get(CACHE_ENVIRONMENT)
@@ -139,6 +157,7 @@ def cached_build(
     rite: str | None = None,
     jobs: int | None = None,
     root: Path | None = None,
+    stages: str | Path | None = None,
 ) -> CachedBuild:
     """The build of ``files`` from the cache, made first if the cache has none with its key.
 
@@ -160,6 +179,9 @@ def cached_build(
         Processes to read the chapters in (default: all cores).
     root : Path, optional
         The cache folder (default :func:`cache_root`).
+    stages : path, optional
+        A folder of 楊復's 儀禮圖 (``--stages``; its texts are part of the key): the editions of the
+        rites it covers get their stages.
 
     Raises
     ------
@@ -169,7 +191,8 @@ def cached_build(
     import time
 
     root = root or cache_root()
-    key = cache_key([*files, *vocab], extra=f"{base or ''}\0{rite or ''}\0{len(vocab)}")
+    books = sorted(Path(stages).glob("*.txt")) if stages is not None else []
+    key = cache_key([*files, *vocab, *books], extra=f"{base or ''}\0{rite or ''}\0{len(vocab)}\0{len(books)}")
     folder = root / key
     if (folder / SUMMARY).is_file() and (folder / "store" / "CURRENT").is_file():
         try:
@@ -185,7 +208,9 @@ def cached_build(
     except OSError as exc:
         raise InputError(f"{root}: cannot write the cache: {exc.strerror or exc}") from None
     try:
-        _extractor, extractions = _extract([str(f) for f in files], list(vocab), rite, jobs)
+        _extractor, extractions = _extract(
+            [str(f) for f in files], list(vocab), rite, jobs, stages=str(stages) if stages is not None else None
+        )
         triples = write_build(extractions, tmp, base=base, vocab=list(vocab), files=False)
         summary = {
             "key": key,
