@@ -25,14 +25,14 @@ from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 from yili.api.exports import make_export_router
-from yili.api.routes_search import make_search_router
 from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
 from yili.api.routes_compare import make_compare_router
+from yili.api.routes_search import make_search_router
 from yili.api.sparql import SparqlLimits, make_sparql_router
 from yili.api.viewer import html_page, install_pages, not_found_page
 from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries, OxigraphBackend
-from yili.ontology.errors import NotFoundError, RequestError, RequestTooLargeError, UnknownTermError, YiliError
+from yili.ontology.errors import RequestError, RequestTooLargeError, UnknownTermError, YiliError
 from yili.ontology.namespaces import mint
 from yili.ontology.vocabulary import Vocabulary
 

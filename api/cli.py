@@ -14,8 +14,8 @@ import json
 import os
 import sys
 import time
-from dataclasses import replace
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from yili.ontology.errors import InputError, YiliError

@@ -4,7 +4,6 @@
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-
 from yili.graph import commentary_queries
 
 MAX_PAGE = 1000

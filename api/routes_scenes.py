@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-
 from yili.api.service import Service
 from yili.graph.scenes import move_rows, scene_rows
 from yili.ontology.errors import NotFoundError

@@ -99,7 +99,6 @@ def service_from_endpoint(endpoint: str, auth: tuple[str, str] | None = None, ba
     """
     from yili.graph.remote import SparqlHttpStore
     from yili.ontology.errors import InputError
-
     from yili.ontology.namespaces import mint
 
     store = SparqlHttpStore(endpoint, auth=auth, graph_prefix=str(mint("graph", "x", base=base or base_iri()))[:-1])

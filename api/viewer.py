@@ -14,13 +14,12 @@ another host, so they work offline.
 
 from __future__ import annotations
 
+import html
 from functools import cache
 from importlib import resources
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
-import html
-
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 

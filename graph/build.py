@@ -23,7 +23,6 @@ from rdflib.compare import to_canonical_graph
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
 from yili.graph.scenes import add_placements
 from yili.graph.stages import add_stages
-from yili.ingest.document import Document
 from yili.ingest.document import Document, commentary_statements, plain_reading
 from yili.ingest.pipeline import Extraction
 from yili.ingest.steps import Step, Term

@@ -20,6 +20,7 @@ from yili.ontology.errors import NotFoundError, UnknownTermError
 from yili.ontology.namespaces import DEFAULT_BASE, PREFIXES, base_iri
 from yili.ontology.vocabulary import Vocabulary
 
+
 def prefix_block(base: str | None = None) -> str:
     """SPARQL ``PREFIX`` lines for :data:`~yili.ontology.namespaces.PREFIXES`, with the project's own
     namespaces (``yk:``, ``ykv:``) moved under ``base`` when the graph was built with another base."""

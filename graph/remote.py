@@ -19,9 +19,9 @@ of each named graph, indirect identification ``?graph=IRI``, §5.3).
 from __future__ import annotations
 
 import re
-from urllib.parse import urlencode
 from collections.abc import Iterator
 from typing import Any, Protocol
+from urllib.parse import urlencode
 
 import httpx
 import pyoxigraph

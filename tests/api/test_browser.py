@@ -13,9 +13,9 @@ import socket
 import tempfile
 import threading
 import time
-from pathlib import Path
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 

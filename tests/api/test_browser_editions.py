@@ -4,7 +4,6 @@ box finding 玄端 written 𤣥端, and the glyph of 𤣥 drawn from the vendore
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import httpx

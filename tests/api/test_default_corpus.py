@@ -14,12 +14,10 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
+from conftest import shared_path
 from yili.api import default_corpus
 from yili.api.default_corpus import cache_key, cache_root, cached_build, embedded_corpus
 from yili.graph.store import open_store
-
-from conftest import shared_path
 
 CHAPTERS = ["001", "003", "004", "005", "008", "009", "010", "011", "012", "013", "014", "015", "017"]
 

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+
 from tests.api.test_browser import Tab, browser, monkeypatch_module, shoot, tab  # noqa: F401  (fixtures)
 from tests.conftest import shared_path
 

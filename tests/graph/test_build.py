@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pyoxigraph
 import pytest
 from rdflib import Graph, Literal, URIRef
@@ -200,8 +199,9 @@ def test_the_shuzhu_quotes_are_attributed_by_the_name_before_yue(extractor):
     """In the 述註 (KR1d0040) ○朱先生曰 is 朱熹 and ○䟽曰 (䟽 a variant of 疏) is the 疏 layer,
     賈公彥's."""
     from rdflib.namespace import DCTERMS
-    from tests.conftest import shared_path
     from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
 
     doc = read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_003.txt"))
     pieces = [p for block in doc.blocks for p in block.commentary]
@@ -229,8 +229,9 @@ def test_the_shuzhu_quotes_are_attributed_by_the_name_before_yue(extractor):
 def test_an_edition_is_part_of_the_work_its_title_names(extractor, path, work, creators):
     """儀禮述註 (卷三 left out) is 李光坡's; 儀禮注疏 鄭玄's and 賈公彥's; 儀禮 (KR1d0026) 鄭玄's."""
     from rdflib.namespace import DCTERMS
-    from tests.conftest import shared_path
     from yili.ingest.document import read_file
+
+    from tests.conftest import shared_path
 
     union = union_graph(build_dataset([extractor.extract(read_file(shared_path("corpus", *path)))]))
     editions = list(union.subjects(RDF.type, YK.Edition))

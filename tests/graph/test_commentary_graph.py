@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF
-
 from yili.graph.validate import validate_graph
 from yili.ontology.namespaces import CITO, OA, YK, YKV
 

@@ -319,10 +319,9 @@ def test_one_export_is_written_at_a_time_and_small_ones_are_kept(service):
     written once is answered again from memory (the graph is read-only while served)."""
     import threading
 
+    import yili.api.exports as exports
     from fastapi.testclient import TestClient
     from yili.api.app import create_app
-
-    import yili.api.exports as exports
 
     started, release = threading.Event(), threading.Event()
     real = exports.export

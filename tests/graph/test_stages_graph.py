@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.conftest import shared_path
 from yili.api.app import create_app
 from yili.api.cli import _extract
 from yili.api.service import service_from_extractions
 from yili.graph.export import export
 from yili.graph.stages import stage_rows
 from yili.graph.validate import validate_graph
+
+from tests.conftest import shared_path
 
 STEP = "https://w3id.org/yili-kg/step/"
 STAGE = "https://w3id.org/yili-kg/stage/"
@@ -88,8 +89,7 @@ def test_stages_are_in_the_step_csv(built):
 
 
 def test_the_graph_with_stages_satisfies_the_shapes(built):
-    from yili.graph.build import build_dataset
-    from yili.graph.build import union_graph
+    from yili.graph.build import build_dataset, union_graph
 
     shiguan = [e for e in built[0] if e.document.rite == "shiguanli" and e.document.edition == "shuzhu"]
     result = validate_graph(union_graph(build_dataset(shiguan)))

@@ -7,11 +7,12 @@ import glob
 import json
 
 import pytest
-from tests.conftest import shared_path
 from yili.ingest.document import read_file
 from yili.ingest.ground import resolve
 from yili.ingest.scenes import INFERRED, WRITTEN, moves, scenes
 from yili.ingest.steps import Step, Term
+
+from tests.conftest import shared_path
 
 
 def after(extraction, key):

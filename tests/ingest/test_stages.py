@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.conftest import shared_path
 from yili.ingest.document import read_file
 from yili.ingest.stages import align, book_for, parse_stage_book, read_stage_book, read_stage_books
 from yili.ontology.errors import InputError
+
+from tests.conftest import shared_path
 
 CHAPTERS = ("001", "003", "004", "005", "008", "009", "010", "011", "012", "013", "014", "015", "017")
 
