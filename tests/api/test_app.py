@@ -290,6 +290,8 @@ def test_openapi_lists_the_statuses_each_route_answers(client):
         "/terms/{name}": ["200", "400", "404"],
         "/export/{format}": ["200", "400", "404", "503"],
         "/search": ["200", "400", "404"],
+        "/glosses": ["200", "400", "404"],
+        "/citations": ["200", "400", "404"],
         **{f"/{kind}/{{key}}": ["200", "400", "404", "406"] for kind in KINDS},
         "/ontology": ["200", "400", "404", "406"],
         "/graph/vocabulary": ["303"],

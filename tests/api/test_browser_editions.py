@@ -67,8 +67,11 @@ def test_a_zhushu_step_page_marks_its_step_and_shows_no_print_layout(tab: Tab, s
         assert layout not in shown, layout
     assert "¶" not in page.inner_text("body") and "<pb:" not in page.inner_text("body")
     assert page.input_value("#edition") == "zhushu"
-    shu = page.eval_on_selector_all(".comment.layer-shu .text", "ps => ps.map(p => p.textContent)")
-    assert len(shu) == 1 and shu[0].startswith("疏釋曰此論主人有司從主人有事故立位于庿門外西方東面以待事也")
+    # the commentary by authority: the 疏 of 賈公彦 is one statement, however many lines it was printed on
+    shu = page.eval_on_selector_all(
+        ".comment.statement", "ds => ds.filter(d => d.querySelector('.who').textContent.includes('賈公彦')).map(d => d.querySelector('.text').textContent)"
+    )
+    assert len(shu) == 1 and "此論主人有司從主人有事故立位于庿門外西方東面以待事也" in shu[0]
 
 
 def test_searching_xuanduan_finds_it_written_with_the_avoided_character(tab: Tab, server: str) -> None:

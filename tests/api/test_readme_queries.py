@@ -17,6 +17,8 @@ INPUTS = {
     "SPARQL: what one rite has that another lacks": [
         "yili_shuzhu_yanli_excerpt.txt", "yili_shuzhu_04_xiangyinjiuli.kanripo.txt"],
     "Provenance: what you queried": [None],  # "On the embedded excerpt that gives"
+    "The commentary as data: who says it, what it glosses, which readings, what it cites": [
+        "kanripo/KR1d0040/KR1d0040_015.txt", "kanripo/KR1d0028/KR1d0028_015.txt", "kanripo/KR1d0026/KR1d0026_015.txt"],
 }
 
 

@@ -86,7 +86,7 @@ def test_the_archery_meeting_repeats_the_drinking_festivals_toasts_and_adds_the_
     a_rows = [r for r in c.rows if r.a is not None]
     shots = [k for k, r in enumerate(a_rows) if r.a.action == "action-she-shoot"]
     archery = a_rows[shots[0] : shots[-1] + 1]
-    assert (archery[0].a.text, archery[-1].a.text, len(archery)) == ("射器", "右卒射如初", 715)
+    assert (archery[0].a.text, archery[-1].a.text, len(archery)) == ("射器", "右卒射如初", 717)
     assert all(r.b is None for r in archery)
 
 

@@ -95,7 +95,7 @@ FLOORS = {
     ),
     "pinli": ({"agent": 0.79, "action": 0.845, "recipient": 0.57, "object": 0.445, "location": 0.635, "facing": 0.85}, (0.99, 0.99)),
     "shixiangjianli": ({"agent": 0.39, "action": 0.55, "recipient": 0.435, "object": 0.24, "location": 0.59, "facing": 0.49}, (0.0, 0.0)),
-    "shisangli": ({"agent": 0.73, "action": 0.69, "recipient": 0.26, "object": 0.285, "location": 0.555, "facing": 0.605}, (0.0, 0.0)),
+    "shisangli": ({"agent": 0.73, "action": 0.69, "recipient": 0.26, "object": 0.285, "location": 0.55, "facing": 0.605}, (0.0, 0.0)),
 }
 
 

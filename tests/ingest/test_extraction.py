@@ -207,7 +207,7 @@ def test_repeats_link_to_the_step_repeated(extractor):
 def test_place_phrases_and_rank_order(extractor):
     r = extract_text(extractor, "士立于东楹之东西面北上")
     s = r.steps[0]
-    assert (s.location, s.location_term.key, s.facing.label, s.rank_order.label) == ("东楹之东", "place-ying", "西面", "北上")
+    assert (s.location, s.location_term.key, s.facing.label, s.rank_order.label) == ("东楹之东", "place-dongying", "西面", "北上")
 
 
 def test_the_pledge_passes_to_who_receives_it(extractor):
