@@ -69,7 +69,8 @@ def test_a_zhushu_step_page_marks_its_step_and_shows_no_print_layout(tab: Tab, s
     assert page.input_value("#edition") == "zhushu"
     # the commentary by authority: the 疏 of 賈公彦 is one statement, however many lines it was printed on
     shu = page.eval_on_selector_all(
-        ".comment.statement", "ds => ds.filter(d => d.querySelector('.who').textContent.includes('賈公彦')).map(d => d.querySelector('.text').textContent)"
+        ".comment", "ds => ds.filter(d => d.classList.contains('layer-shu') || /賈公[彦彥]/.test(d.querySelector('.who').textContent))"
+        " .map(d => d.querySelector('.text').textContent)"
     )
     assert len(shu) == 1 and "此論主人有司從主人有事故立位于庿門外西方東面以待事也" in shu[0]
 
