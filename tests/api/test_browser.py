@@ -336,7 +336,7 @@ def test_the_query_page_runs_who_toasts_whom(tab: Tab, server: str) -> None:
     tab.wait_rendered("sparql")
     # one tab per example query of the README, the first one open
     names = page.eval_on_selector_all(".tabsList .tab", "ts => ts.map(t => t.textContent.replace('✖', '').trim())")
-    assert names == ["Who toasts whom", "What one rite has that another lacks", "Provenance: what you queried"]
+    assert names == ["Who toasts whom", "What one rite has that another lacks", "Provenance: what you queried", "Every gloss of 酳"]
     assert page.text_content(".tabsList .tab.active").startswith("Who toasts whom")
     page.click(".tabPanel.active .yasqe_queryButton")
     page.wait_for_selector(".tabPanel.active .yasr table tbody tr td")
