@@ -1,9 +1,10 @@
-"""Who acts when the text does not say: the rules for unwritten agents.
+"""Who acts when the text does not say: the rules for unwritten agents, :data:`AGENT_RULES`.
 
-The classic leaves subjects out; these rules, in the order :meth:`AgentRules._unwritten_agent`
-tries them, find the agent from the pivot verb before, the act being completed (卒), the act being
-answered (答拜, 对), the office (请, 命), the cup in hand (卒爵), the vocabulary's default agent
-(荐 → 膳宰), or the subject carried over.
+The classic leaves subjects out; these rules, in the order :data:`AGENT_RULES` lists them (tried by
+:func:`yili.ingest.rules.first_answer`), find the agent from the pivot verb before, the act being
+completed (卒), the act being answered (答拜, 对), the office (请, 命), the cup in hand (卒爵), the rite's
+default agent (荐 → 膳宰), or the subject carried over.  :class:`AgentRules` holds the lookups they make
+on the reading state.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
 from yili.ingest.cups import BLOCK_LOOKBACK
 from yili.ingest.reading import Reader
+from yili.ingest.rules import Decision, Rule, first_answer, rule
 from yili.ingest.steps import Step, Term
 from yili.ingest.tokens import (
     COND,
@@ -63,320 +65,12 @@ AS_AT_FIRST = "did the same act on the same thing at first (如初)"
 class AgentRules(Reader):
     """Who acts when the text does not say: the rules for unwritten agents."""
 
-    def _unwritten_agent(self, clause: Clause, action: Concept) -> tuple[tuple[Term, ...], str]:
-        """The agent of a clause with no written subject.
-
-        In order (rules of the language; the rite's facts come from its profile, ``ontology/rites.ttl``):
-
-        1. the person a pivot verb just named (公命小臣 | 辞: the 小臣 declines); the roles the note
-           on the paragraph names for the act (註 徹者賛冠者主人之賛者為之); who did what a relative
-           phrase before the act says (羞燔者受: who brought the roast);
-        2. the rite's usual giver of an act to its usual receiver (士冠: the 賔 gives the 醮);
-        3. the subject from before a condition, past 則 (公有命則不易不洗), unless the condition's own
-           act was the officers' by a rite fact, no one named (若殺則…: they go on);
-        4. the role named for the act, or for the act and the kind of things named before it
-           (執冪 → 執冪者; 爵弁皮弁…執 → 執冠者), who drinks or tastes what he began (卒爵, 嚌), who
-           does to the one who took the mat what he did before (冠者即筵坐 | 櫛: the 贊者), who holds
-           the cup and kneels, offers and drinks after the other's answering bow, who thanks for the
-           washing (拜洗), who salutes and goes up first (揖升); who brought a dish after the cup
-           before brings it again (肝從);
-        5. a 酢 is the return of the one toasted last, unless the giver changed the cup, or took it
-           back and poured it himself (主婦答拜受爵酌醋), to pour it for himself;
-        6. the host toasts the chief guest; the presenter of a round gives its 獻 (never the
-           presiding person); the same kind of toast by the same giver (in a rite with one 獻主
-           throughout; elsewhere within one exchange);
-        7. 卒X completes the act X begun in this paragraph or the one before; a reply (答拜, 对) is the other party's when the
-           carried subject made the act answered; mutual 讓 and numbered 揖 are both parties'; the
-           junior saluted moves;
-        8. a request or command of office opening a paragraph; the other party prepares the cup of
-           one who does not pour (a rite fact: 君尊不酌); 反命 by whoever carried the command;
-        9. the rite's default agent of the act (燕禮記 凡荐与羞者小膳宰也; an opening fact at a
-           paragraph's or a new morning's opening: 夙興 設洗);
-        10. the server moves on; the subject carried over (nobody presents a cup to himself);
-        11. at the opening of a rite, the rite's opener.
-        """
-        st = self.state
-        if st.pivot_agent:
-            return st.pivot_agent, "named by the pivot verb before it"
-        noted = self.noted_doers.get(action.key)
-        if noted:
-            # 士冠 徹皮弁冠櫛筵 註曰徹者賛冠者主人之賛者為之: the note says who does it
-            return tuple(self.term(c) for c in noted), "the note on the paragraph says who does it"
-        doer = self._relative_subject(clause)
-        if doer is not None:
-            return doer, "the one who did what the relative phrase says (V者)"
-        usual = self.profile.default_agent(action.key)
-        if usual is not None and usual.recipient and usual.role in self.vocabulary.concepts and not any(t.kind == ROLE for t in clause.suffix):
-            # a rite fact of the act to its usual receiver (士冠: the 賔 gives the 醮 to the capped son),
-            # whatever subject stood before a condition (若不醴則醮用酒)
-            return (self.term(self.vocabulary.concepts[str(usual.role)]),), f"default agent of the rite ({usual.source})"
-        last = self.steps[-1] if self.steps else None
-        condition_by_fact = (
-            last is not None
-            and last.block == clause.block
-            and not last.agent_explicit
-            and any(n.startswith("agent: opening agent") for n in last.notes)
-        )
-        if any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens) and st.before_condition:
-            if condition_by_fact:
-                # 若殺則特豚載合升: the officers, who do the slaughter the condition speaks of, go on
-                return last.agent, "goes on from the condition, which no one else is named in"
-            # 公有命则不易不洗: the condition's subject is not carried past 则
-            return st.before_condition, "carried over from before the condition"
-        named = self._role_named_for(clause)
-        if named is not None:
-            return (named,), "the role named for this act"
-        again = self.first_time(clause, action)
-        if again is not None:
-            return again.agent, AS_AT_FIRST
-        if action.key == "action-cong":
-            # 肝從, 燔從如初: the dish follows the cup, brought by whoever brought it before (特牲 賓長以肝從 …
-            # 肝從; 兄弟長以燔從 … 燔從如初)
-            dish = next((t for t in reversed(clause.prefix) if t.kind == OBJECT and t.concept is not None), None)
-            if dish is not None:
-                for s in reversed(st.by_action.get("action-cong", ())):
-                    if s.object_term is not None and s.object_term.key == dish.concept.key and s.agent:
-                        return s.agent, "brings the dish he brought before"
-        if action.key in g.DONE_TO_THE_PERSON and st.subject and self.steps and self.steps[-1].block == clause.block:
-            # 冠者即筵坐 | 櫛設笄: the one seated is served; the act is by who did it before (贊者坐櫛)
-            last = self.steps[-1]
-            before = st.last_agent_of.get(action.key)
-            took_the_mat = any(
-                s.block == clause.block and s.action.key == "action-jiuxi" and s.agent[:1] == st.subject[:1] for s in self.steps[-4:]
-            )
-            if last.action.key in g.TAKING_A_SEAT and took_the_mat and before and before[0].key != st.subject[0].key:
-                return before, "does to the one seated what he did before"
-        if action.key in _DRINKING | _TASTING and st.subject:
-            # 卒爵 completes the drinking begun (主人坐祭遂饮 賔辞 卒爵: the host drains the cup)
-            for s in reversed(self.steps):
-                if s.block != clause.block:
-                    break
-                if s.action.key in _NEW_CUP:
-                    break  # 主人更爵酌醋 | 卒爵: a cup poured since, drunk by who poured it
-                if s.action.key in _DRINK_BEGIN and s.agent:
-                    if s.agent[0].key != st.subject[0].key:
-                        return s.agent, "completes the drinking he began"
-                    break
-            if st.subject[0].key not in st.holder and st.last_holder and st.last_holder[0].key != st.subject[0].key:
-                return st.last_holder, "holds the cup"
-        if (
-            (
-                action.key in _BEFORE_DRINKING
-                and self._lookahead.get(clause.start) in _BEFORE_DRINKING | _DRINKING
-                or action.key == "action-jiang" and self._lookahead.get(clause.start) == "action-xi"
-            )
-            and st.subject
-            and not self._cup_in_hand(st.subject[0].key)
-            and st.last_holder
-            and st.last_holder[0].key != st.subject[0].key
-            and self.steps
-            # the reply may close the paragraph before (a note of the 述註 between them: 鄉飲酒 …賔西階上答拜 | 坐祭)
-            and self.steps[-1].block >= clause.block - 1
-            and self._is_reply(self.steps[-1])
-            and not any(t.text in g.ALL for t in clause.prefix)  # 皆坐: all of those carried over
-        ):
-            # 主婦…左執爵拜 主人答拜 | 坐祭立飲: after the other's answering bow, the one with the cup
-            # kneels, offers and drinks
-            return st.last_holder, "holds the cup"
-        last_word = clause.prefix[-1] if clause.prefix else None
-        cup_stops = last_word is not None and last_word.kind == VESSEL and self.vocabulary.is_cup(last_word.concept.key)
-        if action.key == "action-zhi-stop" and cup_stops and st.last_toast is not None and st.last_toast[1]:
-            # 爵止: the cup is left standing, undrunk, by the one it was presented to (特牲 賓三獻…爵止,
-            # 註 三獻禮成欲神惠之均於室中 是以奠而待之: the 尸)
-            return st.last_toast[1][:1], "leaves standing the cup presented to him"
-        if action.key == "action-baixi":
-            washer = st.last_agent_of.get("action-xi")
-            if washer:
-                thanked = self.other_party(washer)
-                if thanked is not None:
-                    return (thanked,), "thanks the other party for washing the cup"
-        if action.key == "action-yi" and st.subject and self._next_is_ascent(clause):
-            party = [st.subject[0], self.other_party(st.subject)]
-            first = [p for p in party if p is not None and (c := self.concept(p.key)) is not None and c.flag("ascendsFirst")]
-            if first:
-                return (first[0],), "salutes and goes up first (注曰賔每先升尊也)"
-        closure = self.vocabulary.broader_closure(action.key)
-        carried_return = self.returned_xian(st.subject) if st.subject and action.key == "action-zuo" else None
-        latest_to_him = st.last_xian is None or any(r.key == st.subject[0].key for r in st.last_xian[1]) if st.subject else False
-        drank = bool(st.subject) and any(
-            s.block == clause.block
-            and s.agent[:1] == st.subject[:1]
-            and (s.action.key in _DRINKING or s.agent_explicit)  # he drank, or he is named in this paragraph
-            for s in self.steps[-8:]
-        )
-        if carried_return is not None and carried_return[0] == "return" and not self._changed_cup(clause) and (latest_to_him or drank):
-            # 尸卒爵 | 酢: the one who has just drunk the 獻 he received (or is named in the paragraph:
-            # 上餕洗爵升酌酢主人) returns it; not one who only handles the cup after a later 獻 to
-            # another (特牲 尸卒爵 祝受爵 | 酢如主人儀: the 尸's 酢 to the 主婦)
-            return st.subject, "returns the 獻 he received"
-        if action.key == "action-zuo" and st.last_xian is not None and st.last_xian[1]:
-            # 酢 is the return of the one toasted (尸…酢 after 主婦亞獻尸), unless the giver of the 獻
-            # has just changed the cup to pour it for himself (更爵 … 酢于阼階下)
-            changed = any(
-                s.block == clause.block and s.action.key in ("action-geng", "action-yi-change") for s in self.steps[-6:]
-            )
-            # the giver named in this paragraph who takes the cup back and pours the 酢 pours it for
-            # himself (特牲 主婦答拜受爵酌醋: 疏 主人酢主婦, poured by the 主婦)
-            last = self.steps[-1] if self.steps else None
-            giver_goes_on = (
-                bool(st.subject)
-                and st.last_xian[0][:1] == st.subject[:1]
-                and last is not None
-                and last.block == clause.block
-                and last.agent[:1] == st.subject[:1]
-                # he has taken the cup back, or poured, or filled it (鄉射 主人實爵以酢於西階上: the host pours
-                # the 大夫's 酢 for himself)
-                and last.action.key in ("action-zhuo", "action-shou", "action-shi-fill")
-                and any(s.block == clause.block and s.agent_explicit and s.agent[:1] == st.subject[:1] for s in self.steps[-6:])
-            )
-            if not ((changed or giver_goes_on) and st.subject):
-                return st.last_xian[1], "returns the 獻 he received"
-        guest = self.profile.chief_guest
-        if (
-            "action-toast" in closure
-            and action.key != "action-zuo"
-            and guest
-            and self.profile.host in self.vocabulary.concepts
-            and any(t.kind == ROLE and t.concept is not None and t.concept.key == guest for t in clause.suffix)
-            and not any(s.block == clause.block and s.agent_explicit for s in self.steps[-8:])
-        ):
-            # the rite's host presents the cup to its chief guest (主人獻賔; 士冠 乃醴賔, 註 主人禮賔),
-            # unless a subject named earlier in the same paragraph goes on (公…取觶…以酬賔)
-            return (self.term(self.vocabulary.concepts[str(self.profile.host)]),), "the host toasts the chief guest"
-        if "action-toast" in closure and action.key != "action-zuo":
-            if action.key == "action-lvchou" and st.last_toast is not None and st.last_toast[1]:
-                # the pledge is passed on by the one who has just received it (以旅于西阶上)
-                if st.last_toast_alternative:
-                    return st.last_toast[1], "passes on the pledge he received (either)"
-                return st.last_toast[1], "passes on the pledge he received"
-            presenter = next(
-                (giver for giver, receiver in reversed(st.xians) if receiver[:1] and receiver[0].key == self.profile.presiding),
-                None,
-            )
-            if action.key == "action-xian" and st.subject and st.subject[0].key == self.profile.presiding and presenter:
-                # the presiding person (the 尸, the ruler) receives the presentations; in a round the
-                # presentations with no written giver are the presenter's, who presented to him last
-                # (士虞 主婦…酌獻祝…獻佐食)
-                return presenter, "the presenter of the round (the presiding person presents no 獻)"
-            same_giver = self.profile.same_giver
-            if same_giver is not None and same_giver.action not in closure:
-                same_giver = None  # the fact is of the presentations (獻), not of every toast
-            written = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
-            for s in reversed(st.by_action.get(action.key, ())):
-                named_since = any(
-                    x.agent_explicit and x.agent[:1] != s.agent[:1]
-                    for x in self.steps[-40:]
-                    if x.sequence > s.sequence and x.block == clause.block
-                )
-                if s.agent and s.agent[0].key not in written and (same_giver is not None or (s.block == clause.block and not named_since)):
-                    # a rite fact: one giver of the presentations throughout (燕禮 注曰主人宰夫也:
-                    # 辩献卿 repeats 主人's 献); elsewhere only within the same exchange (its block)
-                    why = same_giver.source if same_giver is not None else "within the same exchange"
-                    return s.agent, f"gives this kind of toast, as before ({why})"
-            host = self.profile.host
-            if same_giver is not None and host in self.vocabulary.concepts and host not in written:
-                # no presentation told yet (the 記 begins anew): the rite's 獻主 is its host
-                return (self.term(self.vocabulary.concepts[str(host)]),), f"the giver of the presentations ({same_giver.source})"
-        begun = st.by_action.get(action.key, ())
-        if clause.flags.get("completive") and action.key in st.last_agent_of and begun and begun[-1].block >= clause.block - 1:
-            # 卒洗: completes the washing begun in this paragraph or the one before, by its agent;
-            # a washing told long before is another one (士冠 賔降取爵于篚辭降如初卒洗: the 賔's)
-            return st.last_agent_of[action.key], "completes the act begun by its agent (卒)"
-        if action.flag("responsive"):
-            answered = self._answered(action)
-            if answered is not None and st.subject and answered.agent and answered.agent[0].key == st.subject[0].key:
-                replier: tuple[Term, ...] = answered.recipient[:1]
-                if not replier:
-                    someone = self.other_party(st.subject)
-                    replier = (someone,) if someone is not None else ()
-                if replier:
-                    return replier, "reply by the other party"
-        continues = any(t.text in ("乃", "遂") for t in clause.prefix)
-        opens_block = not self.steps or self.steps[-1].block != clause.block
-        mutual = action.key in g.MUTUAL_ACTS or (
-            action.key == "action-yi" and any(t.text in g.COUNTED_SALUTES for t in clause.prefix) and not clause.suffix
-        )
-        if mutual and st.subject:
-            # 三讓, 三揖, 每曲揖: host and guest to each other (疏 主人在南賔在北俱東向是一曲故揖)
-            other = self.other_party(st.subject)
-            if other is not None and other.key != st.subject[0].key:
-                return (st.subject[0], other), "a mutual act of the two parties"
-        last = self.steps[-1] if self.steps else None
-        if (
-            last is not None
-            and last.block == clause.block
-            and last.action.key == "action-yi"
-            and len(last.recipient) == 1
-            and last.agent
-            and not continues
-            and action.key in g.MOVES_AFTER_SALUTE
-            and self._rank(last.recipient[0].key) < self._rank(last.agent[0].key)
-            and not last.text.endswith(tuple(sorted(self.vocabulary.concepts["action-yi"].labels)))
-        ):
-            # 賔揖之 | 適房: the one saluted (a junior) goes where he is bidden (士冠 賔揖冠者 冠者即筵);
-            # not when no one is written after 揖 (公食 公揖入 賔從: the ruler salutes and leads the way
-            # in, 註 揖入道之)
-            return last.recipient, "the one saluted moves"
-        if action.key in _OFFICE_ACTS and not continues and (opens_block or any(t.kind == COND for t in clause.prefix)):
-            # a paragraph (or a condition) that opens with 请 / 命 and no subject: by whoever made
-            # the last such request or command (小臣请…, 公命…), within a few blocks; inside a
-            # paragraph the actor goes on (升自西阶 … 请彻俎), and so after 乃/遂 (乃命执幂者)
-            for s in reversed(st.by_action.get(action.key, ())):
-                if s.block < clause.block - 4:
-                    break
-                if any(n.startswith("action: causative") for n in s.notes):
-                    continue  # 射人升卿 is read as 命 but is no command of office
-                if s.agent:
-                    return s.agent, "makes this request or command, as before"
-        exalted = next((f for a in st.subject if (f := self.profile.does_not_pour(a.key)) is not None), None)
-        if action.key in _CUP_PREPARATION and st.subject and exalted is not None:
-            # a rite fact: the ruler does not wash, fill or pour (燕禮 注 君尊不酌); the other party does
-            preparer = self.other_party(st.subject)
-            if preparer is not None:
-                return (preparer,), f"does not prepare the cup ({exalted.source})"
-        if action.key == "action-fanming":
-            for s in reversed(st.by_action.get("action-ming", ())):
-                if s.agent and s.agent[0].key != "role-gong":
-                    return s.agent, "reports back the command he carried"
-        default = self.profile.default_agent(action.key)
-        if default is not None and default.recipient and any(t.kind == ROLE for t in clause.suffix):
-            default = None  # the fact is of the act to its usual receiver (醮 of the capped son), not of 醴賔
-        new_day = bool(self.steps) and self.steps[-1].block == clause.block and self.steps[-1].text.startswith(tuple(g.NEW_DAY))
-        if default is not None and default.opening and not (opens_block or new_day):
-            # a setting-out that opens its paragraph, or its day (士冠 …夙興 設洗: the officers);
-            # inside one, the actor goes on
-            default = None
-        if default is not None and default.role in self.vocabulary.concepts:
-            # an opening fact names who carries the paragraph on (its setting out); another only the act
-            why = "opening agent of the rite" if default.opening else "default agent of the rite"
-            return (self.term(self.vocabulary.concepts[str(default.role)]),), f"{why} ({default.source})"
-        if st.served_by and action.key in g.MOTION_VERBS:
-            # 膳宰设折俎 升自西阶: the server himself goes up
-            return st.served_by, "the server moves on"
-        brought_dish = (
-            bool(st.served_by)
-            and bool(self.steps)
-            and self.steps[-1].agent[:1] == st.served_by[:1]
-            and self.steps[-1].action.key in ("action-jian", "action-xiu")
-            and bool(self.steps[-1].object)
-        )
-        kneels_to_place = action.key in g.POSTURES and self._lookahead.get(clause.start) in _PLACING
-        if brought_dish and (action.key in _PLACING or kneels_to_place):
-            # 有司徹 婦贊者薦韭菹醢 | 坐 | 奠于筵前: the server kneels and sets down what he brought
-            return st.served_by, "the server sets down what he brought"
-        if st.subject and "action-toast" in closure:
-            receivers = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
-            if st.subject[0].key in receivers:
-                # nobody presents a cup to himself: the other party gives it (西階上獻賓 after 賓 washed)
-                host = self.profile.host
-                giver = self.other_party(st.subject)
-                if host in self.vocabulary.concepts and host not in receivers:
-                    return (self.term(self.vocabulary.concepts[str(host)]),), "nobody toasts himself: the host gives it"
-                if giver is not None and giver.key not in receivers:
-                    return (giver,), "nobody toasts himself: the other party gives it"
-        if st.subject:
-            return st.subject, "carried over"
-        return self._opening_agent()
+    def _unwritten_agent(self, clause: Clause, action: Concept) -> tuple[Decision, Rule]:
+        """The agent of a clause with no written subject: the first of :data:`AGENT_RULES` that answers
+        (the last, :func:`opener`, always does).  Returns the answer and the rule that gave it."""
+        found = first_answer(AGENT_RULES, self, clause, action)
+        assert found is not None  # opener always answers
+        return found
 
     def _relative_subject(self, clause: Clause) -> tuple[Term, ...] | None:
         """Who a relative phrase before the act names (特牲 羞燔者受: the one who served the roast, the
@@ -583,3 +277,532 @@ class AgentRules(Reader):
     def _is_reply(self, step: Step) -> bool:
         c = self.concept(step.action.key)
         return bool(c is not None and c.flag("responsive"))
+
+
+# -- the rules, in the order they are tried (AGENT_RULES) -------------------------------------------
+# Each takes (reader, clause, action) and answers a Decision (the agent, the note) or None.
+
+
+def _last_here(r: AgentRules, clause: Clause) -> Step | None:
+    last = r.steps[-1] if r.steps else None
+    return last if last is not None and last.block == clause.block else None
+
+
+@rule("agent.pivot", "燕禮 公命小臣辭 | 小臣辭: the one commanded does the next act", tags=("pivot",))
+def pivot(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The person a pivot verb just named (公命小臣 | 辞: the 小臣 declines)."""
+    return Decision(r.state.pivot_agent, "named by the pivot verb before it") if r.state.pivot_agent else None
+
+
+@rule("agent.noted-doers", "士冠 徹皮弁冠櫛筵 註曰徹者賛冠者主人之賛者為之")
+def noted_doers(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The roles the note on the paragraph names for the act."""
+    noted = r.noted_doers.get(action.key)
+    return Decision(tuple(r.term(c) for c in noted), "the note on the paragraph says who does it") if noted else None
+
+
+@rule("agent.relative-subject", "特牲 羞燔者受: who served the roast (兄弟長以燔從)")
+def relative_subject(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """Who did what a relative phrase before the act says (V者)."""
+    doer = r._relative_subject(clause)
+    return Decision(doer, "the one who did what the relative phrase says (V者)") if doer is not None else None
+
+
+@rule("agent.usual-giver", "士冠 若不醴則醮用酒 (the 賔 gives the 醮 to the capped son): a rite fact", tags=("not-topic",))
+def usual_giver(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The rite's usual giver of an act to its usual receiver, whatever subject stood before a condition."""
+    usual = r.profile.default_agent(action.key)
+    if usual is not None and usual.recipient and usual.role in r.vocabulary.concepts and not any(t.kind == ROLE for t in clause.suffix):
+        return Decision((r.term(r.vocabulary.concepts[str(usual.role)]),), f"default agent of the rite ({usual.source})")
+    return None
+
+
+def _past_condition(r: AgentRules, clause: Clause) -> bool:
+    return any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens) and bool(r.state.before_condition)
+
+
+@rule("agent.condition-by-fact", "若殺則特豚載合升 (士冠): the officers who slaughter go on")
+def condition_by_fact(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """Past 則, the officers go on when the condition's act was theirs by a rite fact and no one was named."""
+    last = _last_here(r, clause)
+    if _past_condition(r, clause) and last is not None and not last.agent_explicit and last.decided("agent") == "agent.opening-fact":
+        return Decision(last.agent, "goes on from the condition, which no one else is named in")
+    return None
+
+
+@rule("agent.before-condition", "燕禮 公有命則不易不洗: the condition's subject is not carried past 則")
+def before_condition(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """Past 則, the subject from before the condition."""
+    return Decision(r.state.before_condition, "carried over from before the condition") if _past_condition(r, clause) else None
+
+
+@rule("agent.named-for-act", "燕禮 執冪者, 羞膳者, 媵爵者; 士冠 爵弁皮弁緇布冠各一匴執 (執冠者)")
+def named_for_act(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The role named for the act (act + 者), or for the act and the kind of things named before it."""
+    named = r._role_named_for(clause)
+    return Decision((named,), "the role named for this act") if named is not None else None
+
+
+@rule("agent.as-at-first", "士冠 加皮弁如初儀: the 賔 again, as at the first capping")
+def as_at_first(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """An act done "as at first" (如初) opening a paragraph: its first doer does it again."""
+    again = r.first_time(clause, action)
+    return Decision(again.agent, AS_AT_FIRST) if again is not None else None
+
+
+@rule("agent.brings-dish-again", "特牲 賓長以肝從 … 肝從; 兄弟長以燔從 … 燔從如初", tags=("not-topic",))
+def brings_dish_again(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The dish follows the cup, brought by whoever brought it before (以X從 / X從)."""
+    if action.key != "action-cong":
+        return None
+    dish = next((t for t in reversed(clause.prefix) if t.kind == OBJECT and t.concept is not None), None)
+    if dish is not None:
+        for s in reversed(r.state.by_action.get("action-cong", ())):
+            if s.object_term is not None and s.object_term.key == dish.concept.key and s.agent:
+                return Decision(s.agent, "brings the dish he brought before")
+    return None
+
+
+@rule("agent.serves-the-seated", "士冠 冠者即筵坐 | 櫛設笄: the 贊者 who combed him before")
+def serves_the_seated(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """An act done to the person who has just taken the mat is by who did it to him before."""
+    st = r.state
+    if action.key in g.DONE_TO_THE_PERSON and st.subject and _last_here(r, clause) is not None:
+        last = r.steps[-1]
+        before = st.last_agent_of.get(action.key)
+        took_the_mat = any(
+            s.block == clause.block and s.action.key == "action-jiuxi" and s.agent[:1] == st.subject[:1] for s in r.steps[-4:]
+        )
+        if last.action.key in g.TAKING_A_SEAT and took_the_mat and before and before[0].key != st.subject[0].key:
+            return Decision(before, "does to the one seated what he did before")
+    return None
+
+
+@rule("agent.completes-drinking", "鄉飲酒 主人坐祭遂飲 賔辭 卒爵: the host drains the cup")
+def completes_drinking(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """卒爵 (or 嚌) completes the drinking begun in the paragraph, by whoever began it."""
+    st = r.state
+    if action.key not in _DRINKING | _TASTING or not st.subject:
+        return None
+    for s in reversed(r.steps):
+        if s.block != clause.block:
+            break
+        if s.action.key in _NEW_CUP:
+            break  # 主人更爵酌醋 | 卒爵: a cup poured since, drunk by who poured it
+        if s.action.key in _DRINK_BEGIN and s.agent:
+            if s.agent[0].key != st.subject[0].key:
+                return Decision(s.agent, "completes the drinking he began")
+            break
+    return None
+
+
+@rule("agent.holds-cup", "鄉飲酒 卒爵: drunk by the one who holds the cup")
+def holds_cup(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """A drinking act is done by whoever holds the cup, when the topic does not."""
+    st = r.state
+    if action.key in _DRINKING | _TASTING and st.subject:
+        if st.subject[0].key not in st.holder and st.last_holder and st.last_holder[0].key != st.subject[0].key:
+            return Decision(st.last_holder, "holds the cup")
+    return None
+
+
+@rule("agent.drinks-after-reply", "特牲 主婦…左執爵拜 主人答拜 | 坐祭立飲")
+def drinks_after_reply(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """After the other's answering bow, the one with the cup kneels, offers and drinks."""
+    st = r.state
+    nxt = r._lookahead.get(clause.start)
+    if (
+        (action.key in _BEFORE_DRINKING and nxt in _BEFORE_DRINKING | _DRINKING or action.key == "action-jiang" and nxt == "action-xi")
+        and st.subject
+        and not r._cup_in_hand(st.subject[0].key)
+        and st.last_holder
+        and st.last_holder[0].key != st.subject[0].key
+        and r.steps
+        # the reply may close the paragraph before (a note of the 述註 between them: 鄉飲酒 …賔西階上答拜 | 坐祭)
+        and r.steps[-1].block >= clause.block - 1
+        and r._is_reply(r.steps[-1])
+        and not any(t.text in g.ALL for t in clause.prefix)  # 皆坐: all of those carried over
+    ):
+        return Decision(st.last_holder, "holds the cup")
+    return None
+
+
+@rule("agent.cup-left-standing", "特牲 賓三獻…爵止, 註 三獻禮成欲神惠之均於室中 是以奠而待之")
+def cup_left_standing(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """爵止: the cup is left standing, undrunk, by the one it was presented to."""
+    last_word = clause.prefix[-1] if clause.prefix else None
+    cup_stops = last_word is not None and last_word.kind == VESSEL and r.vocabulary.is_cup(last_word.concept.key)
+    st = r.state
+    if action.key == "action-zhi-stop" and cup_stops and st.last_toast is not None and st.last_toast[1]:
+        return Decision(st.last_toast[1][:1], "leaves standing the cup presented to him")
+    return None
+
+
+@rule("agent.thanks-for-washing", "鄉飲酒 賔西階上北面拜洗: the other party thanks the washer")
+def thanks_for_washing(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """拜洗 is the other party's, who thanks the one who washed the cup."""
+    if action.key == "action-baixi":
+        washer = r.state.last_agent_of.get("action-xi")
+        thanked = r.other_party(washer) if washer else None
+        if thanked is not None:
+            return Decision((thanked,), "thanks the other party for washing the cup")
+    return None
+
+
+@rule("agent.goes-up-first", "鄉飲酒 主人揖 先升, 注曰賔每先升尊也")
+def goes_up_first(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """Of the two parties, the one who goes up first salutes before the ascent (揖升)."""
+    st = r.state
+    if action.key == "action-yi" and st.subject and r._next_is_ascent(clause):
+        party = [st.subject[0], r.other_party(st.subject)]
+        first = [p for p in party if p is not None and (c := r.concept(p.key)) is not None and c.flag("ascendsFirst")]
+        if first:
+            return Decision((first[0],), "salutes and goes up first (注曰賔每先升尊也)")
+    return None
+
+
+@rule("agent.returns-own-xian", "特牲 尸卒爵 | 酢; 上餕洗爵升酌酢主人")
+def returns_own_xian(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """酢 by the one who has just drunk the 獻 he received, or is named in the paragraph."""
+    st = r.state
+    carried_return = r.returned_xian(st.subject) if st.subject and action.key == "action-zuo" else None
+    if carried_return is None or carried_return[0] != "return" or r._changed_cup(clause):
+        return None
+    latest_to_him = st.last_xian is None or any(x.key == st.subject[0].key for x in st.last_xian[1])
+    drank = any(
+        s.block == clause.block
+        and s.agent[:1] == st.subject[:1]
+        and (s.action.key in _DRINKING or s.agent_explicit)  # he drank, or he is named in this paragraph
+        for s in r.steps[-8:]
+    )
+    return Decision(st.subject, "returns the 獻 he received") if latest_to_him or drank else None
+
+
+@rule("agent.returns-last-xian", "特牲 主婦亞獻尸 … 尸酢; 疏 主人酢主婦 (poured by the 主婦)")
+def returns_last_xian(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """酢 is the return of the one toasted last, unless the giver changed the cup or took it back to pour."""
+    st = r.state
+    if action.key != "action-zuo" or st.last_xian is None or not st.last_xian[1]:
+        return None
+    changed = any(s.block == clause.block and s.action.key in ("action-geng", "action-yi-change") for s in r.steps[-6:])
+    last = r.steps[-1] if r.steps else None
+    giver_goes_on = (
+        bool(st.subject)
+        and st.last_xian[0][:1] == st.subject[:1]
+        and last is not None
+        and last.block == clause.block
+        and last.agent[:1] == st.subject[:1]
+        # he has taken the cup back, or poured, or filled it (鄉射 主人實爵以酢於西階上)
+        and last.action.key in ("action-zhuo", "action-shou", "action-shi-fill")
+        and any(s.block == clause.block and s.agent_explicit and s.agent[:1] == st.subject[:1] for s in r.steps[-6:])
+    )
+    if not ((changed or giver_goes_on) and st.subject):
+        return Decision(st.last_xian[1], "returns the 獻 he received")
+    return None
+
+
+def _toast_not_return(r: AgentRules, action: Concept) -> bool:
+    return "action-toast" in r.vocabulary.broader_closure(action.key) and action.key != "action-zuo"
+
+
+@rule("agent.host-toasts-guest", "鄉飲酒 主人獻賔; 士冠 乃醴賔, 註 主人禮賔")
+def host_toasts_guest(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The rite's host presents the cup to its chief guest, unless a subject named in the paragraph goes on."""
+    guest = r.profile.chief_guest
+    if (
+        _toast_not_return(r, action)
+        and guest
+        and r.profile.host in r.vocabulary.concepts
+        and any(t.kind == ROLE and t.concept is not None and t.concept.key == guest for t in clause.suffix)
+        and not any(s.block == clause.block and s.agent_explicit for s in r.steps[-8:])
+    ):
+        return Decision((r.term(r.vocabulary.concepts[str(r.profile.host)]),), "the host toasts the chief guest")
+    return None
+
+
+@rule("agent.passes-pledge", "鄉飲酒 賔…以旅于西階上: the pledge passed on by the one who received it")
+def passes_pledge(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """旅酬 is passed on by the one who has just received the pledge (either of them, if alternatives)."""
+    st = r.state
+    if _toast_not_return(r, action) and action.key == "action-lvchou" and st.last_toast is not None and st.last_toast[1]:
+        if st.last_toast_alternative:
+            return Decision(st.last_toast[1], "passes on the pledge he received (either)", alternative=True)
+        return Decision(st.last_toast[1], "passes on the pledge he received")
+    return None
+
+
+@rule("agent.round-presenter", "士虞 主婦…酌獻祝…獻佐食: the presiding person presents no 獻")
+def round_presenter(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """In a round, a presentation with no written giver is the presenter's, who presented to the presiding."""
+    st = r.state
+    if not _toast_not_return(r, action) or action.key != "action-xian":
+        return None
+    presenter = next(
+        (giver for giver, receiver in reversed(st.xians) if receiver[:1] and receiver[0].key == r.profile.presiding),
+        None,
+    )
+    if st.subject and st.subject[0].key == r.profile.presiding and presenter:
+        return Decision(presenter, "the presenter of the round (the presiding person presents no 獻)")
+    return None
+
+
+def _same_giver(r: AgentRules, action: Concept):  # type: ignore[no-untyped-def]
+    same_giver = r.profile.same_giver
+    if same_giver is not None and same_giver.action not in r.vocabulary.broader_closure(action.key):
+        return None  # the fact is of the presentations (獻), not of every toast
+    return same_giver
+
+
+@rule("agent.same-giver", "燕禮 注曰主人宰夫也 (辩献卿 repeats 主人's 献); elsewhere within one exchange")
+def same_giver(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The same kind of toast by the same giver: throughout a rite with one 獻主, else within one exchange."""
+    if not _toast_not_return(r, action):
+        return None
+    fact = _same_giver(r, action)
+    written = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
+    for s in reversed(r.state.by_action.get(action.key, ())):
+        named_since = any(
+            x.agent_explicit and x.agent[:1] != s.agent[:1] for x in r.steps[-40:] if x.sequence > s.sequence and x.block == clause.block
+        )
+        if s.agent and s.agent[0].key not in written and (fact is not None or (s.block == clause.block and not named_since)):
+            why = fact.source if fact is not None else "within the same exchange"
+            return Decision(s.agent, f"gives this kind of toast, as before ({why})")
+    return None
+
+
+@rule("agent.xian-host", "燕禮 注曰主人宰夫也: the rite's 獻主, when no presentation is told yet (記)")
+def xian_host(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """No presentation told yet (the 記 begins anew): the rite's 獻主 is its host."""
+    if not _toast_not_return(r, action):
+        return None
+    fact = _same_giver(r, action)
+    host = r.profile.host
+    written = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
+    if fact is not None and host in r.vocabulary.concepts and host not in written:
+        return Decision((r.term(r.vocabulary.concepts[str(host)]),), f"the giver of the presentations ({fact.source})")
+    return None
+
+
+@rule("agent.completes-act", "士冠 賔降取爵于篚辭降如初卒洗: 卒 completes the act begun by its agent")
+def completes_act(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """卒X completes the act X begun in this paragraph or the one before, by its agent."""
+    st = r.state
+    begun = st.by_action.get(action.key, ())
+    if clause.flags.get("completive") and action.key in st.last_agent_of and begun and begun[-1].block >= clause.block - 1:
+        return Decision(st.last_agent_of[action.key], "completes the act begun by its agent (卒)")
+    return None
+
+
+@rule("agent.reply", "鄉飲酒 主人拜 賔答拜: a reply (答拜, 對) is the other party's")
+def reply(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """A reply is the other party's when the carried subject made the act answered."""
+    st = r.state
+    if not action.flag("responsive"):
+        return None
+    answered = r._answered(action)
+    if answered is not None and st.subject and answered.agent and answered.agent[0].key == st.subject[0].key:
+        replier: tuple[Term, ...] = answered.recipient[:1]
+        if not replier:
+            someone = r.other_party(st.subject)
+            replier = (someone,) if someone is not None else ()
+        if replier:
+            return Decision(replier, "reply by the other party")
+    return None
+
+
+@rule("agent.mutual", "鄉飲酒 三讓, 三揖; 疏 主人在南賔在北俱東向是一曲故揖", tags=("mutual",))
+def mutual(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """Mutual 讓 and numbered 揖 are both parties', to each other."""
+    st = r.state
+    is_mutual = action.key in g.MUTUAL_ACTS or (
+        action.key == "action-yi" and any(t.text in g.COUNTED_SALUTES for t in clause.prefix) and not clause.suffix
+    )
+    if is_mutual and st.subject:
+        other = r.other_party(st.subject)
+        if other is not None and other.key != st.subject[0].key:
+            return Decision((st.subject[0], other), "a mutual act of the two parties")
+    return None
+
+
+def _continues(clause: Clause) -> bool:
+    return any(t.text in ("乃", "遂") for t in clause.prefix)
+
+
+@rule("agent.saluted-moves", "士冠 賔揖冠者 冠者即筵; not 公食 公揖入 賔從 (註 揖入道之)")
+def saluted_moves(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The junior saluted goes where he is bidden."""
+    last = _last_here(r, clause)
+    if (
+        last is not None
+        and last.action.key == "action-yi"
+        and len(last.recipient) == 1
+        and last.agent
+        and not _continues(clause)
+        and action.key in g.MOVES_AFTER_SALUTE
+        and r._rank(last.recipient[0].key) < r._rank(last.agent[0].key)
+        and not last.text.endswith(tuple(sorted(r.vocabulary.concepts["action-yi"].labels)))
+    ):
+        return Decision(last.recipient, "the one saluted moves")
+    return None
+
+
+@rule("agent.office", "燕禮 小臣請…, 公命…: a request or command of office opening a paragraph")
+def office(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """A 請 / 命 opening a paragraph (or a condition) is by whoever made the last such one, within a few blocks."""
+    opens_block = not r.steps or r.steps[-1].block != clause.block
+    if action.key in _OFFICE_ACTS and not _continues(clause) and (opens_block or any(t.kind == COND for t in clause.prefix)):
+        for s in reversed(r.state.by_action.get(action.key, ())):
+            if s.block < clause.block - 4:
+                break
+            if s.decided("action") == "action.causative":
+                continue  # 射人升卿 is read as 命 but is no command of office
+            if s.agent:
+                return Decision(s.agent, "makes this request or command, as before")
+    return None
+
+
+@rule("agent.does-not-pour", "燕禮 注 君尊不酌: the other party washes, fills and pours for the ruler")
+def does_not_pour(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """A rite fact: the exalted person does not prepare the cup; the other party does."""
+    st = r.state
+    exalted = next((f for a in st.subject if (f := r.profile.does_not_pour(a.key)) is not None), None)
+    if action.key in _CUP_PREPARATION and st.subject and exalted is not None:
+        preparer = r.other_party(st.subject)
+        if preparer is not None:
+            return Decision((preparer,), f"does not prepare the cup ({exalted.source})")
+    return None
+
+
+@rule("agent.reports-back", "聘禮 反命: by whoever carried the command")
+def reports_back(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """反命 is by whoever carried the command."""
+    if action.key == "action-fanming":
+        for s in reversed(r.state.by_action.get("action-ming", ())):
+            if s.agent and s.agent[0].key != "role-gong":
+                return Decision(s.agent, "reports back the command he carried")
+    return None
+
+
+def _default_fact(r: AgentRules, clause: Clause, action: Concept):  # type: ignore[no-untyped-def]
+    default = r.profile.default_agent(action.key)
+    if default is not None and default.recipient and any(t.kind == ROLE for t in clause.suffix):
+        return None  # the fact is of the act to its usual receiver (醮 of the capped son), not of 醴賔
+    opens_block = not r.steps or r.steps[-1].block != clause.block
+    new_day = bool(r.steps) and r.steps[-1].block == clause.block and r.steps[-1].text.startswith(tuple(g.NEW_DAY))
+    if default is not None and default.opening and not (opens_block or new_day):
+        return None  # inside a paragraph, the actor goes on
+    return default if default is not None and default.role in r.vocabulary.concepts else None
+
+
+@rule("agent.opening-fact", "士冠 …夙興 設洗: the officers set out, opening the paragraph or the day (a rite fact)")
+def opening_fact(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """A setting-out that opens its paragraph or its day: the rite's opening agent, who carries it on."""
+    d = _default_fact(r, clause, action)
+    if d is not None and d.opening:
+        return Decision((r.term(r.vocabulary.concepts[str(d.role)]),), f"opening agent of the rite ({d.source})")
+    return None
+
+
+@rule("agent.default-fact", "燕禮記 凡荐与羞者小膳宰也 (a rite fact)", tags=("not-topic",))
+def default_fact(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The rite's default agent of the act; he does not become the topic."""
+    d = _default_fact(r, clause, action)
+    if d is not None and not d.opening:
+        return Decision((r.term(r.vocabulary.concepts[str(d.role)]),), f"default agent of the rite ({d.source})")
+    return None
+
+
+@rule("agent.server-moves", "燕禮 膳宰設折俎 升自西階: the server himself goes up")
+def server_moves(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The server moves on."""
+    st = r.state
+    return Decision(st.served_by, "the server moves on") if st.served_by and action.key in g.MOTION_VERBS else None
+
+
+@rule("agent.server-sets-down", "有司徹 婦贊者薦韭菹醢 | 坐 | 奠于筵前")
+def server_sets_down(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The server kneels and sets down what he brought."""
+    st = r.state
+    brought_dish = (
+        bool(st.served_by)
+        and bool(r.steps)
+        and r.steps[-1].agent[:1] == st.served_by[:1]
+        and r.steps[-1].action.key in ("action-jian", "action-xiu")
+        and bool(r.steps[-1].object)
+    )
+    kneels_to_place = action.key in g.POSTURES and r._lookahead.get(clause.start) in _PLACING
+    if brought_dish and (action.key in _PLACING or kneels_to_place):
+        return Decision(st.served_by, "the server sets down what he brought")
+    return None
+
+
+@rule("agent.nobody-toasts-himself", "鄉射 西階上獻賓 (after the 賓 washed): the other party gives it")
+def nobody_toasts_himself(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """Nobody presents a cup to himself: the host, or the other party, gives it."""
+    st = r.state
+    if not st.subject or "action-toast" not in r.vocabulary.broader_closure(action.key):
+        return None
+    receivers = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
+    if st.subject[0].key in receivers:
+        host = r.profile.host
+        giver = r.other_party(st.subject)
+        if host in r.vocabulary.concepts and host not in receivers:
+            return Decision((r.term(r.vocabulary.concepts[str(host)]),), "nobody toasts himself: the host gives it")
+        if giver is not None and giver.key not in receivers:
+            return Decision((giver,), "nobody toasts himself: the other party gives it")
+    return None
+
+
+@rule("agent.carried-over", "the classic leaves out a subject that goes on (主人…降洗 升 實爵)")
+def carried_over(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The subject carried over from the clause before."""
+    return Decision(r.state.subject, "carried over") if r.state.subject else None
+
+
+@rule("agent.opener", "the rite's opener (燕禮 the ruler; 士冠, 特牲 the 主人), else the most senior person named")
+def opener(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """At the opening of a rite with nobody named yet: the rite's opener, else the most senior person."""
+    agent, why = r._opening_agent()
+    return Decision(agent, why)
+
+
+AGENT_RULES: tuple[Rule, ...] = (
+    pivot,
+    noted_doers,
+    relative_subject,
+    usual_giver,
+    condition_by_fact,
+    before_condition,
+    named_for_act,
+    as_at_first,
+    brings_dish_again,
+    serves_the_seated,
+    completes_drinking,
+    holds_cup,
+    drinks_after_reply,
+    cup_left_standing,
+    thanks_for_washing,
+    goes_up_first,
+    returns_own_xian,
+    returns_last_xian,
+    host_toasts_guest,
+    passes_pledge,
+    round_presenter,
+    same_giver,
+    xian_host,
+    completes_act,
+    reply,
+    mutual,
+    saluted_moves,
+    office,
+    does_not_pour,
+    reports_back,
+    opening_fact,
+    default_fact,
+    server_moves,
+    server_sets_down,
+    nobody_toasts_himself,
+    carried_over,
+    opener,
+)
+"""The rules for an unwritten agent, in the order they are tried (:func:`~yili.ingest.rules.first_answer`)."""

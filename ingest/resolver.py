@@ -12,12 +12,13 @@ from dataclasses import replace
 from itertools import islice
 
 from yili.ingest import grammar as g
-from yili.ingest.agents import AS_AT_FIRST, AgentRules
+from yili.ingest.agents import AgentRules, opener
 from yili.ingest.clauses import Clause
 from yili.ingest.cups import _CUP_OBJECT_ACTS, _THING_ACTS, CupRules
 from yili.ingest.document import Document
 from yili.ingest.reading import ReadingState, _looks_traditional
 from yili.ingest.recipients import RecipientRules
+from yili.ingest.rules import FIELDS, decision
 from yili.ingest.steps import ACTUAL, CONDITIONAL, NEGATED, Step, Term
 from yili.ingest.tokens import (
     ADV,
@@ -234,10 +235,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         else:
             with_whom = []
         led_by: tuple[Term, ...] = ()
+        decided: dict[str, str] = {}
+        if subject:
+            decided["agent"] = AGENT_WRITTEN
         if subject and prefix and prefix[0].kind == CONJ and st.subject:
             # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
             subject = tuple(dict.fromkeys(st.subject + subject))
             agent_explicit = False
+            decided["agent"] = AGENT_JOINED
         elif (
             subject
             and len(prefix) > 1
@@ -250,6 +255,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             led_by = tuple(p for p in st.subject if all(p.key != q.key for q in subject))
             subject = tuple(dict.fromkeys(led_by + subject))
             agent_explicit = False
+            decided["agent"] = AGENT_GOES_WITH
         elif subject and action.key in g.MOTION_VERBS:
             # 主人以賔升: the one before 以 leads the one after it (both go up)
             triples = zip(prefix, prefix[1:], prefix[2:], strict=False)
@@ -264,19 +270,25 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # the words of an act are said by who does it in the narrative (士冠 宿曰…: the host, who 宿賔)
             agent, why = said_at.agent, f"says the words of the {said_at.action.label} told before (block {said_at.block})"
             notes.append(f"agent: {why}")
+            decided["agent"] = AGENT_SAYS_WORDS
         if not agent:
-            agent, why = self._unwritten_agent(clause, action)
+            found, agent_rule = self._unwritten_agent(clause, action)
+            agent, why, agent_alternative = found.value, found.note, found.alternative
             if agent and not all(self.profile.in_cast(a.key) or a.key in st.written for a in agent if a.key):
                 # an unwritten agent is never a role outside the rite's cast (or outside the persons the
                 # text itself has written: a cast list is not the text)
                 kept = tuple(a for a in agent if not a.key or self.profile.in_cast(a.key) or a.key in st.written)
-                agent, why = (kept, why) if kept else self._opening_agent()
-            self._agent_from_pivot = why.startswith("named by the pivot")
+                if kept:
+                    agent = kept
+                else:
+                    agent, why = self._opening_agent()
+                    agent_rule, agent_alternative = opener, False
+            decided["agent"] = agent_rule.id
+            self._agent_from_pivot = "pivot" in agent_rule.tags
             # an act by an assistant the text does not name (a default agent, a dish brought again) does
             # not make him the subject of the acts that follow
-            default_agent = why.startswith(("default agent", "brings the dish"))
-            mutual = why.startswith("a mutual act")
-            agent_alternative = why.endswith("(either)")
+            default_agent = "not-topic" in agent_rule.tags
+            mutual = "mutual" in agent_rule.tags
             notes.append(f"agent: {why}")
         st.pivot_agent = ()
         if subject or action.key not in g.MOTION_VERBS:
@@ -383,6 +395,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             agent, agent_explicit = after, False
             suffix = [t for t in suffix if t.kind != ROLE]  # those he comes after are not presented here
             notes.append("agent: presents to him next after the ones named (獻次X)")
+            decided["agent"] = AGENT_NEXT_AFTER
         if topic and not objects_persons and not pp_persons and self.person_is_recipient(action):
             objects_persons = list(self._role_terms(topic))  # 其笙則獻…: the 笙 are the ones presented
         if location_tok is None and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
@@ -430,6 +443,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 object_text = verb.text
                 object_term = self.term(action, verb.text)
                 notes.append("action: causative motion read as 命")
+                decided["action"] = ACTION_CAUSATIVE
         elif clause.flags.get("verbal_object"):
             vo: Concept = clause.flags["verbal_object"]  # type: ignore[assignment]
             object_text = str(clause.flags.get("verbal_object_text") or vo.hans).lstrip("".join(g.ADVERBS))
@@ -467,6 +481,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             default_agent = True
             object_tokens = [x for x in object_tokens if x.kind != ZHI]
             notes.append(f"agent: default agent of the rite ({default_fact.source}); the persons named first are served (topic)")
+            decided["agent"] = AGENT_SERVES_TOPIC
         passive = self._passive_toast(action, agent, objects_persons, pp_persons, object_tokens, written=bool(subject))
         if passive is not None:
             # 衆賔獻 / 每一人獻: "the guests (each) are toasted" — the person named has just been the
@@ -474,6 +489,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             objects_persons, agent = list(agent), passive
             agent_explicit = False
             notes.append("agent: toasted persons named before the verb (passive reading)")
+            decided["agent"] = AGENT_PASSIVE
         self.held_out = None
         recipient, recipient_alt, recipient_why = self._recipient(
             action, agent, objects_persons, pp_persons, object_tokens, clause
@@ -734,7 +750,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 recipient, recipient_alt = again.recipient, False
                 notes[:] = [n for n in notes if not n.startswith("recipient:")] + ["recipient: as at first (如初): to whom it went then"]
 
-        if not recipient and f"agent: {AS_AT_FIRST}" in notes:
+        if not recipient and decided.get("agent") == "agent.as-at-first":
             # 加皮弁如初儀: done as at first, to the one it was done to then (the capped son)
             first = self.first_time(clause, action)
             if first is not None and first.recipient:
@@ -774,6 +790,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             summary=summary,
             part=self.part,
             notes=tuple(notes),
+            why=tuple((f, decided[f]) for f in FIELDS if f in decided),
         )
         self.steps.append(step)
         self._note_closing(step)
@@ -864,7 +881,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
     def _steps_of(self, act: str) -> list[Step]:
         """The steps so far of ``act`` (a concept key), in text order, not counting words said."""
-        return [s for s in self.steps if s.action.key == act and not any(n.startswith("agent: says the words") for n in s.notes)]
+        return [s for s in self.steps if s.action.key == act and s.decided("agent") != AGENT_SAYS_WORDS]
 
     def _variant_section(self, clause: Clause) -> None:
         """Open or close the variants of a rite at the head of a paragraph.
@@ -970,6 +987,32 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
+
+AGENT_WRITTEN = decision("agent.written", "the text names him before the act", "The persons written before the act.")
+AGENT_JOINED = decision(
+    "agent.joined", "士冠 賔反入 及卿大夫皆説屦: 及 adds persons", "及 + persons: added to the one already acting."
+)
+AGENT_GOES_WITH = decision(
+    "agent.goes-with", "主人揖讓 | 以大夫升 (註 以猶與也)", "以 + a person with a motion: the one acting goes with him."
+)
+AGENT_SAYS_WORDS = decision(
+    "agent.says-words", "士冠 宿曰…: the host, who 宿賔", "The words of an act are said by who does it in the narrative."
+)
+AGENT_NEXT_AFTER = decision(
+    "agent.next-after", "記 公有司…獻次衆賓 (注 獻在後者賤也)", "獻次X: presented next, by whoever presented to X."
+)
+AGENT_SERVES_TOPIC = decision(
+    "agent.serves-topic",
+    "燕禮 祝史小臣師亦就其位而薦之",
+    "X…而V之: the persons named first are served, by the rite's default agent.",
+    tags=("not-topic",),
+)
+AGENT_PASSIVE = decision(
+    "agent.passive-toast", "鄉飲酒 主人獻衆賔 … 衆賔獻", "Persons named before a bare toast verb are toasted (passive)."
+)
+ACTION_CAUSATIVE = decision(
+    "action.causative", "大射礼 射人升賔 (摈者以命升賔)", "A motion verb with a person after it: he is commanded to move (命)."
+)
 
 _EITHER_KINDS = frozenset({ROLE, OTHER, OBJECT, VESSEL, NUM})
 """Words that 若 X 若 Y chooses between (persons, things, numbers): "either … or", not "if"."""

@@ -91,6 +91,9 @@ class Step:
     page : str | None
         The edition's page on which the step begins, as its page marker names it
         (:func:`yili.ingest.layouts.page_at`); None for a text without page markers.
+    why : tuple[tuple[str, str], ...]
+        The rule that decided each field (field, rule id), in the order the fields were decided
+        (:mod:`yili.ingest.rules`: ``("agent", "agent.carried-over")``).
     """
 
     key: str
@@ -122,6 +125,11 @@ class Step:
     source: str = ""
     notes: tuple[str, ...] = ()
     page: str | None = None
+    why: tuple[tuple[str, str], ...] = ()
+
+    def decided(self, field: str) -> str | None:
+        """The id of the rule that decided ``field`` (``agent``), or None if none is recorded."""
+        return next((rid for f, rid in self.why if f == field), None)
 
     @property
     def agent_label(self) -> str | None:
@@ -161,6 +169,7 @@ class Step:
             "summary": self.summary,
             "part": self.part,
             "page": self.page,
+            "why": dict(self.why),
         }
 
 

@@ -1,0 +1,203 @@
+"""The rules registry: every field of a step decided by an ordered tuple of small named rules.
+
+A :class:`Rule` has an id (``agent.pivot``), the field it decides, the function that tries it, the text or
+commentary that justifies it, and examples (:class:`Example`: a clause of a rite, the value the rule gives
+it).  A field's rules are tried in order by :func:`first_answer`; the first that answers decides, and its
+id is recorded on the step (``Step.why``: field → rule id), in the JSON Lines and in the graph
+(``yk:decidedBy``).  The shape is spaCy's rule components (an ordered list of small callables over one
+document), and :data:`yili.ingest.clauses.REREADING_RULES` before it.
+
+Rules that are one branch of a larger decision still written inline (a step's mode, its object, its place)
+are registered with :func:`decision` so that they are named, cited and counted like the others.
+
+:func:`registry` lists every rule of every field, in order; :func:`count_decisions` counts how often each
+decided something, by rite, over a set of steps (``yili-kg rules``).  The examples are kept as data in
+``ingest/data/rule_examples.tsv`` and run as tests (``tests/ingest/test_rules.py``), one per rule id.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FIELDS = ("mode", "action", "agent", "recipient", "vessel", "wine", "object", "location", "facing")
+"""The fields of a step a rule may decide, in the order the resolver fills them."""
+
+EXAMPLES_FILE = Path(__file__).with_name("data") / "rule_examples.tsv"
+"""The rules' examples: ``rule``, ``rite``, ``edition``, ``block``, ``text`` (the clause as read), ``field
+value`` (the value of the rule's field on that step, as ``yili-kg steps`` prints it)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """A clause a rule decides, and what it gives.
+
+    Attributes
+    ----------
+    rite : str
+        The rite's key (``shiguanli``).
+    edition : str
+        The edition's key (``shuzhu``, ``zhushu``, ``zhengzhu``, ``shuzhu-excerpt``).
+    block : int
+        The classic block (paragraph) the clause is in.
+    text : str
+        The clause as read (``Step.text``).
+    value : str
+        The field's value on that step as ``yili-kg steps`` prints it (``主人``, ``賔+主人``; ``-`` for none).
+    """
+
+    rite: str
+    edition: str
+    block: int
+    text: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a rule answers: the field's value, the note for people, whether the persons are alternatives
+    (若賔若長: either)."""
+
+    value: Any
+    note: str
+    alternative: bool = False
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One named rule of the language or of the ritual.
+
+    Attributes
+    ----------
+    id : str
+        ``field.name`` (``recipient.answering-bow``); unique.
+    field : str
+        The step field it decides (one of :data:`FIELDS`).
+    cites : str
+        The text or commentary that justifies it (``燕禮 注曰主人宰夫也``).
+    fn : Callable | None
+        The function :func:`first_answer` calls (``fn(reader, *args) -> Decision | None``); None for a
+        branch registered with :func:`decision`.
+    doc : str
+        One line on what it does.
+    tags : frozenset[str]
+        What the resolver does with its answer (``not-topic``: the agent found does not become the topic;
+        ``mutual``: the two parties of an exchange; ``pivot``: the person a pivot verb named; ``inferred``:
+        a value not written in the clause).
+    """
+
+    id: str
+    field: str
+    cites: str
+    fn: Callable[..., Decision | None] | None = None
+    doc: str = ""
+    tags: frozenset[str] = field(default_factory=frozenset)
+
+    def examples(self) -> tuple[Example, ...]:
+        """This rule's examples, from :data:`EXAMPLES_FILE`."""
+        return examples().get(self.id, ())
+
+
+_REGISTRY: dict[str, Rule] = {}
+
+
+def _register(r: Rule) -> Rule:
+    if r.field not in FIELDS:
+        raise ValueError(f"rule {r.id}: unknown field {r.field!r}")
+    if not r.id.startswith(r.field + ".") and not r.id.startswith(("action.", "mode.")):
+        raise ValueError(f"rule {r.id}: its id does not begin with its field {r.field!r}")
+    old = _REGISTRY.get(r.id)
+    if old is not None and old != r:
+        raise ValueError(f"rule {r.id} is defined twice")
+    _REGISTRY[r.id] = r
+    return r
+
+
+def rule(rule_id: str, cites: str, tags: Iterable[str] = ()) -> Callable[[Callable[..., Decision | None]], Rule]:
+    """Decorator: make a function a :class:`Rule` with id ``rule_id`` (its field is the id's first part) and
+    register it.  The function's docstring's first line is the rule's ``doc``."""
+
+    def wrap(fn: Callable[..., Decision | None]) -> Rule:
+        doc = (fn.__doc__ or "").strip().split("\n")[0]
+        return _register(Rule(rule_id, rule_id.split(".")[0], cites, fn, doc, frozenset(tags)))
+
+    return wrap
+
+
+def decision(rule_id: str, cites: str, doc: str, tags: Iterable[str] = ()) -> str:
+    """Register a branch of an inline decision as a rule (no function of its own) and return its id, which
+    the resolver records on the step when the branch decides."""
+    _register(Rule(rule_id, rule_id.split(".")[0], cites, None, doc, frozenset(tags)))
+    return rule_id
+
+
+def first_answer(rules: Sequence[Rule], *args: Any) -> tuple[Decision, Rule] | None:
+    """Try ``rules`` in order with ``args``; the first that answers (not None) decides.
+
+    Returns
+    -------
+    (Decision, Rule) or None
+        The answer and the rule that gave it; None if no rule answers.
+    """
+    for r in rules:
+        assert r.fn is not None, r.id
+        d = r.fn(*args)
+        if d is not None:
+            return d, r
+    return None
+
+
+def registry() -> list[Rule]:
+    """Every registered rule, by field (in :data:`FIELDS` order) and, within a field, in the order tried.
+
+    Importing :mod:`yili.ingest.resolver` registers them all."""
+    import yili.ingest.resolver  # noqa: F401  (registers every field's rules)
+
+    order = {f: k for k, f in enumerate(FIELDS)}
+    return sorted(_REGISTRY.values(), key=lambda r: order[r.field])  # stable: registration order kept
+
+
+def get(rule_id: str) -> Rule:
+    """The rule with this id.  Raises KeyError if there is none."""
+    registry()
+    return _REGISTRY[rule_id]
+
+
+_EXAMPLES: dict[str, tuple[Example, ...]] | None = None
+
+
+def examples() -> dict[str, tuple[Example, ...]]:
+    """Rule id → its examples, read once from :data:`EXAMPLES_FILE` (a TSV with a header row)."""
+    global _EXAMPLES
+    if _EXAMPLES is None:
+        out: dict[str, list[Example]] = {}
+        with open(EXAMPLES_FILE, encoding="utf-8", newline="") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                ex = Example(row["rite"], row["edition"], int(row["block"]), row["text"], row["value"])
+                out.setdefault(row["rule"], []).append(ex)
+        _EXAMPLES = {k: tuple(v) for k, v in out.items()}
+    return _EXAMPLES
+
+
+def count_decisions(steps: Iterable[tuple[str, Any]]) -> dict[str, dict[str, int]]:
+    """How many times each rule decided a field, by rite.
+
+    Parameters
+    ----------
+    steps : iterable of (rite key, Step)
+
+    Returns
+    -------
+    dict
+        rule id → {rite key → count}; rites in the order first met, rules as :func:`registry` lists them
+        (a rule that never decided anything is present with no rites).
+    """
+    counts: dict[str, dict[str, int]] = {r.id: {} for r in registry()}
+    for rite, step in steps:
+        for _field, rid in step.why:
+            per = counts.setdefault(rid, {})
+            per[rite] = per.get(rite, 0) + 1
+    return counts
