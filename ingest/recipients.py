@@ -1,10 +1,15 @@
-"""To whom an act goes: written persons, alternatives, and the act's ``yk:recipientRule``."""
+"""To whom an act goes: written persons, alternatives, and the act's ``yk:recipientRule``: the rules
+:data:`RECIPIENT_RULES`, tried in order by :func:`yili.ingest.rules.first_answer`, and the lookups they
+make on the reading state (:class:`RecipientRules`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
 from yili.ingest.reading import Reader
+from yili.ingest.rules import Decision, Rule, first_answer, rule
 from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     COND,
@@ -68,16 +73,9 @@ class RecipientRules(Reader):
             or bool(action.flag("personObject") and action.flag("recipientRule") != "superior")
         )
 
-    def _recipient(
-        self,
-        action: Concept,
-        agent: tuple[Term, ...],
-        objects_persons: list[Term],
-        pp_persons: list[Term],
-        object_tokens: list[Token],
-        clause: Clause,
-    ) -> tuple[tuple[Term, ...], bool, str | None]:
-        """To whom the act goes.
+    def _recipient(self, query: RecipientQuery) -> tuple[Decision, Rule]:
+        """To whom the act goes: the first of :data:`RECIPIENT_RULES` that answers (the last,
+        :func:`none`, always does).
 
         Written persons first: the person object (献賔, 揖之), then a 于-person (献于公, 媵觚于賔).
         若X若Y gives alternatives (若賔若长唯公所酬). Else by the act's ``yk:recipientRule``:
@@ -85,190 +83,9 @@ class RecipientRules(Reader):
         most senior present), ``served`` (荐, 设: the one who has just been toasted),
         ``next-in-rank`` (旅酬: resolved later from who receives it).
         """
-        if action.key == "action-cong" and self.state.last_toast is not None and self.state.last_toast[1]:
-            if any(t.kind == OBJECT for t in clause.prefix):
-                # 以肝從: the dish follows the cup to the one who drinks it (特牲 賓長以肝從: to the 尸)
-                return self.state.last_toast[1], False, "the dish follows the cup to the one who drinks"
-        following = self._next_elliptic.get(clause.start, ())
-        if action.key == "action-xian" and following and not objects_persons and not pp_persons:
-            before = self._presented_before(following[0])
-            if before is not None:
-                # 酌獻及佐食: the one presented before the 佐食 in the round before (特牲 獻祝…及佐食如初)
-                return before, False, "presented before the next one, as in the round before"
-        zhi_first = bool(object_tokens) and object_tokens[0].kind == ZHI
-        as_recipient = self.person_is_recipient(action)
-        if as_recipient or action.flag("personObject") or action.flag("recipientRule") != "none":
-            if objects_persons and as_recipient and not (zhi_first and action.flag("personObject")):
-                return tuple(objects_persons), False, None
-            if pp_persons and action.key == "action-zuo" and not objects_persons:
-                returned = self.returned_xian(agent)
-                presented = {p.key for p in returned[1]} if returned is not None else set()
-                if returned is not None and returned[0] != "return" and {p.key for p in pp_persons} <= presented:
-                    # 有司徹 主人酌酢于長賔: the 主人 pours for himself the 酢 of the 長賔 he presented (註
-                    # 主人酌自酢 序賔意 賔卑不敢酢); the cup stays in his hand (燕禮 41's 酢 likewise)
-                    return agent, False, "a self-poured return toast, in the name of the one written (酢于X)"
-            if pp_persons:
-                return tuple(pp_persons), False, None
-            if any(t.kind == ZHI for t in object_tokens) and action.flag("personObject"):
-                # a salute goes to a party of the rite, not to an assistant named in between (士冠 賔揖之:
-                # the capped son, not the 贊者 who tied his strings)
-                p = self._last_person_other_than(agent, principal=action.key == "action-yi")
-                if p is not None:
-                    return (p,), False, "之 = the last person named"
-        if (
-            "action-xian" in self.vocabulary.broader_closure(action.key)
-            and self.state.xians
-            and any(t.text in g.NUMBERED_PRESENTATIONS for t in clause.prefix[-1:])
-            or (
-                action.key == "action-xian"
-                and (clause.verb.text[:1] in g.NUMBERED_PRESENTATIONS or clause.verb.text.endswith("加爵"))
-                and self.state.xians
-            )
-        ):
-            # 亞獻, 三獻, 為加爵: the further presentations go to whom the first went (the 尸)
-            return self.state.xians[0][1], False, "a numbered presentation, to the receiver of the first"
-        if action.key == "action-shou-hand" and not objects_persons and not pp_persons:
-            taker = self._next_subject.get(clause.start)
-            if taker and taker in self.vocabulary.concepts and all(a.key != taker for a in agent):
-                # 公食 宰夫自東房授醯醬 | 公設之: handed to the one who takes it up next (註 授授公也)
-                return (self.term(self.vocabulary.concepts[taker]),), False, "handed to the one who acts on it next"
-        alternatives = self._alternatives(clause)
-        if alternatives:
-            self.state.last_alternatives = alternatives
-            return alternatives, True, "either of the persons after 若…若"
-        if any(t.text in g.CHOICE for t in clause.tokens) and self.state.last_alternatives:
-            # 唯公所赐 again: the ruler chooses among the same persons as before (若賔若长)
-            return self.state.last_alternatives, True, "either of the persons offered before"
-        default = self.profile.default_agent(action.key)
-        if default is not None and default.recipient in self.vocabulary.concepts and not any(t.kind == ZHI for t in object_tokens):
-            # a rite fact: the act goes to its usual receiver (士冠: the 醮 of the capped son)
-            return (self.term(self.vocabulary.concepts[str(default.recipient)]),), False, f"the rite's receiver ({default.source})"
-        rule = action.flag("recipientRule", "none")
-        if action.flag("speech") and action.flag("personObject") and rule in ("none", "other-party"):
-            # 若孤子則父兄戒宿: an invitation with no one named goes to whom the rite invites (主人戒賔)
-            invited = next((s.recipient for s in reversed(self.steps[-300:]) if s.action.key == action.key and s.recipient), ())
-            if invited and all(a.key != invited[0].key for a in agent):
-                return invited[:1], False, "the one this act goes to in the rite"
-        if action.key in ("action-shou", "action-baishou") and objects_persons and not pp_persons:
-            # 受 + a person + a thing: the thing is his, received from him (有司徹 尸…受主人爵, 主人降受宰几)
-            after_verb = list(clause.suffix)
-            thing_after = (
-                len(after_verb) >= 2 and after_verb[0].kind == ROLE and after_verb[1].kind in (VESSEL, OBJECT, OTHER)
-            )  # the person right after 受, and his thing right after him
-            if thing_after and all(a.key != p.key for a in agent for p in objects_persons):
-                return tuple(objects_persons[:1]), False, "receives the thing of the person written with it"
-        if action.key in ("action-shou", "action-baishou"):
-            nominal = clause.flags.get("nominal_object")
-            if nominal in ("命",):
-                p = self.superior(agent)
-                return ((p,) if p else ()), False, "a command is received from the superior"
-            holder = self._holding(agent, clause.block)
-            if holder is not None:
-                return holder, False, "receives from the one who holds it"
-            keeper = self._keeper_of(object_tokens)
-            if keeper is not None and all(a.key != keeper.key for a in agent):
-                # 賔降二等受皮弁: from the 執冠者, the one named for holding the caps
-                return (keeper,), False, "receives from the one named for holding it (執X者)"
-            cup = any(t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key) for t in clause.tokens)
-            hander = self._handed_to(agent, clause.block, cup)
-            if hander is not None:
-                return hander, False, "receives from the one who handed it (授)"
-            lt = self.state.last_toast
-            if lt is not None and lt[0] and agent and (nominal in ("旅", "酬") or any(self._one_of(agent[0], r) for r in lt[1])):
-                if lt[0][0].key != agent[0].key:
-                    return lt[0][:1], False, "receives from the giver of the toast"
-            if lt is not None and lt[0] and lt[1] and agent and lt[0][0].key == agent[0].key and lt[1][0].key != agent[0].key:
-                # the giver takes the emptied cup back from the one he toasted (特牲 主人…獻祝 … 受角)
-                return lt[1][:1], False, "takes the cup back from the one he toasted"
-        if action.key == "action-baisong" and agent:
-            # the bow of sending off the cup goes to the one it was sent to
-            for s in reversed(self.steps[-8:]):
-                if "action-toast" in self.vocabulary.broader_closure(s.action.key) and s.agent[:1] == agent[:1] and s.recipient:
-                    return s.recipient[:1], False, "to the one the cup was sent to"
-        if action.key == "action-zuo":
-            returned = self.returned_xian(agent)
-            if returned is not None and returned[0] == "return":
-                return returned[1], False, "the return toast goes to who gave the 献"
-            if returned is not None:
-                return agent, False, "a self-poured return toast (更爵 … 自酢)"
-            if self.state.last_xian is not None:
-                return self.state.last_xian[0], False, "the return toast goes to who gave the last 献"
-        if rule == "each-other" and len(agent) >= 2:
-            # 衆賓及衆兄弟交錯以辯: the two sides pass the pledge to each other (註 交錯猶言東西)
-            return agent, False, "each side to the other"
-        if rule == "answer":
-            # 答拜 answers a bow, 对 a 辞, 许 a 命/请, 命 a 请 — each directed at the agent
-            # (射人命賔 … 许诺: to the 射人; 射人请賔 公曰命某为賔: to the 射人)
-            keys = {a.key for a in agent}
-            wanted = _ANSWERS.get(action.key, frozenset())
-            for s in reversed(self.steps[-12:]):
-                fam = self.vocabulary.broader_closure(s.action.key)
-                if not (fam & wanted) or self._is_reply(s):
-                    continue
-                if s.agent and keys & {r.key for r in s.recipient} and not (keys & {a.key for a in s.agent}):
-                    return s.agent[:1], False, "answers the last act directed at him"
-            if action.key == "action-ming":
-                doer = self._next_subject.get(clause.start)
-                if clause.flags.get("verbal_object") and doer and doer not in {a.key for a in agent} and doer in self.vocabulary.concepts:
-                    # 祝命爾敦 | 佐食爾黍稷: a command of an act goes to whoever does it next
-                    return (self.term(self.vocabulary.concepts[doer]),), False, "commanded to the one who does it next"
-                return (), False, None
-            rule = "other-party"
-        if rule == "other-party" and self._agent_from_pivot:
-            # 公命小臣辞: the servant declines, for the ruler, to the ruler's other party
-            p = self.other_party(self.state.pivot_commander)
-            if p is not None and all(p.key != a.key for a in agent):
-                return (p,), False, "to the other party of the one who commanded it"
-        if rule == "other-party" and action.key == "action-gao" and agent and not self._is_principal(agent[0].key):
-            # an officer announces to the one he serves (士冠 宗人告事畢, 擯者告: to the host)
-            opener = self.profile.opener
-            if opener in self.vocabulary.concepts and opener != agent[0].key:
-                return (self.term(self.vocabulary.concepts[str(opener)]),), False, "an officer announces to the one he serves"
-        if action.key == "action-ci-decline" and agent:
-            # 賔降 主人降 賔辭: one declines the act the other has just done
-            for s in reversed(self.steps[-3:]):
-                if s.block != clause.block:
-                    break
-                if s.agent and s.agent[0].key != agent[0].key and self._is_principal(s.agent[0].key):
-                    return s.agent[:1], False, "declines the other's act just done"
-        if rule == "other-party" and agent and "action-bai" in self.vocabulary.broader_closure(action.key):
-            giver = self._giver_of_drained_cup(agent, clause.block)
-            if giver is not None:
-                # 卒爵拜: the bow after draining the cup goes to whoever gave it (士虞 主人…獻祝 祝…卒爵拜)
-                return giver, False, "bows to the one who gave the cup he drained"
-        if rule == "other-party":
-            p = self.other_party(agent)
-            return ((p,) if p else ()), False, "other party of the exchange"
-        if rule == "superior":
-            p = self.superior(agent)
-            return ((p,) if p else ()), False, "the most senior person present"
-        setting = self.profile.default_agent(action.key)
-        if rule == "served" and setting is not None and setting.opening and agent and agent[0].key == setting.role:
-            # the officers setting out the rite's things (士冠 有司…尊于房户之間): nobody is served by it
-            return (), False, None
-        if rule == "served" and self.state.last_toast is not None and self._toasted_lately(clause.block):
-            return self.state.last_toast[1], False, "the one just toasted is served"
-        if action.key == "action-jia" and not any(t.kind in (YU,) for t in clause.suffix) and all(t.kind == ZHI for t in object_tokens):
-            rule = "served"  # 加之: put it on the person (加于俎: onto the stand; 加柶: the spoon into the cup)
-        if rule == "served" and action.key in g.DONE_TO_THE_PERSON:
-            served = self._person_served(agent, clause.block)
-            if served is not None:
-                return served
-        if rule == "served":
-            # 贊者坐櫛設纚 (士冠): the person being served is the party named last; 羞 is not served to
-            # whoever was named last (燕禮 笙入 … 膳宰羞庶羞: not to the pipers)
-            keys = {a.key for a in agent}
-            earlier = list(reversed(self.state.mentions[-40:])) if action.key in g.DONE_TO_THE_PERSON else []
-            named = [] if action.key in g.SERVED_TO_EATERS else [*reversed(self.state.block_mentions), *earlier]
-            for t in named:
-                if t.key not in keys and self._is_principal(t.key):
-                    return (t,), False, "the one being served, named last"
-            eater = self._eating(agent, clause.block)
-            if eater is not None:
-                return eater, False, "the one eating is served"
-            if self.state.last_toast is not None and action.key not in g.SERVED_TO_EATERS:
-                return self.state.last_toast[1], False, "the one last toasted is served"
-        return (), False, None
+        found = first_answer(RECIPIENT_RULES, self, query)
+        assert found is not None  # none() always answers
+        return found
 
     def _eating(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
         """The one who has been eating (食, 飯, 嚌) in this paragraph or the two before, not ``agent``:
@@ -428,3 +245,484 @@ class RecipientRules(Reader):
                     return s.action.label
                 return None
         return None
+
+
+# -- the rules, in the order they are tried (RECIPIENT_RULES) ------------------------------------------
+# Each takes (reader, query) and answers a Decision (the recipients, the note; alternative for 若…若) or None.
+
+
+@dataclass(frozen=True)
+class RecipientQuery:
+    """What the recipient rules read of a clause: its act, its agent, the persons written after the verb
+    (as object, and after 于), the object tokens, and the clause."""
+
+    action: Concept
+    agent: tuple[Term, ...]
+    objects_persons: tuple[Term, ...]
+    pp_persons: tuple[Term, ...]
+    object_tokens: tuple[Token, ...]
+    clause: Clause
+
+    @property
+    def raw_rule(self) -> str:
+        """The act's ``yk:recipientRule`` as the vocabulary gives it (``none`` if none)."""
+        return str(self.action.flag("recipientRule", "none"))
+
+    @property
+    def rule(self) -> str:
+        """The recipient rule after the answering acts: an answer that found nothing goes to the other party."""
+        return "other-party" if self.raw_rule == "answer" else self.raw_rule
+
+    @property
+    def served_rule(self) -> str:
+        """:attr:`rule`, with 加之 (put it on the person) read as serving him."""
+        q = self
+        if q.action.key == "action-jia" and not any(t.kind == YU for t in q.clause.suffix) and all(t.kind == ZHI for t in q.object_tokens):
+            return "served"
+        return self.rule
+
+
+def _written_path(r: RecipientRules, q: RecipientQuery) -> bool:
+    # (an act with no recipientRule flag at all takes this path too, as a written person decides first)
+    return bool(r.person_is_recipient(q.action) or q.action.flag("personObject") or q.action.flag("recipientRule") != "none")
+
+
+@rule("recipient.dish-follows-cup", "特牲 賓長以肝從: to the 尸, who drinks", tags=("inferred",))
+def dish_follows_cup(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """以X從: the dish follows the cup to the one who drinks it."""
+    lt = r.state.last_toast
+    if q.action.key == "action-cong" and lt is not None and lt[1] and any(t.kind == OBJECT for t in q.clause.prefix):
+        return Decision(lt[1], "the dish follows the cup to the one who drinks")
+    return None
+
+
+@rule("recipient.presented-before-next", "特牲 獻祝…及佐食如初: the one presented before the 佐食", tags=("inferred",))
+def presented_before_next(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """酌獻 | 及X: the one presented before X in the round before."""
+    following = r._next_elliptic.get(q.clause.start, ())
+    if q.action.key == "action-xian" and following and not q.objects_persons and not q.pp_persons:
+        before = r._presented_before(following[0])
+        if before is not None:
+            return Decision(before, "presented before the next one, as in the round before")
+    return None
+
+
+@rule("recipient.person-object", "鄉飲酒 主人獻賔; 揖卿大夫; 命賔: the person written after the act")
+def person_object(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """The person written after an act that takes one as its recipient."""
+    zhi_first = bool(q.object_tokens) and q.object_tokens[0].kind == ZHI
+    as_recipient = r.person_is_recipient(q.action)
+    if _written_path(r, q) and q.objects_persons and as_recipient and not (zhi_first and q.action.flag("personObject")):
+        return Decision(q.objects_persons, "")
+    return None
+
+
+@rule("recipient.self-poured-in-name", "有司徹 主人酌酢于長賔, 註 主人酌自酢 序賔意 賔卑不敢酢", tags=("inferred",))
+def self_poured_in_name(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """酢于X, X one he presented: he pours the 酢 for himself, in X's name."""
+    if _written_path(r, q) and q.pp_persons and q.action.key == "action-zuo" and not q.objects_persons:
+        returned = r.returned_xian(q.agent)
+        presented = {p.key for p in returned[1]} if returned is not None else set()
+        if returned is not None and returned[0] != "return" and {p.key for p in q.pp_persons} <= presented:
+            return Decision(q.agent, "a self-poured return toast, in the name of the one written (酢于X)")
+    return None
+
+
+@rule("recipient.yu-person", "燕禮 獻于公, 媵觚于賔: the person after 于")
+def yu_person(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """The person written after 于."""
+    return Decision(q.pp_persons, "") if _written_path(r, q) and q.pp_persons else None
+
+
+@rule("recipient.zhi-last-person", "士冠 賔揖之: the capped son, not the 贊者 who tied his strings", tags=("inferred",))
+def zhi_last_person(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """之 after an act that takes a person: the last person named (a party of the rite, for a salute)."""
+    if _written_path(r, q) and any(t.kind == ZHI for t in q.object_tokens) and q.action.flag("personObject"):
+        p = r._last_person_other_than(q.agent, principal=q.action.key == "action-yi")
+        if p is not None:
+            return Decision((p,), "之 = the last person named")
+    return None
+
+
+@rule("recipient.numbered-presentation", "特牲 亞獻, 三獻, 為加爵: to the receiver of the first (the 尸)", tags=("inferred",))
+def numbered_presentation(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """A numbered presentation goes to whom the first went."""
+    st, verb = r.state, q.clause.verb
+    if (
+        "action-xian" in r.vocabulary.broader_closure(q.action.key)
+        and st.xians
+        and any(t.text in g.NUMBERED_PRESENTATIONS for t in q.clause.prefix[-1:])
+        or (
+            q.action.key == "action-xian"
+            and (verb.text[:1] in g.NUMBERED_PRESENTATIONS or verb.text.endswith("加爵"))
+            and st.xians
+        )
+    ):
+        return Decision(st.xians[0][1], "a numbered presentation, to the receiver of the first")
+    return None
+
+
+@rule("recipient.handed-to-next", "公食 宰夫自東房授醯醬 | 公設之, 註 授授公也", tags=("inferred",))
+def handed_to_next(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """授 with no one named: to the one who takes it up next."""
+    if q.action.key == "action-shou-hand" and not q.objects_persons and not q.pp_persons:
+        taker = r._next_subject.get(q.clause.start)
+        if taker and taker in r.vocabulary.concepts and all(a.key != taker for a in q.agent):
+            return Decision((r.term(r.vocabulary.concepts[taker]),), "handed to the one who acts on it next")
+    return None
+
+
+@rule("recipient.either", "燕禮 若賔若長唯公所酬: either of the persons after 若…若", tags=("inferred",))
+def either(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """若X若Y: alternatives (remembered for a later 唯公所賜)."""
+    alternatives = r._alternatives(q.clause)
+    if alternatives:
+        r.state.last_alternatives = alternatives
+        return Decision(alternatives, "either of the persons after 若…若", alternative=True)
+    return None
+
+
+@rule("recipient.either-again", "燕禮 唯公所賜: among the same persons as before (若賔若長)", tags=("inferred",))
+def either_again(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """唯公所X again: the ruler chooses among the same persons as before."""
+    if any(t.text in g.CHOICE for t in q.clause.tokens) and r.state.last_alternatives:
+        return Decision(r.state.last_alternatives, "either of the persons offered before", alternative=True)
+    return None
+
+
+@rule("recipient.rite-receiver", "士冠 醮: to the capped son (a rite fact)", tags=("inferred",))
+def rite_receiver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """A rite fact: the act goes to its usual receiver."""
+    default = r.profile.default_agent(q.action.key)
+    if default is not None and default.recipient in r.vocabulary.concepts and not any(t.kind == ZHI for t in q.object_tokens):
+        return Decision((r.term(r.vocabulary.concepts[str(default.recipient)]),), f"the rite's receiver ({default.source})")
+    return None
+
+
+@rule("recipient.invited", "士冠 若孤子則父兄戒宿: to whom the rite invites (主人戒賔)", tags=("inferred",))
+def invited(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """An invitation with no one named goes to whom the rite invites."""
+    if q.action.flag("speech") and q.action.flag("personObject") and q.raw_rule in ("none", "other-party"):
+        found = next((s.recipient for s in reversed(r.steps[-300:]) if s.action.key == q.action.key and s.recipient), ())
+        if found and all(a.key != found[0].key for a in q.agent):
+            return Decision(found[:1], "the one this act goes to in the rite")
+    return None
+
+
+_RECEIVING = ("action-shou", "action-baishou")
+
+
+@rule("recipient.thing-of-person", "有司徹 尸…受主人爵, 主人降受宰几: received from the person written with it", tags=("inferred",))
+def thing_of_person(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """受 + a person + a thing: the thing is his, received from him."""
+    if q.action.key in _RECEIVING and q.objects_persons and not q.pp_persons:
+        after_verb = list(q.clause.suffix)
+        thing_after = len(after_verb) >= 2 and after_verb[0].kind == ROLE and after_verb[1].kind in (VESSEL, OBJECT, OTHER)
+        if thing_after and all(a.key != p.key for a in q.agent for p in q.objects_persons):
+            return Decision(q.objects_persons[:1], "receives the thing of the person written with it")
+    return None
+
+
+@rule("recipient.command-from-superior", "聘禮 受命: a command is received from the superior", tags=("inferred",))
+def command_from_superior(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """受命: from the most senior person present."""
+    if q.action.key in _RECEIVING and q.clause.flags.get("nominal_object") in ("命",):
+        p = r.superior(q.agent)
+        return Decision((p,) if p else (), "a command is received from the superior")
+    return None
+
+
+@rule("recipient.from-holder", "鄉飲酒 主人坐取爵…賔…受: from the one who holds it", tags=("inferred",))
+def from_holder(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """受: from the one who holds the thing."""
+    if q.action.key in _RECEIVING:
+        holder = r._holding(q.agent, q.clause.block)
+        if holder is not None:
+            return Decision(holder, "receives from the one who holds it")
+    return None
+
+
+@rule("recipient.from-keeper", "士冠 賔降二等受皮弁: from the 執冠者", tags=("inferred",))
+def from_keeper(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """受X: from the one named for holding X (執X者)."""
+    if q.action.key in _RECEIVING:
+        keeper = r._keeper_of(list(q.object_tokens))
+        if keeper is not None and all(a.key != keeper.key for a in q.agent):
+            return Decision((keeper,), "receives from the one named for holding it (執X者)")
+    return None
+
+
+@rule("recipient.from-hander", "特牲 佐食授挼祭 尸受: from the one who handed it (授)", tags=("inferred",))
+def from_hander(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """受: from the one who handed it over."""
+    if q.action.key in _RECEIVING:
+        cup = any(t.kind == VESSEL and t.concept is not None and r.vocabulary.is_cup(t.concept.key) for t in q.clause.tokens)
+        hander = r._handed_to(q.agent, q.clause.block, cup)
+        if hander is not None:
+            return Decision(hander, "receives from the one who handed it (授)")
+    return None
+
+
+@rule("recipient.from-toast-giver", "鄉飲酒 賔…受爵: from the giver of the toast", tags=("inferred",))
+def from_toast_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """受 by the one toasted: from the giver of the toast."""
+    lt, agent = r.state.last_toast, q.agent
+    nominal = q.clause.flags.get("nominal_object")
+    if q.action.key in _RECEIVING and lt is not None and lt[0] and agent:
+        if (nominal in ("旅", "酬") or any(r._one_of(agent[0], x) for x in lt[1])) and lt[0][0].key != agent[0].key:
+            return Decision(lt[0][:1], "receives from the giver of the toast")
+    return None
+
+
+@rule("recipient.cup-back", "特牲 主人…獻祝 … 受角: the giver takes the emptied cup back", tags=("inferred",))
+def cup_back(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """受 by the giver of the last toast: from the one he toasted."""
+    lt, agent = r.state.last_toast, q.agent
+    if q.action.key in _RECEIVING and lt is not None and lt[0] and lt[1] and agent:
+        if lt[0][0].key == agent[0].key and lt[1][0].key != agent[0].key:
+            return Decision(lt[1][:1], "takes the cup back from the one he toasted")
+    return None
+
+
+@rule("recipient.sent-to", "鄉飲酒 主人…拜送爵: to the one the cup was sent to", tags=("inferred",))
+def sent_to(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """拜送: to the one the cup was sent to."""
+    if q.action.key == "action-baisong" and q.agent:
+        for s in reversed(r.steps[-8:]):
+            if "action-toast" in r.vocabulary.broader_closure(s.action.key) and s.agent[:1] == q.agent[:1] and s.recipient:
+                return Decision(s.recipient[:1], "to the one the cup was sent to")
+    return None
+
+
+@rule("recipient.return-to-giver", "鄉飲酒 賔…以酢主人: the 酢 goes back to who gave the 獻", tags=("inferred",))
+def return_to_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """酢: to who gave the 獻 the agent received."""
+    if q.action.key == "action-zuo":
+        returned = r.returned_xian(q.agent)
+        if returned is not None and returned[0] == "return":
+            return Decision(returned[1], "the return toast goes to who gave the 献")
+    return None
+
+
+@rule("recipient.self-poured", "燕禮 主人…更爵…酢于阼階下, 注 更爵者不敢襲至尊也", tags=("inferred",))
+def self_poured(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """酢 by the one who gave the 獻: he pours it for himself."""
+    if q.action.key == "action-zuo":
+        returned = r.returned_xian(q.agent)
+        if returned is not None and returned[0] != "return":
+            return Decision(q.agent, "a self-poured return toast (更爵 … 自酢)")
+    return None
+
+
+@rule("recipient.last-xian-giver", "a 酢 returns the last 獻: to its giver", tags=("inferred",))
+def last_xian_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """酢 by one in no 獻: to who gave the last 獻."""
+    if q.action.key == "action-zuo" and r.returned_xian(q.agent) is None and r.state.last_xian is not None:
+        return Decision(r.state.last_xian[0], "the return toast goes to who gave the last 献")
+    return None
+
+
+@rule("recipient.each-other", "特牲 衆賓及衆兄弟交錯以辯, 註 交錯猶言東西", tags=("inferred",))
+def each_other(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """交錯: the two sides pass the pledge to each other."""
+    if q.raw_rule == "each-other" and len(q.agent) >= 2:
+        return Decision(q.agent, "each side to the other")
+    return None
+
+
+@rule("recipient.answers", "燕禮 射人命賔 … 許諾; 射人請賔 公曰命某為賔: to the one who asked", tags=("inferred",))
+def answers(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """答拜 answers a bow, 對 a 辭, 許 a 命/請, 命 a 請: to the one whose act was directed at the agent."""
+    if q.raw_rule != "answer":
+        return None
+    keys = {a.key for a in q.agent}
+    wanted = _ANSWERS.get(q.action.key, frozenset())
+    for s in reversed(r.steps[-12:]):
+        fam = r.vocabulary.broader_closure(s.action.key)
+        if not (fam & wanted) or r._is_reply(s):
+            continue
+        if s.agent and keys & {x.key for x in s.recipient} and not (keys & {a.key for a in s.agent}):
+            return Decision(s.agent[:1], "answers the last act directed at him")
+    return None
+
+
+@rule("recipient.command-to-doer", "特牲 祝命爾敦 | 佐食爾黍稷: to whoever does it next", tags=("inferred",))
+def command_to_doer(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """命 answering no request: a command of an act goes to whoever does it next (else to no one)."""
+    if q.raw_rule != "answer" or q.action.key != "action-ming":
+        return None
+    doer = r._next_subject.get(q.clause.start)
+    if q.clause.flags.get("verbal_object") and doer and doer not in {a.key for a in q.agent} and doer in r.vocabulary.concepts:
+        return Decision((r.term(r.vocabulary.concepts[doer]),), "commanded to the one who does it next")
+    return Decision((), "")
+
+
+@rule("recipient.for-commander", "燕禮 公命小臣辭: the servant declines, for the ruler, to his other party", tags=("inferred",))
+def for_commander(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """An act commanded by a pivot verb goes to the commander's other party."""
+    if q.rule == "other-party" and r._agent_from_pivot:
+        p = r.other_party(r.state.pivot_commander)
+        if p is not None and all(p.key != a.key for a in q.agent):
+            return Decision((p,), "to the other party of the one who commanded it")
+    return None
+
+
+@rule("recipient.officer-announces", "士冠 宗人告事畢, 擯者告: to the host", tags=("inferred",))
+def officer_announces(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """An officer announces to the one he serves (the rite's opener)."""
+    agent = q.agent
+    if q.rule == "other-party" and q.action.key == "action-gao" and agent and not r._is_principal(agent[0].key):
+        opener = r.profile.opener
+        if opener in r.vocabulary.concepts and opener != agent[0].key:
+            return Decision((r.term(r.vocabulary.concepts[str(opener)]),), "an officer announces to the one he serves")
+    return None
+
+
+@rule("recipient.declines-act", "鄉飲酒 賔降 主人降 賔辭: one declines the act the other has just done", tags=("inferred",))
+def declines_act(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """辭: to the principal whose act was just done."""
+    if q.action.key == "action-ci-decline" and q.agent:
+        for s in reversed(r.steps[-3:]):
+            if s.block != q.clause.block:
+                break
+            if s.agent and s.agent[0].key != q.agent[0].key and r._is_principal(s.agent[0].key):
+                return Decision(s.agent[:1], "declines the other's act just done")
+    return None
+
+
+@rule("recipient.drained-cup-giver", "士虞 主人…獻祝 祝…卒爵拜: to the one who gave the cup", tags=("inferred",))
+def drained_cup_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """The bow after draining the cup goes to whoever gave it."""
+    if q.rule == "other-party" and q.agent and "action-bai" in r.vocabulary.broader_closure(q.action.key):
+        giver = r._giver_of_drained_cup(q.agent, q.clause.block)
+        if giver is not None:
+            return Decision(giver, "bows to the one who gave the cup he drained")
+    return None
+
+
+@rule("recipient.other-party", "鄉飲酒 主人拜 賔答拜: bows, 辭, 對, 受, 拜送 go to the other party", tags=("inferred",))
+def other_party(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """``yk:recipientRule other-party``: the other party of the exchange."""
+    if q.rule == "other-party":
+        p = r.other_party(q.agent)
+        return Decision((p,) if p else (), "other party of the exchange")
+    return None
+
+
+@rule("recipient.superior", "燕禮 小臣請; 反命; 再拜稽首; 媵: to the most senior present", tags=("inferred",))
+def superior(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """``yk:recipientRule superior``: the most senior person present."""
+    if q.rule == "superior":
+        p = r.superior(q.agent)
+        return Decision((p,) if p else (), "the most senior person present")
+    return None
+
+
+@rule("recipient.none-setting-out", "士冠 有司…尊于房户之間: nobody is served by the officers' setting out")
+def none_setting_out(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """The officers setting out the rite's things serve nobody."""
+    setting = r.profile.default_agent(q.action.key)
+    if q.rule == "served" and setting is not None and setting.opening and q.agent and q.agent[0].key == setting.role:
+        return Decision((), "")
+    return None
+
+
+@rule("recipient.just-toasted", "燕禮 膳宰薦脯醢: to the one just toasted", tags=("inferred",))
+def just_toasted(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """``served``: the one just toasted is served."""
+    if q.rule == "served" and r.state.last_toast is not None and r._toasted_lately(q.clause.block):
+        return Decision(r.state.last_toast[1], "the one just toasted is served")
+    return None
+
+
+@rule("recipient.person-served", "士冠 冠者即筵坐 贊者…櫛: the one seated to be served", tags=("inferred",))
+def person_served(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """An act done to the person: the one seated, or the person served before."""
+    if q.served_rule == "served" and q.action.key in g.DONE_TO_THE_PERSON:
+        served = r._person_served(q.agent, q.clause.block)
+        if served is not None:
+            return Decision(served[0], served[2], served[1])
+    return None
+
+
+@rule("recipient.served-named-last", "士冠 贊者坐櫛設纚: the party named last (not 燕禮 笙入 … 羞庶羞)", tags=("inferred",))
+def served_named_last(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """``served``: the principal named last who is not the agent."""
+    if q.served_rule != "served":
+        return None
+    keys = {a.key for a in q.agent}
+    st = r.state
+    earlier = list(reversed(st.mentions[-40:])) if q.action.key in g.DONE_TO_THE_PERSON else []
+    named = [] if q.action.key in g.SERVED_TO_EATERS else [*reversed(st.block_mentions), *earlier]
+    for t in named:
+        if t.key not in keys and r._is_principal(t.key):
+            return Decision((t,), "the one being served, named last")
+    return None
+
+
+@rule("recipient.eater", "特牲 佐食…: the one eating is served", tags=("inferred",))
+def eater(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """``served``: the one eating."""
+    if q.served_rule == "served":
+        found = r._eating(q.agent, q.clause.block)
+        if found is not None:
+            return Decision(found, "the one eating is served")
+    return None
+
+
+@rule("recipient.last-toasted", "``served``: the one last toasted", tags=("inferred",))
+def last_toasted(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """``served``: the one last toasted (not for dishes served to the eaters)."""
+    if q.served_rule == "served" and r.state.last_toast is not None and q.action.key not in g.SERVED_TO_EATERS:
+        return Decision(r.state.last_toast[1], "the one last toasted is served")
+    return None
+
+
+@rule("recipient.none", "no person written and no rule of the act's recipient applies")
+def none(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """Nobody: the act goes to no one the text or the rules name."""
+    return Decision((), "")
+
+
+RECIPIENT_RULES: tuple[Rule, ...] = (
+    dish_follows_cup,
+    presented_before_next,
+    person_object,
+    self_poured_in_name,
+    yu_person,
+    zhi_last_person,
+    numbered_presentation,
+    handed_to_next,
+    either,
+    either_again,
+    rite_receiver,
+    invited,
+    thing_of_person,
+    command_from_superior,
+    from_holder,
+    from_keeper,
+    from_hander,
+    from_toast_giver,
+    cup_back,
+    sent_to,
+    return_to_giver,
+    self_poured,
+    last_xian_giver,
+    each_other,
+    answers,
+    command_to_doer,
+    for_commander,
+    officer_announces,
+    declines_act,
+    drained_cup_giver,
+    other_party,
+    superior,
+    none_setting_out,
+    just_toasted,
+    person_served,
+    served_named_last,
+    eater,
+    last_toasted,
+    none,
+)
+"""The rules for to whom an act goes, in the order they are tried (:func:`~yili.ingest.rules.first_answer`)."""

@@ -17,8 +17,8 @@ from yili.ingest.clauses import Clause
 from yili.ingest.cups import _CUP_OBJECT_ACTS, _THING_ACTS, CupRules
 from yili.ingest.document import Document
 from yili.ingest.reading import ReadingState, _looks_traditional
-from yili.ingest.recipients import RecipientRules
-from yili.ingest.rules import FIELDS, decision
+from yili.ingest.recipients import RecipientQuery, RecipientRules
+from yili.ingest.rules import FIELDS, decision, inferred
 from yili.ingest.steps import ACTUAL, CONDITIONAL, NEGATED, Step, Term
 from yili.ingest.tokens import (
     ADV,
@@ -491,12 +491,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             notes.append("agent: toasted persons named before the verb (passive reading)")
             decided["agent"] = AGENT_PASSIVE
         self.held_out = None
-        recipient, recipient_alt, recipient_why = self._recipient(
-            action, agent, objects_persons, pp_persons, object_tokens, clause
-        )
+        query = RecipientQuery(action, agent, tuple(objects_persons), tuple(pp_persons), tuple(object_tokens), clause)
+        found, recipient_rule = self._recipient(query)
+        recipient, recipient_alt, recipient_why = found.value, found.alternative, found.note or None
+        decided["recipient"] = recipient_rule.id
         if action.key in ("action-shou", "action-baishou") and apart and not objects_persons and not pp_persons:
             # 長兄弟西階前北面 衆賓長自左受旅: the one named first, standing there, is whom he receives from
             recipient, recipient_alt, recipient_why = self._role_terms(apart[:1]), False, "receives from the one named before him"
+            decided["recipient"] = RECIPIENT_NAMED_BEFORE
         if uttered is not None and not objects_persons and not pp_persons and (not subject or action.key == "action-yue"):
             # the words go to whom the act went (再加曰: to the capped son); a speaker named with no act
             # of his own (主人曰…) speaks to who spoke last
@@ -505,6 +507,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if heard:
                 recipient, recipient_alt = heard, False
                 recipient_why = "the words are said to the one who spoke last" if replied else "the words go to whom the act went"
+                decided["recipient"] = RECIPIENT_LAST_SPEAKER if replied else RECIPIENT_WORDS_OF_ACT
         if uttered is not None and agent:
             st.last_speaker = agent
         if recipient_why:
@@ -516,8 +519,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             and all(any(p.key == a.key for a in agent) for p in recipient)
         ):
             recipient, recipient_alt = (), False  # a mutual act (三讓): the parties to each other, no one else
-        if causative or (action.key == "action-ming" and objects_persons):
-            recipient = tuple(objects_persons[:1]) if causative else recipient
+            decided["recipient"] = RECIPIENT_MUTUAL
+        if causative:
+            recipient = tuple(objects_persons[:1])
+            decided["recipient"] = RECIPIENT_CAUSATIVE
 
         sent = self._someone_sent(action, objects_persons, object_tokens, clause)
         if sent is not None:
@@ -525,6 +530,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # act he is sent to do (弔者, 禭者), commanded and the doer of the next act
             objects_persons, recipient = [sent], (sent,)
             notes.append("recipient: the one sent, named for the act he is sent to do (V者)")
+            decided["recipient"] = RECIPIENT_SENT
 
         # pivot: 公命小臣辞 / 小臣作下大夫二人媵爵 — the person commanded is the agent of the next act
         if action.flag("pivot") and objects_persons:
@@ -736,6 +742,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
         summary = any(t.text in g.SUMMARY_ADVERBS for t in prefix)
         mode = CONDITIONAL if conditional else (NEGATED if negated else ACTUAL)
+        general = any(t.text in g.GENERAL_RULE for t in prefix)
+        decided["mode"] = MODE_GENERAL if general else (MODE_CONDITION if conditional else (MODE_NEGATED if negated else MODE_ACTUAL))
         repeats = self._repeats(clause, action_term, agent)
         if (
             repeats is not None
@@ -745,10 +753,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             and "action-toast" not in self.vocabulary.broader_closure(action.key)  # a 獻 has its own rules (三獻如初)
         ):
             again = self.steps[repeats - 1]
-            if again.action.key == action.key and again.recipient and not any(n.startswith("recipient:") for n in again.notes):
+            if again.action.key == action.key and again.recipient and not inferred(again, "recipient"):
                 # 致如初: an act done as at first goes to whom it went at first (特牲 致于主人主婦 … 洗致如初)
                 recipient, recipient_alt = again.recipient, False
                 notes[:] = [n for n in notes if not n.startswith("recipient:")] + ["recipient: as at first (如初): to whom it went then"]
+                decided["recipient"] = RECIPIENT_AS_AT_FIRST
 
         if not recipient and decided.get("agent") == "agent.as-at-first":
             # 加皮弁如初儀: done as at first, to the one it was done to then (the capped son)
@@ -756,6 +765,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if first is not None and first.recipient:
                 recipient, recipient_alt = first.recipient, False
                 notes.append("recipient: as at first (如初): to whom it went then")
+                decided["recipient"] = RECIPIENT_FIRST_DOER
 
         seq = len(self.steps) + 1
         # the step's place in the text's own structure: its classic block and its ordinal in it
@@ -1010,6 +1020,39 @@ AGENT_SERVES_TOPIC = decision(
 AGENT_PASSIVE = decision(
     "agent.passive-toast", "鄉飲酒 主人獻衆賔 … 衆賔獻", "Persons named before a bare toast verb are toasted (passive)."
 )
+RECIPIENT_NAMED_BEFORE = decision(
+    "recipient.named-before",
+    "特牲 長兄弟西階前北面 衆賓長自左受旅",
+    "受 with a person named apart before: received from him.",
+    tags=("inferred",),
+)
+RECIPIENT_LAST_SPEAKER = decision(
+    "recipient.last-speaker", "士冠 主人曰…: a reply", "Words said by a named speaker go to who spoke last.", tags=("inferred",)
+)
+RECIPIENT_WORDS_OF_ACT = decision(
+    "recipient.words-of-act", "士冠 再加曰…: to the capped son", "The words of an act go to whom the act went.", tags=("inferred",)
+)
+RECIPIENT_MUTUAL = decision(
+    "recipient.mutual", "鄉飲酒 三讓: the parties to each other", "A mutual act of several agents has no other recipient.", tags=("inferred",)
+)
+RECIPIENT_CAUSATIVE = decision(
+    "recipient.causative", "大射礼 射人升賔 (摈者以命升賔)", "A causative motion: the person made to move is commanded."
+)
+RECIPIENT_SENT = decision(
+    "recipient.sent", "士喪 君使人弔 … 弔者入 (註 使人士也)", "The 人 a pivot verb sends: the one named for the act (V者).", tags=("inferred",)
+)
+RECIPIENT_AS_AT_FIRST = decision(
+    "recipient.as-at-first",
+    "特牲 致于主人主婦 … 洗致如初",
+    "An act done as at first (如初) goes to whom it went at first.",
+    tags=("inferred", "as-at-first"),
+)
+RECIPIENT_FIRST_DOER = decision(
+    "recipient.first-doer",
+    "士冠 加皮弁如初儀: to the capped son",
+    "An act whose doer is found as at first goes to whom it went then.",
+    tags=("inferred", "as-at-first"),
+)
 ACTION_CAUSATIVE = decision(
     "action.causative", "大射礼 射人升賔 (摈者以命升賔)", "A motion verb with a person after it: he is commanded to move (命)."
 )
@@ -1033,6 +1076,12 @@ _NOT_READ = str.maketrans("", "", "○\u3000")
 the full-width space (U+3000) of indentation or of a gap in the line (有司徹 皆如儐禮　主人洗)."""
 
 GENERAL_NOTE = "mode: a general rule (凡: whenever), not one act of the sequence"
+MODE_GENERAL = decision("mode.general-rule", "鄉飲酒 凡旅不洗; 燕禮 凡拜北面于阼階上", "凡: a rule for every such act, not one act.")
+MODE_CONDITION = decision(
+    "mode.condition", "士冠 若不醴則醮用酒; 燕禮 若有諸公則…", "若/則, a condition continuing, or a variant after the rite closed."
+)
+MODE_NEGATED = decision("mode.negated", "鄉飲酒 主人不拜洗: 不, 無, 弗 before the act", "A negated act.")
+MODE_ACTUAL = decision("mode.actual", "the narrative of the rite", "One act of the sequence.")
 """The note on a step of a general rule (see :data:`~yili.ingest.grammar.GENERAL_RULE`): it makes no toast."""
 
 POSITION = g.POSITION_VERBS

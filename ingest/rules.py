@@ -182,6 +182,24 @@ def examples() -> dict[str, tuple[Example, ...]]:
     return _EXAMPLES
 
 
+def redecide(why: tuple[tuple[str, str], ...], field: str, rule_id: str) -> tuple[tuple[str, str], ...]:
+    """``why`` (a step's (field, rule id) pairs) with ``field`` now decided by ``rule_id``, in
+    :data:`FIELDS` order.  Raises KeyError if no such rule is registered."""
+    if rule_id not in _REGISTRY:
+        raise KeyError(rule_id)
+    d = dict(why)
+    d[field] = rule_id
+    return tuple((f, d[f]) for f in FIELDS if f in d)
+
+
+def inferred(step: Any, field: str, *, but: str = "") -> bool:
+    """True if ``step``'s ``field`` was decided by a rule tagged ``inferred`` (the value is not the one
+    written in the clause), and, with ``but``, not by one also tagged ``but`` (``as-at-first``)."""
+    rid = step.decided(field)
+    r = _REGISTRY.get(rid) if rid else None
+    return r is not None and "inferred" in r.tags and not (but and but in r.tags)
+
+
 def count_decisions(steps: Iterable[tuple[str, Any]]) -> dict[str, dict[str, int]]:
     """How many times each rule decided a field, by rite.
 

@@ -11,10 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from yili.ingest import grammar as g
-from yili.ingest.resolver import GENERAL_NOTE, StepResolver
+from yili.ingest.resolver import MODE_GENERAL, StepResolver
+from yili.ingest.rules import decision, inferred, redecide
 from yili.ingest.steps import Step, Term
 
 TOAST_ROOT = "action-toast"
+
+
+RECIPIENT_GIVER = decision(
+    "recipient.giver-of-presentation",
+    "燕禮 辯獻大夫: the rest of the rank receive the presentation their leader received",
+    "A rank presented in turn receives from the giver of the presentation.",
+    tags=("inferred",),
+)
 
 
 @dataclass(frozen=True)
@@ -138,7 +147,7 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         and (
             resolver.written_cup(step.text) is not None
             # the cup in hand, to a person written after the act (特牲 洗爵酌 | 致于主人主婦)
-            or (step.vessel is not None and not any(n.startswith("recipient:") and "如初" not in n for n in step.notes))
+            or (step.vessel is not None and not inferred(step, "recipient", but="as-at-first"))
         )
     ):
         # 致爵于主人, 舉觶于長兄弟: a cup written and a person it goes to make the act a toast
@@ -167,7 +176,7 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         return None
     if step.mode == "negated" or step.negated:
         return None  # 不献, 若不醴: a toast left out is no toast
-    if GENERAL_NOTE in step.notes:
+    if step.decided("mode") == MODE_GENERAL:
         return None  # 凡旅, 凡獻: a rule for every pledge or presentation names no giver and no receiver
     if step.text.startswith(tuple(g.AFTER_DONE)) or any(f"{w}{step.action.label}" in step.text for w in g.AFTER_DONE):
         return None  # 既旅, 既獻: "when it is done", a restatement, not a new toast
@@ -298,7 +307,7 @@ _FILLING = frozenset({"action-zhuo", "action-shi-fill"})
 
 def _no_written_receiver(step: Step) -> bool:
     """True if no person is written after the step's act (its receiver, if any, was found by rule)."""
-    return not step.recipient or any(n.startswith("recipient:") for n in step.notes)
+    return not step.recipient or inferred(step, "recipient")
 
 
 def _bowed_before_receiving(resolver: StepResolver, step: Step) -> bool:
@@ -427,7 +436,12 @@ def group_after_leader_toast(resolver: StepResolver, step: Step, toasts: list[To
             resolver.note_toast(t.giver, step.agent[:1], "action-xian")
             if resolver.steps and resolver.steps[-1].sequence == step.sequence:
                 # they receive it from its giver (not from the other party of the exchange before)
-                step = replace(step, recipient=t.giver, notes=(*step.notes, "recipient: the giver of the presentation"))
+                step = replace(
+                    step,
+                    recipient=t.giver,
+                    notes=(*step.notes, "recipient: the giver of the presentation"),
+                    why=redecide(step.why, "recipient", RECIPIENT_GIVER),
+                )
                 resolver.steps[-1] = step
             return Toast(
                 step, t.type, t.giver, step.agent[:1], t.giver, note="the rest of the rank receive the presentation their leader received"
