@@ -15,7 +15,7 @@ from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
 from yili.ingest.cups import BLOCK_LOOKBACK
 from yili.ingest.reading import Reader
-from yili.ingest.rules import Decision, Rule, first_answer, rule
+from yili.ingest.rules import Decision, Rule, decision, first_answer, rule
 from yili.ingest.steps import Step, Term
 from yili.ingest.tokens import (
     COND,
@@ -60,6 +60,31 @@ _PLACING = frozenset({"action-dian", "action-she"})
 
 AS_AT_FIRST = "did the same act on the same thing at first (如初)"
 """The note on an agent found by :meth:`AgentRules.first_time`."""
+
+# -- agents decided in the resolver, not by AGENT_RULES (a written subject and its readings) --
+AGENT_WRITTEN = decision("agent.written", "the text names him before the act", "The persons written before the act.")
+AGENT_JOINED = decision(
+    "agent.joined", "士冠 賔反入 及卿大夫皆説屦: 及 adds persons", "及 + persons: added to the one already acting."
+)
+AGENT_GOES_WITH = decision(
+    "agent.goes-with", "主人揖讓 | 以大夫升 (註 以猶與也)", "以 + a person with a motion: the one acting goes with him."
+)
+AGENT_SAYS_WORDS = decision(
+    "agent.says-words", "士冠 宿曰…: the host, who 宿賔", "The words of an act are said by who does it in the narrative."
+)
+AGENT_NEXT_AFTER = decision(
+    "agent.next-after", "記 公有司…獻次衆賓 (注 獻在後者賤也)", "獻次X: presented next, by whoever presented to X."
+)
+AGENT_SERVES_TOPIC = decision(
+    "agent.serves-topic",
+    "燕禮 祝史小臣師亦就其位而薦之",
+    "X…而V之: the persons named first are served, by the rite's default agent.",
+    tags=("not-topic",),
+)
+AGENT_PASSIVE = decision(
+    "agent.passive-toast", "鄉飲酒 主人獻衆賔 … 衆賔獻", "Persons named before a bare toast verb are toasted (passive)."
+)
+
 
 
 class AgentRules(Reader):

@@ -12,6 +12,7 @@ from itertools import islice
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
 from yili.ingest.reading import Reader
+from yili.ingest.rules import decision
 from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     OBJECT,
@@ -71,6 +72,30 @@ _POURING = frozenset({"action-zhuo", "action-shi-fill"})
 """Pouring and filling a cup (酌, 實): the wine is the one written with it, else unsaid."""
 
 
+VESSEL_WRITTEN = decision("vessel.written", "鄉飲酒 主人坐取爵: the cup written", "The cup written in the clause.")
+VESSEL_SENT = decision("vessel.sent", "鄉飲酒 拜送爵: the cup just sent, in the receiver's hands", "拜送爵: the cup sent.")
+VESSEL_RECEIVED = decision(
+    "vessel.received", "鄉飲酒 賔…拜受爵: the cup from the giver's hands (a generic 爵 is that cup)", "受: the giver's cup."
+)
+VESSEL_GENERIC_NAME = decision(
+    "vessel.generic-name", "疏 觚亦称爵: a generic 爵 names the narrower cup in hand", "A generic 爵 for the cup in hand."
+)
+VESSEL_IN_HAND = decision(
+    "vessel.in-hand", "燕禮 取觚 … 主人筵前獻賔: the cup taken up and not put away", "The cup the agent holds."
+)
+VESSEL_PLEDGED = decision("vessel.pledged", "鄉飲酒 主人…酬賔: the cup of the pledge", "A pledge's cup.")
+VESSEL_OF_PARAGRAPH = decision(
+    "vessel.of-paragraph", "鄉飲酒 坐奠觚于篚 興 對 卒洗: the same cup again", "The last cup written in the paragraph."
+)
+VESSEL_SENT_OFF = decision(
+    "vessel.sent-off", "燕禮 媵爵者…奠于薦南 … 再拜稽首送觶", "拜送: the cup its giver held or set down for the other."
+)
+VESSEL_IN_ACT_WORD = decision("vessel.in-act-word", "特牲 尸卒爵: the cup in the act's own word", "A cup in the act's word (卒爵, 卒角).")
+WINE_WRITTEN = decision("wine.written", "燕禮 酌膳; 鄉射 實散", "The wine written in the clause.")
+WINE_IN_CUP = decision("wine.in-cup", "燕禮 酌膳 … 獻: the wine poured is in the cup", "The wine of the cup in hand.")
+WINE_RECEIVED = decision("wine.received", "鄉飲酒 受爵: the wine comes with the cup", "The wine of the cup received.")
+
+
 class CupRules(Reader):
     """Which cup, which wine, which thing: the state of what each person holds."""
 
@@ -82,8 +107,9 @@ class CupRules(Reader):
         object_tokens: list[Token],
         prefix: list[Token],
         recipient: tuple[Term, ...],
-    ) -> tuple[Term | None, Term | None]:
-        """The cup and the wine of a clause.
+    ) -> tuple[Term | None, Term | None, str, str]:
+        """The cup and the wine of a clause, and the ids of the rules that decided them (``VESSEL_*``,
+        ``WINE_*``: meaningful only for a cup or wine that is not None).
 
         The cup written in the clause (取觚, 以虚爵降); else, for an act with a cup
         (``yk:cupAction``), the cup the agent took up and has not put away (a state per person:
@@ -97,14 +123,17 @@ class CupRules(Reader):
         written = [t for t in clause.tokens if t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key)]
         wine_tok = next((t for t in clause.tokens if t.kind == WINE and t.concept is not None), None)
         vessel: Term | None = None
+        vrule, wrule = VESSEL_WRITTEN, WINE_WRITTEN
         if written and action.key == "action-baisong" and recipient and recipient[0].key in st.holder:
             # 拜送爵: the cup named is the one just sent, now in the receiver's hands
             sent = st.holder[recipient[0].key]
             vessel = sent if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
+            vrule = VESSEL_SENT if vessel is sent else VESSEL_WRITTEN
         elif written and action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder:
             # 拜受爵 / 受爵: the cup comes from the giver's hands (a generic 爵 is that cup)
             given = st.holder.pop(recipient[0].key)
             vessel = given if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
+            vrule = VESSEL_RECEIVED if vessel is given else VESSEL_WRITTEN
             st.holder[who] = vessel
             if recipient[0].key in st.wine_in:
                 st.wine_in[who] = st.wine_in.pop(recipient[0].key)
@@ -123,7 +152,7 @@ class CupRules(Reader):
                 and action.key not in ("action-geng", "action-yi-change")
                 and not taken_from
             ):
-                vessel = held
+                vessel, vrule = held, VESSEL_GENERIC_NAME
             elif action.key not in ("action-dian",) or who not in st.holder:
                 st.holder[who] = vessel
         elif (
@@ -137,12 +166,13 @@ class CupRules(Reader):
             # brought after the cup (以燔從) only in its paragraph (燔從如初 writes no hand-off)
             handling_thing = who in st.things and st.thing_block.get(who, clause.block) == clause.block
             vessel = st.holder.get(who) if not handling_thing or action.key in _DRINK_CUP_ACTS else None
+            vrule = VESSEL_IN_HAND
             if vessel is None and not handling_thing and action.key in _PLEDGES:
-                vessel = self._pledged_cup(who, clause.block)
+                vessel, vrule = self._pledged_cup(who, clause.block), VESSEL_PLEDGED
             if vessel is None and not self._brought_dish(who, clause.block):
                 # 坐奠觚于篚 兴 对 卒洗: finishing an interrupted act takes up the same cup again
                 completing = bool(clause.flags.get("completive"))
-                vessel = self._block_cup(clause.block, through_basket=completing)
+                vessel, vrule = self._block_cup(clause.block, through_basket=completing), VESSEL_OF_PARAGRAPH
                 if completing and vessel is not None and who:
                     st.holder[who] = vessel
         wine: Term | None = None
@@ -156,7 +186,7 @@ class CupRules(Reader):
             # 酌 with no wine written: a new pouring, its wine unsaid (士虞 酌酒); a cup washed is empty
             st.wine_in.pop(who, None)
         elif action.flag("cupAction") and action.key != "action-jiang":
-            wine = st.wine_in.get(who)
+            wine, wrule = st.wine_in.get(who), WINE_IN_CUP
         if vessel is not None and who in st.holder and agent:
             st.last_holder = agent
         # cups change hands
@@ -171,7 +201,8 @@ class CupRules(Reader):
         ):
             # 拜送 sends off the cup its giver still held or set down for the other (燕禮 媵爵者…奠于薦南
             # … 再拜稽首送觶: the 公's, who then 行一爵 with it); a pledge's cup passes here, not at 酬/媵
-            vessel = vessel or st.holder[who]
+            if vessel is None:
+                vessel, vrule = st.holder[who], VESSEL_SENT_OFF
             st.holder[recipient[0].key] = st.holder.pop(who)
             if who in st.wine_in:
                 st.wine_in[recipient[0].key] = st.wine_in.pop(who)
@@ -188,12 +219,12 @@ class CupRules(Reader):
             and not self._names_other_thing(object_tokens)  # 受祭: the portion for the offering, not a cup
             and not self._passes_thing(recipient[0].key, clause.block)
         ):
-            vessel = st.holder[recipient[0].key]
+            vessel, vrule = st.holder[recipient[0].key], VESSEL_RECEIVED
             st.holder[who] = vessel
             st.holder.pop(recipient[0].key, None)
             st.last_holder = agent
             if recipient[0].key in st.wine_in:
-                wine = st.wine_in[recipient[0].key]
+                wine, wrule = st.wine_in[recipient[0].key], WINE_RECEIVED
                 st.wine_in[who] = wine
         if action.key in ("action-xi",):
             st.wine_in.pop(who, None)
@@ -204,16 +235,16 @@ class CupRules(Reader):
         if action.key in ("action-geng", "action-yi-change"):
             st.wine_in.pop(who, None)
         if not action.flag("cupAction"):
-            return None, wine if wine_tok is not None else None
+            return None, wine if wine_tok is not None else None, vrule, WINE_WRITTEN
         if vessel is None:
             # a cup written inside the act's own word (卒爵, 卒角) is written: 特牲 尸卒爵 after a 致爵
             # whose cup no one named
-            vessel = self._cup_in_act_word(clause, action)
+            vessel, vrule = self._cup_in_act_word(clause, action), VESSEL_IN_ACT_WORD
             if vessel is not None and who:
                 st.holder[who] = vessel
         if vessel is None and wine_tok is None and any(t.kind in (OBJECT, OTHER) for t in object_tokens):
             wine = None  # 取脯, 祭脯醢, 易服: a thing handled, no cup, so no wine (士冠; 主人酌醴 | 授尸 keeps it)
-        return vessel, wine
+        return vessel, wine, vrule, wrule
 
     def _brought_dish(self, who: str, block: int) -> bool:
         """Whether ``who``'s last act in this paragraph brought or served a dish (薦, 羞): what he sets down

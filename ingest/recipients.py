@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
 from yili.ingest.reading import Reader
-from yili.ingest.rules import Decision, Rule, first_answer, rule
+from yili.ingest.rules import Decision, Rule, decision, first_answer, rule
 from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     COND,
@@ -53,6 +53,42 @@ _PERSON_AS_RECIPIENT = frozenset(
 
 _BOWS = frozenset({"action-bai", "action-zaibai", "action-zaibaiqishou"})
 """Bows whose written person is the one bowed to (拜侑, 再拜賔, 三拜衆賔)."""
+
+# -- recipients decided in the resolver after RECIPIENT_RULES (overriding their answer) --
+RECIPIENT_NAMED_BEFORE = decision(
+    "recipient.named-before",
+    "特牲 長兄弟西階前北面 衆賓長自左受旅",
+    "受 with a person named apart before: received from him.",
+    tags=("inferred",),
+)
+RECIPIENT_LAST_SPEAKER = decision(
+    "recipient.last-speaker", "士冠 主人曰…: a reply", "Words said by a named speaker go to who spoke last.", tags=("inferred",)
+)
+RECIPIENT_WORDS_OF_ACT = decision(
+    "recipient.words-of-act", "士冠 再加曰…: to the capped son", "The words of an act go to whom the act went.", tags=("inferred",)
+)
+RECIPIENT_MUTUAL = decision(
+    "recipient.mutual", "鄉飲酒 三讓: the parties to each other", "A mutual act of several agents has no other recipient.", tags=("inferred",)
+)
+RECIPIENT_CAUSATIVE = decision(
+    "recipient.causative", "大射礼 射人升賔 (摈者以命升賔)", "A causative motion: the person made to move is commanded."
+)
+RECIPIENT_SENT = decision(
+    "recipient.sent", "士喪 君使人弔 … 弔者入 (註 使人士也)", "The 人 a pivot verb sends: the one named for the act (V者).", tags=("inferred",)
+)
+RECIPIENT_AS_AT_FIRST = decision(
+    "recipient.as-at-first",
+    "特牲 致于主人主婦 … 洗致如初",
+    "An act done as at first (如初) goes to whom it went at first.",
+    tags=("inferred", "as-at-first"),
+)
+RECIPIENT_FIRST_DOER = decision(
+    "recipient.first-doer",
+    "士冠 加皮弁如初儀: to the capped son",
+    "An act whose doer is found as at first goes to whom it went then.",
+    tags=("inferred", "as-at-first"),
+)
+
 
 
 class RecipientRules(Reader):

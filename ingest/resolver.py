@@ -12,13 +12,81 @@ from dataclasses import replace
 from itertools import islice
 
 from yili.ingest import grammar as g
-from yili.ingest.agents import AgentRules, opener
+from yili.ingest.actions import (
+    ACTION_CAUSATIVE,
+    ACTION_RECORDED_AS,
+    ACTION_SAYING,
+    ACTION_SENDING_OFF,
+    ACTION_STANDS,
+    ACTION_THING_IS_SET,
+    ACTION_WRITTEN,
+)
+from yili.ingest.agents import (
+    AGENT_GOES_WITH,
+    AGENT_JOINED,
+    AGENT_NEXT_AFTER,
+    AGENT_PASSIVE,
+    AGENT_SAYS_WORDS,
+    AGENT_SERVES_TOPIC,
+    AGENT_WRITTEN,
+    AgentRules,
+    opener,
+)
 from yili.ingest.clauses import Clause
 from yili.ingest.cups import _CUP_OBJECT_ACTS, _THING_ACTS, CupRules
 from yili.ingest.document import Document
 from yili.ingest.reading import ReadingState, _looks_traditional
-from yili.ingest.recipients import RecipientQuery, RecipientRules
-from yili.ingest.rules import FIELDS, decision, inferred
+from yili.ingest.modes import MODE_ACTUAL, MODE_CONDITION, MODE_GENERAL, MODE_NEGATED
+from yili.ingest.objects import (
+    OBJECT_CAUSATIVE,
+    OBJECT_COMMANDED_ACT,
+    OBJECT_CUP_OF_ACT,
+    OBJECT_CUP_OF_ZHI,
+    OBJECT_CUP_TAKEN_ALONG,
+    OBJECT_DECLINED_ACT,
+    OBJECT_DISH_BROUGHT,
+    OBJECT_DISH_FOLLOWS,
+    OBJECT_FRONTED,
+    OBJECT_HELD_OUT,
+    OBJECT_HELD_UP,
+    OBJECT_IMPLIED,
+    OBJECT_INSTRUMENT,
+    OBJECT_JUST_NAMED,
+    OBJECT_JUST_TAKEN,
+    OBJECT_NOMINAL,
+    OBJECT_PASSED_HAND,
+    OBJECT_PERSONS_AS_THINGS,
+    OBJECT_PLACEMENT_NOUN,
+    OBJECT_THING_IN_HAND,
+    OBJECT_VERBAL,
+    OBJECT_WRITTEN,
+)
+from yili.ingest.places import (
+    FACING_WRITTEN,
+    LOCATION_AFTER_BEING_AT,
+    LOCATION_BEFORE_VERB,
+    LOCATION_FROM_SIDE,
+    LOCATION_IN_ACT_WORD,
+    LOCATION_OF_PERSON,
+    LOCATION_PLACE_WORD,
+    LOCATION_SIDE_OF_BEING,
+    LOCATION_THING_AS_PLACE,
+    LOCATION_YU_PLACE,
+    LOCATION_YU_THING,
+)
+from yili.ingest.recipients import (
+    RECIPIENT_AS_AT_FIRST,
+    RECIPIENT_CAUSATIVE,
+    RECIPIENT_FIRST_DOER,
+    RECIPIENT_LAST_SPEAKER,
+    RECIPIENT_MUTUAL,
+    RECIPIENT_NAMED_BEFORE,
+    RECIPIENT_SENT,
+    RECIPIENT_WORDS_OF_ACT,
+    RecipientQuery,
+    RecipientRules,
+)
+from yili.ingest.rules import FIELDS, inferred
 from yili.ingest.steps import ACTUAL, CONDITIONAL, NEGATED, Step, Term
 from yili.ingest.tokens import (
     ADV,
@@ -125,12 +193,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         verb = clause.verb
         action = verb.concept
         assert action is not None
+        action_rule = ACTION_WRITTEN if verb.text else ACTION_STANDS
         if action.key in g.POSITION_VERBS and "action-she" in self.vocabulary.concepts:
             before = [t for t in clause.prefix if t.kind not in (MARK, ADV)]
             things = any(t.kind in (OBJECT, VESSEL, WINE, OTHER) for t in before)
             if things and not any(t.kind == ROLE for t in before):
                 # a thing "is at" a place in a setting out: it is set there (士冠 水在洗東, 𤣥酒在西; 特牲)
                 action = self.vocabulary.concepts["action-she"]
+                action_rule = ACTION_THING_IS_SET
         notes: list[str] = []
         prefix, suffix = clause.prefix, clause.suffix
         uttered = clause.flags.get("utterance")
@@ -138,6 +208,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if isinstance(uttered, str) and not (uttered == action.key and action.flag("speech")) and "action-yue" in self.vocabulary.concepts:
             # 再加曰…, 醴辭曰…: the words said at an act that is no speech are an act of saying (戒賔曰 is 戒)
             action = self.vocabulary.concepts["action-yue"]
+            action_rule = ACTION_SAYING
 
         # condition and negation --------------------------------------------------------------
         if first_in_block:
@@ -235,7 +306,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         else:
             with_whom = []
         led_by: tuple[Term, ...] = ()
-        decided: dict[str, str] = {}
+        decided: dict[str, str] = {"action": action_rule}
         if subject:
             decided["agent"] = AGENT_WRITTEN
         if subject and prefix and prefix[0].kind == CONJ and st.subject:
@@ -336,6 +407,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     pp_persons.extend(roles)
                 if t.kind == ZI and np and np[0].kind == DIR and location_tok is None:
                     location_tok = np[0]  # 宰自右少退: from the right
+                    decided["location"] = LOCATION_FROM_SIDE
                 if (
                     t.kind == YU
                     and len(np) >= 2
@@ -347,13 +419,16 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     # 告期於賔之家 (to the guest, at his house), 錯篚于尸左席上 (on the mat at the 尸's
                     # left): a place named by a person
                     location_tok = Token("".join(x.text for x in np), np[0].start, np[-1].end, PLACE, np[-1].concept)
+                    decided["location"] = LOCATION_OF_PERSON
                     if np[1].kind == DIR and roles:
                         pp_persons = [p for p in pp_persons if p not in roles]  # 于尸左: a place, not a person
                 for x in np:
                     if x.kind == PLACE and location_tok is None:
                         location_tok = x
+                        decided["location"] = LOCATION_YU_PLACE
                     elif x.kind in (OBJECT, OTHER) and location_tok is None and any(c.kind == "place" for c in x.readings):
                         location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
+                        decided["location"] = LOCATION_THING_AS_PLACE
                 if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL, DIR) or x.text in g.SLIGHTLY for x in np):
                     # 于 + a thing is where the act puts it: 㨎于醢, 加于肵俎, 實于左袂 (the whole noun
                     # phrase, its modifiers with it: 肵俎, not 俎)
@@ -361,6 +436,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     head = np[: last_place + 1]
                     concept = location_tok.concept if location_tok is not None else None
                     location_tok = Token("".join(x.text for x in head), head[0].start, head[-1].end, PLACE, concept)
+                    decided["location"] = LOCATION_YU_THING
                 i = max(j, i + 1)
                 continue
             if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH and (i > 0 or objects_persons or action.flag("pivot")):
@@ -382,8 +458,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 object_tokens.append(t)  # 執兩籩: the number of the things (kept with them in the object)
             elif t.kind == PLACE and location_tok is None:
                 location_tok = t
+                decided["location"] = LOCATION_PLACE_WORD
             elif t.kind == DIR and i == 0 and location_tok is None and verb.concept is not None and verb.concept.key in POSITION:
                 location_tok = t  # 卦者在左: on the left; 蒲筵二在南 (set out to the south)
+                decided["location"] = LOCATION_SIDE_OF_BEING
             i += 1
         if with_whom and not objects_persons:
             objects_persons = with_whom
@@ -407,11 +485,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 where.append(t)
             if where and any(t.kind == DIR for t in where) and len(where) > 1:
                 location_tok = Token("".join(t.text for t in where), where[0].start, where[-1].end, PLACE, None)
+                decided["location"] = LOCATION_AFTER_BEING_AT
         if location_tok is None:
             location_tok = next((t for t in prefix if t.kind == PLACE), None)
+            decided["location"] = LOCATION_BEFORE_VERB
         if location_tok is None:
             # 宰自右少退賛命: from the right
             location_tok = next((prefix[k + 1] for k, t in enumerate(prefix[:-1]) if t.kind == ZI and prefix[k + 1].kind == DIR), None)
+            decided["location"] = LOCATION_FROM_SIDE
         if (
             location_tok is None
             and verb.text not in (action.hant, action.hans)
@@ -422,6 +503,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             place = next((c for c in self.vocabulary.by_label.get(last, ()) if c.kind == "place"), None)
             if place is not None and last not in action.hant + action.hans:
                 location_tok = Token(last, verb.end - 1, verb.end, PLACE, place)
+                decided["location"] = LOCATION_IN_ACT_WORD
 
         causative = bool(clause.flags.get("causative"))
         # acts are shown by their concept's label (礼辞 → 辞, 至再拜 → 拜至, 吿 → 告); persons and cups
@@ -431,6 +513,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if isinstance(recorded, str) and recorded in self.vocabulary.concepts:
             # 筵于户西: a placement noun used as a verb is a step of setting out (設)
             action_term = self.term(self.vocabulary.concepts[recorded])
+            decided["action"] = ACTION_RECORDED_AS
         object_text: str | None = None
         object_term: Term | None = None
         if not verb.text:
@@ -441,20 +524,24 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if ming is not None:
                 action_term = self.term(ming)
                 object_text = verb.text
+                decided["object"] = OBJECT_CAUSATIVE
                 object_term = self.term(action, verb.text)
                 notes.append("action: causative motion read as 命")
                 decided["action"] = ACTION_CAUSATIVE
         elif clause.flags.get("verbal_object"):
             vo: Concept = clause.flags["verbal_object"]  # type: ignore[assignment]
             object_text = str(clause.flags.get("verbal_object_text") or vo.hans).lstrip("".join(g.ADVERBS))
+            decided["object"] = OBJECT_VERBAL
             object_term = self.term(vo)
             if action.key in g.VERBAL_OBJECT_HEADS:
                 object_text = vo.hans if vo.hans in object_text else object_text
         elif clause.flags.get("nominal_object"):
             object_text = str(clause.flags["nominal_object"])
+            decided["object"] = OBJECT_NOMINAL
         if clause.flags.get("sending_off") and self.concept("action-baisong") is not None:
             action = self.concept("action-baisong")  # type: ignore[assignment]
             action_term = self.term(action)
+            decided["action"] = ACTION_SENDING_OFF
 
         # recipient -----------------------------------------------------------------------------
         if clause.flags.get("verbal_object"):
@@ -545,9 +632,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             ):
                 # 公命小臣辞: what is commanded is the next act
                 object_text = self.term(self.vocabulary.concepts[nxt]).label
+                decided["object"] = OBJECT_COMMANDED_ACT
 
         # cups and wine --------------------------------------------------------------------------
-        vessel, wine = self._cup(clause, action, agent, object_tokens, prefix, recipient)
+        vessel, wine, vessel_rule, wine_rule = self._cup(clause, action, agent, object_tokens, prefix, recipient)
 
         # object ------------------------------------------------------------------------------------
         things_written = any(t.kind in (OBJECT, VESSEL, OTHER) for t in object_tokens)
@@ -555,10 +643,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # 筵于東序: the mat laid is what is set out (特牲 gold: 筵X / 席于X → 設, object 筵/席)
             thing = next((c for c in verb.readings if c.kind in ("place", "object")), None)
             object_text = verb.text
+            decided["object"] = OBJECT_PLACEMENT_NOUN
             object_term = self.term(thing, verb.text) if thing is not None else None
         if object_text is None and self.held_out is not None and not object_tokens:
             # 宗婦執兩籩 … 主婦受: what is received is what the other held out
             object_term, object_text = self.held_out
+            decided["object"] = OBJECT_HELD_OUT
             vessel = None
         if object_text is None:
             # a wine received, offered or sipped is what the act is done to (士冠 賔受醴, 祭醴, 啐醴); one
@@ -570,6 +660,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             counts = {n.end: n.text for n in object_tokens if n.kind == NUM and n.text in g.COUNTS}
             if written:
                 object_text = "".join(t.text for t in written)
+                decided["object"] = OBJECT_WRITTEN
                 in_its_dish = (
                     len(written) == 2
                     and written[0].kind == VESSEL
@@ -615,10 +706,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 if just_taken and taken is not None:
                     # 右取肺 坐祭之 (有司徹): 之 is the lung just taken up, not the cup in the other hand
                     object_term, object_text = taken, taken.label
+                    decided["object"] = OBJECT_JUST_TAKEN
                 elif action.flag("cupAction") and vessel is not None and not action.flag("personObject"):
                     object_text = self._surface_cup(clause, vessel)
+                    decided["object"] = OBJECT_CUP_OF_ZHI
                 elif recipient:
                     object_text = None
+                    decided.pop("object", None)
             if (
                 object_text is None
                 and not objects_persons
@@ -638,17 +732,22 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                         fronted.append(t)
                 if fronted:
                     object_text = "+".join(t.text for t in fronted)
+                    decided["object"] = OBJECT_FRONTED
                     if len(fronted) == 1 and fronted[0].concept is not None:
                         object_term = self.term(fronted[0].concept, fronted[0].text)
             instrument = self._instrument_cup(prefix)
             if object_text is None and instrument is not None and action.key in g.MOTION_VERBS:
                 object_text = instrument  # 以虚爵降: he goes down with the empty cup
+                decided["object"] = OBJECT_INSTRUMENT
             if object_text is None and vessel is not None and prefix and prefix[-1].kind == YI and action.key in g.MOTION_VERBS:
                 object_text = self._surface_cup(clause, vessel)  # 受爵以降: goes down with it
+                decided["object"] = OBJECT_CUP_TAKEN_ALONG
             if object_text is None and action.flag("cupAction") and vessel is not None and action.key in _CUP_OBJECT_ACTS:
                 object_text = self._surface_cup(clause, None)
+                decided["object"] = OBJECT_CUP_OF_ACT
             if object_text is None and objects_persons and not self.person_is_recipient(action):
                 object_text = "+".join(p.label for p in objects_persons)
+                decided["object"] = OBJECT_PERSONS_AS_THINGS
             if object_text is None:
                 implied = action.flag("impliedObject")
                 if isinstance(implied, str) and implied in self.vocabulary.concepts:
@@ -656,8 +755,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     c = self.vocabulary.concepts[implied]
                     object_term = self.term(c)
                     object_text = object_term.label
+                    decided["object"] = OBJECT_IMPLIED
             if object_text is None and action.key == "action-ci-decline" and recipient:
                 object_text = self._declined_act(recipient)
+                decided["object"] = OBJECT_DECLINED_ACT
             if object_text is None and vessel is None and action.key in ("action-dian", "action-she") and agent:
                 brought = next(
                     (
@@ -670,16 +771,19 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 if brought is not None and brought.action.key in ("action-jian", "action-xiu") and brought.object:
                     # 有司徹 婦贊者薦韭菹醢 坐 奠于筵前: what he sets down is the dish he brought
                     object_term, object_text = brought.object_term, brought.object
+                    decided["object"] = OBJECT_DISH_BROUGHT
             if object_text is None and action.key in _THING_ACTS:
                 held_thing = st.things.get(agent[0].key) if agent else None
                 if held_thing is not None:
                     object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
+                    decided["object"] = OBJECT_THING_IN_HAND
             if object_text is None and vessel is None and agent and action.key in _HELD_UP:
                 # 書卦 執 以示主人 主人受 眡: the 卦 written down, held up, shown, received and looked at
                 held = st.things.get(agent[0].key) if self._in_hand(agent[0].key, clause.block) else None
                 that = self._thing_just_named(clause.block) or ((held, held.label) if held is not None else None)
                 if that is not None:
                     object_term, object_text = that
+                    decided["object"] = OBJECT_HELD_UP
                     if object_term is not None and self._is_thing(object_term) and action.key != "action-shi-look":
                         st.things[agent[0].key] = object_term  # held up to be shown and handed over
                         st.taken_at[agent[0].key] = len(self.steps)
@@ -687,11 +791,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 that = self._thing_just_named(clause.block)
                 if that is not None:
                     object_term, object_text = that  # 尸祭鉶 | 嘗之: the 鉶; 加柶 | 覆之: the spoon
+                    decided["object"] = OBJECT_JUST_NAMED
             if object_text is None and action.key == "action-cong":
                 # 以 X 從 / X 從: to follow with X, the dish brought after the cup (特牲 賓長以肝從, 肝從, 燔從)
                 thing = next((t for t in reversed(prefix) if t.kind == OBJECT and t.concept is not None), None)
                 if thing is not None:
                     object_term, object_text = self.term(thing.concept, thing.text), thing.text
+                    decided["object"] = OBJECT_DISH_FOLLOWS
                     st.things[agent[0].key] = object_term  # he brings it: it is in his hand to give,
                     st.thing_block[agent[0].key] = clause.block  # in this paragraph (燔從如初: no hand-off written)
             if object_text is None and vessel is None and agent and action.key in _PASSING:
@@ -711,6 +817,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 if giver is not None and giver in st.things:
                     object_term = st.things[giver]
                     object_text = object_term.label
+                    decided["object"] = OBJECT_PASSED_HAND
                     if action.key == "action-shou" and not handed:
                         st.things.pop(giver)
                     elif action.key == "action-shou-hand" and recipient and recipient[0].key != giver:
@@ -718,6 +825,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                         st.things.pop(giver)
                         st.things[recipient[0].key] = object_term
                         st.taken_at[recipient[0].key] = len(self.steps)
+        if object_text is None:
+            decided.pop("object", None)
         # a thing taken up stays in hand for the acts that follow, until it is put down
         if agent and action.key in _TAKING:
             st.thing_block.pop(agent[0].key, None)  # taken up, not a dish brought after the cup (從, above)
@@ -730,6 +839,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
         # place and facing ------------------------------------------------------------------------
         location = _place_label(location_tok.text) if location_tok is not None else None
+        if location_tok is None:
+            decided.pop("location", None)
         location_term = (
             self.term(location_tok.concept)
             if location_tok is not None and location_tok.concept is not None and location_tok.concept.kind == "place"
@@ -738,6 +849,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         facing_tok = next((t for t in clause.tokens if t.kind == FACING), None)
         rank_tok = next((t for t in clause.tokens if t.kind == RANK), None)
         facing = self.term(facing_tok.concept, facing_tok.text) if facing_tok and facing_tok.concept else None
+        if facing is not None:
+            decided["facing"] = FACING_WRITTEN
+        if vessel is not None:
+            decided["vessel"] = vessel_rule
+        if wine is not None:
+            decided["wine"] = wine_rule
         rank = self.term(rank_tok.concept, rank_tok.text) if rank_tok and rank_tok.concept else None
 
         summary = any(t.text in g.SUMMARY_ADVERBS for t in prefix)
@@ -998,65 +1115,6 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             self.state.pairs.append((giver[0].key, receiver[0].key))
 
 
-AGENT_WRITTEN = decision("agent.written", "the text names him before the act", "The persons written before the act.")
-AGENT_JOINED = decision(
-    "agent.joined", "士冠 賔反入 及卿大夫皆説屦: 及 adds persons", "及 + persons: added to the one already acting."
-)
-AGENT_GOES_WITH = decision(
-    "agent.goes-with", "主人揖讓 | 以大夫升 (註 以猶與也)", "以 + a person with a motion: the one acting goes with him."
-)
-AGENT_SAYS_WORDS = decision(
-    "agent.says-words", "士冠 宿曰…: the host, who 宿賔", "The words of an act are said by who does it in the narrative."
-)
-AGENT_NEXT_AFTER = decision(
-    "agent.next-after", "記 公有司…獻次衆賓 (注 獻在後者賤也)", "獻次X: presented next, by whoever presented to X."
-)
-AGENT_SERVES_TOPIC = decision(
-    "agent.serves-topic",
-    "燕禮 祝史小臣師亦就其位而薦之",
-    "X…而V之: the persons named first are served, by the rite's default agent.",
-    tags=("not-topic",),
-)
-AGENT_PASSIVE = decision(
-    "agent.passive-toast", "鄉飲酒 主人獻衆賔 … 衆賔獻", "Persons named before a bare toast verb are toasted (passive)."
-)
-RECIPIENT_NAMED_BEFORE = decision(
-    "recipient.named-before",
-    "特牲 長兄弟西階前北面 衆賓長自左受旅",
-    "受 with a person named apart before: received from him.",
-    tags=("inferred",),
-)
-RECIPIENT_LAST_SPEAKER = decision(
-    "recipient.last-speaker", "士冠 主人曰…: a reply", "Words said by a named speaker go to who spoke last.", tags=("inferred",)
-)
-RECIPIENT_WORDS_OF_ACT = decision(
-    "recipient.words-of-act", "士冠 再加曰…: to the capped son", "The words of an act go to whom the act went.", tags=("inferred",)
-)
-RECIPIENT_MUTUAL = decision(
-    "recipient.mutual", "鄉飲酒 三讓: the parties to each other", "A mutual act of several agents has no other recipient.", tags=("inferred",)
-)
-RECIPIENT_CAUSATIVE = decision(
-    "recipient.causative", "大射礼 射人升賔 (摈者以命升賔)", "A causative motion: the person made to move is commanded."
-)
-RECIPIENT_SENT = decision(
-    "recipient.sent", "士喪 君使人弔 … 弔者入 (註 使人士也)", "The 人 a pivot verb sends: the one named for the act (V者).", tags=("inferred",)
-)
-RECIPIENT_AS_AT_FIRST = decision(
-    "recipient.as-at-first",
-    "特牲 致于主人主婦 … 洗致如初",
-    "An act done as at first (如初) goes to whom it went at first.",
-    tags=("inferred", "as-at-first"),
-)
-RECIPIENT_FIRST_DOER = decision(
-    "recipient.first-doer",
-    "士冠 加皮弁如初儀: to the capped son",
-    "An act whose doer is found as at first goes to whom it went then.",
-    tags=("inferred", "as-at-first"),
-)
-ACTION_CAUSATIVE = decision(
-    "action.causative", "大射礼 射人升賔 (摈者以命升賔)", "A motion verb with a person after it: he is commanded to move (命)."
-)
-
 _EITHER_KINDS = frozenset({ROLE, OTHER, OBJECT, VESSEL, NUM})
 """Words that 若 X 若 Y chooses between (persons, things, numbers): "either … or", not "if"."""
 
@@ -1076,14 +1134,6 @@ _NOT_READ = str.maketrans("", "", "○\u3000")
 the full-width space (U+3000) of indentation or of a gap in the line (有司徹 皆如儐禮　主人洗)."""
 
 GENERAL_NOTE = "mode: a general rule (凡: whenever), not one act of the sequence"
-MODE_GENERAL = decision("mode.general-rule", "鄉飲酒 凡旅不洗; 燕禮 凡拜北面于阼階上", "凡: a rule for every such act, not one act.")
-MODE_CONDITION = decision(
-    "mode.condition", "士冠 若不醴則醮用酒; 燕禮 若有諸公則…", "若/則, a condition continuing, or a variant after the rite closed."
-)
-MODE_NEGATED = decision("mode.negated", "鄉飲酒 主人不拜洗: 不, 無, 弗 before the act", "A negated act.")
-MODE_ACTUAL = decision("mode.actual", "the narrative of the rite", "One act of the sequence.")
-"""The note on a step of a general rule (see :data:`~yili.ingest.grammar.GENERAL_RULE`): it makes no toast."""
-
 POSITION = g.POSITION_VERBS
 """Verbs of being at a place (在): a bare direction after one is where (卦者在左)."""
 

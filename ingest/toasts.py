@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from yili.ingest import grammar as g
-from yili.ingest.resolver import MODE_GENERAL, StepResolver
+from yili.ingest.modes import MODE_GENERAL
+from yili.ingest.resolver import StepResolver
 from yili.ingest.rules import decision, inferred, redecide
 from yili.ingest.steps import Step, Term
 
