@@ -12,7 +12,7 @@ EDITIONS ?= shuzhu
 KANRIPO ?= ../shared/corpus/kanripo
 SERVE_INPUT := $(if $(filter all,$(EDITIONS)),--corpus $(KANRIPO),)
 
-.PHONY: serve test install build bench editions clean
+.PHONY: serve test install build bench editions rules clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,3 +51,8 @@ clean:
 # how closely the three Kanripo editions agree, chapter by chapter (classic text, steps, toasts)
 editions: $(VENV)/.installed
 	$(BIN)/python benchmarks/editions.py
+
+# every extraction rule, its citation, and how often it decided a field in each rite of the whole shared corpus
+# (the three editions, the loose chapters); `yili-kg rules --format tsv` gives the counts by rite and the citations
+rules: $(VENV)/.installed
+	$(BIN)/yili-kg rules $(KANRIPO)/..

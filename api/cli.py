@@ -431,6 +431,36 @@ def cmd_toasts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rules(args: argparse.Namespace) -> int:
+    """``yili-kg rules [INPUT ...] [--format table|tsv|json] [--jobs N]``: every extraction rule, its field,
+    its citation and how many times it decided a field in each rite (:mod:`yili.api.rules_table`).
+
+    Each input file is extracted on its own, so that the three editions and loose copies of a chapter are
+    counted together (``make rules``: the whole shared corpus); files that are no chapter (front matter,
+    the reference works under a ``reference`` folder) are left out with a one-line note.  Default: the
+    chapters of the 儀禮述註 in the package."""
+    from yili.api.default_corpus import embedded_corpus
+    from yili.api.rules_table import count_rules, rules_table
+    from yili.ingest.document import read_file
+    from yili.ingest.pipeline import Extractor
+
+    inputs = args.inputs or [str(p) for p in embedded_corpus()]
+    docs = []
+    for p in _expand(inputs):
+        if "reference" in Path(p).parts:
+            continue  # 儀禮釋宫, 儀禮圖: no chapter of the 儀禮
+        try:
+            docs.append(read_file(p))
+        except YiliError as exc:
+            print(f"yili-kg: note: {exc}; left out", file=sys.stderr)
+    extractor = Extractor(extra_vocabulary=args.vocab)
+    jobs = _jobs(args.jobs) if args.jobs is not None else None
+    kept = [e for e in _extractions(extractor, docs, None, args.vocab, jobs) if len(e.steps) >= 10]
+    counts, rites = count_rules(kept)
+    print(rules_table(counts, rites, args.format))
+    return 0
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """``yili-kg compare A B [--stage S [--stage S]]``: align the steps of two texts (two rites, two
     editions of a rite, or two stages of one text: give the same file twice), by
@@ -1044,6 +1074,18 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("toasts", help="print who toasts whom as JSON Lines")
     common(t)
     t.set_defaults(func=cmd_toasts)
+
+    ru = sub.add_parser("rules", help="every extraction rule, its citation, and how often it decided something in each rite")
+    ru.add_argument(
+        "inputs", nargs="*", metavar="INPUT",
+        help="text files or folders, each file extracted on its own; default: the 儀禮述註 chapters in the package",
+    )  # fmt: skip
+    ru.add_argument("--format", choices=["table", "tsv", "json"], default="table", help="plain table (default), TSV or JSON")
+    ru.add_argument("--jobs", default=None, help="processes to read the texts in (default: all cores)")
+    ru.add_argument(
+        "--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle (repeatable)"
+    )
+    ru.set_defaults(func=cmd_rules)
 
     cp = sub.add_parser("compare", help="align the steps of two texts (two rites, two editions, or two stages)")
     cp.add_argument("a", metavar="A", help="a text file (one edition of a rite)")

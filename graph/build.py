@@ -213,6 +213,23 @@ class GraphBuilder:
         self._layer_author, self._author_by_name = _authorities(source)
         self._work_by_title = _labels_of_scheme(source, "works")
         self.yk = _Terms(Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :]))
+        self._add_rules(vocab)
+
+    def _add_rules(self, g: _GraphWriter) -> None:
+        """The extraction rules (:func:`yili.ingest.rules.registry`), in the vocabulary graph: each a
+        ``yk:Rule`` at ``rule/{id}`` with its id (``rdfs:label``), what it does (``rdfs:comment``), its
+        citation (``dcterms:bibliographicCitation``) and its field (``yk:field``)."""
+        from yili.ingest.rules import registry
+
+        yk = self.yk
+        for r in registry():
+            iri = mint("rule", r.id, base=self.base)
+            g.add((iri, _RDF.type, yk.Rule))
+            g.add((iri, _RDFS.label, _lit(r.id)))
+            if r.doc:
+                g.add((iri, _RDFS.comment, Literal(r.doc, lang="en")))
+            g.add((iri, _DCTERMS.bibliographicCitation, _lit(r.cites)))
+            g.add((iri, yk.field, _lit(r.field)))
 
     def add(self, extraction: Extraction) -> URIRef:
         """Add one edition's steps, toasts, phases, blocks and commentary.
@@ -397,6 +414,8 @@ class GraphBuilder:
         g.add((quote, _OA.exact, _lit(s.text)))
         if s.notes:
             g.add((iri, yk.note, _lit("; ".join(s.notes))))
+        for field, rule_id in s.why:  # the rule that decided each field (yk:agentDecidedBy …)
+            g.add((iri, getattr(yk, f"{field}DecidedBy"), mint("rule", rule_id, base=b)))
 
     def _toast(self, g: _GraphWriter, t: Toast, iri: URIRef) -> None:
         yk, b = self.yk, self.base
