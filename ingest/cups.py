@@ -87,9 +87,6 @@ VESSEL_PLEDGED = decision("vessel.pledged", "鄉飲酒 主人…酬賔: the cup 
 VESSEL_OF_PARAGRAPH = decision(
     "vessel.of-paragraph", "鄉飲酒 坐奠觚于篚 興 對 卒洗: the same cup again", "The last cup written in the paragraph."
 )
-VESSEL_SENT_OFF = decision(
-    "vessel.sent-off", "燕禮 媵爵者…奠于薦南 … 再拜稽首送觶", "拜送: the cup its giver held or set down for the other."
-)
 VESSEL_IN_ACT_WORD = decision("vessel.in-act-word", "特牲 尸卒爵: the cup in the act's own word", "A cup in the act's word (卒爵, 卒角).")
 WINE_WRITTEN = decision("wine.written", "燕禮 酌膳; 鄉射 實散", "The wine written in the clause.")
 WINE_IN_CUP = decision("wine.in-cup", "燕禮 酌膳 … 獻: the wine poured is in the cup", "The wine of the cup in hand.")
@@ -202,7 +199,7 @@ class CupRules(Reader):
             # 拜送 sends off the cup its giver still held or set down for the other (燕禮 媵爵者…奠于薦南
             # … 再拜稽首送觶: the 公's, who then 行一爵 with it); a pledge's cup passes here, not at 酬/媵
             if vessel is None:
-                vessel, vrule = st.holder[who], VESSEL_SENT_OFF
+                vessel, vrule = st.holder[who], VESSEL_IN_HAND  # the cup he sends off is the one in his hand
             st.holder[recipient[0].key] = st.holder.pop(who)
             if who in st.wine_in:
                 st.wine_in[recipient[0].key] = st.wine_in.pop(who)

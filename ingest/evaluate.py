@@ -470,6 +470,41 @@ def evaluate(extraction: Extraction, gold: GoldSet | str | Path, vocabulary: Voc
     return Report(scores, toast_score, confusions, errors, (lo, hi), len(gold_steps), len(preds), gold.name, unit)
 
 
+def agreement(extraction: Extraction, gold: GoldSet, vocabulary: Vocabulary) -> dict[int, dict[str, bool]]:
+    """For each predicted step a gold step annotates (the one overlapping it most, as :func:`evaluate`
+    aligns them), whether each field the gold gives agrees with the prediction.
+
+    Returns
+    -------
+    dict
+        Step sequence → {field → agrees}, for the fields of :data:`STEP_FIELDS` the gold step gives.
+    """
+    fold = _Folder(vocabulary, extraction.profile.readings)
+    preds = extraction.steps
+    starts = [s.char_start for s in preds]
+    import bisect
+
+    out: dict[int, dict[str, bool]] = {}
+    for g in gold.steps:
+        gs, ge = int(str(g["char_start"])), int(str(g["char_end"]))
+        best, overlap = None, 0
+        for k in range(max(0, bisect.bisect_left(starts, gs) - 8), len(preds)):
+            s = preds[k]
+            if s.char_start >= ge:
+                break
+            o = min(ge, s.char_end) - max(gs, s.char_start)
+            if o > overlap:
+                best, overlap = k, o
+        if best is None:
+            continue
+        rec = preds[best].as_record()
+        fields = out.setdefault(preds[best].sequence, {})
+        for f in STEP_FIELDS:
+            if g.get(f) is not None:
+                fields[f] = fold.same(g[f], rec.get(f) or None, _KIND[f], f, g.get(f"{f}_alt"))
+    return out
+
+
 def _clean(source: str) -> str:
     """A span of the file with the print layout taken out (``¶``, line breaks, page markers), as
     the gold's ``span`` is written."""

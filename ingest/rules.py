@@ -27,8 +27,13 @@ FIELDS = ("mode", "action", "agent", "recipient", "vessel", "wine", "object", "l
 """The fields of a step a rule may decide, in the order the resolver fills them."""
 
 EXAMPLES_FILE = Path(__file__).with_name("data") / "rule_examples.tsv"
-"""The rules' examples: ``rule``, ``rite``, ``edition``, ``block``, ``text`` (the clause as read), ``field
-value`` (the value of the rule's field on that step, as ``yili-kg steps`` prints it)."""
+"""The rules' examples, a TSV with a header row: ``rule``, ``rite``, ``edition``, ``step`` (``block/ordinal``, the
+step's place in its edition; ``-`` for a passage of its own), ``text`` (the clause as read), ``value`` (the rule's field on that step as ``yili-kg steps`` prints it, ``-`` for none), ``check``
+(``gold``: the hand annotation of ``../shared/gold`` gives the same value; ``text``: read against the text).
+
+An example of the 儀禮述註 (edition ``shuzhu``) or of the 燕禮 excerpt (``shuzhu-excerpt``) is a clause of
+the text in the package; an example of edition ``-`` is a passage of its own, read as one paragraph of
+the rite, whose last step the rule decides (for a rule the texts at hand never call on)."""
 
 
 @dataclass(frozen=True)
@@ -41,19 +46,23 @@ class Example:
         The rite's key (``shiguanli``).
     edition : str
         The edition's key (``shuzhu``, ``zhushu``, ``zhengzhu``, ``shuzhu-excerpt``).
-    block : int
-        The classic block (paragraph) the clause is in.
+    step : str
+        ``block/ordinal``: the classic block (paragraph) the clause is in and its ordinal there (the end of the
+        step's key, ``yanli/shuzhu-excerpt/32/4``); ``-`` for a passage of its own.
     text : str
         The clause as read (``Step.text``).
     value : str
         The field's value on that step as ``yili-kg steps`` prints it (``主人``, ``賔+主人``; ``-`` for none).
+    check : str
+        ``gold`` (the hand annotation agrees) or ``text`` (read against the text).
     """
 
     rite: str
     edition: str
-    block: int
+    step: str
     text: str
     value: str
+    check: str = "text"
 
 
 @dataclass(frozen=True)
@@ -176,7 +185,7 @@ def examples() -> dict[str, tuple[Example, ...]]:
         out: dict[str, list[Example]] = {}
         with open(EXAMPLES_FILE, encoding="utf-8", newline="") as f:
             for row in csv.DictReader(f, delimiter="\t"):
-                ex = Example(row["rite"], row["edition"], int(row["block"]), row["text"], row["value"])
+                ex = Example(row["rite"], row["edition"], row["step"], row["text"], row["value"], row["check"])
                 out.setdefault(row["rule"], []).append(ex)
         _EXAMPLES = {k: tuple(v) for k, v in out.items()}
     return _EXAMPLES

@@ -101,3 +101,17 @@ def extract_text(extractor: Extractor, text: str, rite: str | None = "yanli"):
     from yili.ingest.document import parse_text
 
     return extractor.extract(parse_text("测试\n\n" + text, source="<test>", edition="test"), rite=rite)
+
+
+@pytest.fixture(scope="session")
+def package_extractions(extractor: Extractor, extraction: Extraction) -> dict[tuple[str, str], Extraction]:
+    """The texts in the package, each extracted once per session: the 燕禮 excerpt and the 13 chapters of the
+    儀禮述註 (``ingest/data/kanripo``), by (rite, edition)."""
+    from yili.api.default_corpus import embedded_corpus
+    from yili.ingest.document import read_file
+
+    out = {(extraction.document.rite, extraction.document.edition): extraction}
+    for p in embedded_corpus():
+        e = extractor.extract(read_file(p))
+        out[(e.document.rite, e.document.edition)] = e
+    return out
