@@ -436,7 +436,8 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             span, so that ``char_start - block_char_start`` places the step in ``block_text`` when it
             holds no print layout; None if the graph lacks them), ``block_mark`` (``[start, end]``: the
             step in ``block_text``, code points, end-exclusive, whatever the layout; see
-            :meth:`_mark_in_block`), ``phase`` (label), ``rite`` (IRI), ``toast``
+            :meth:`_mark_in_block`), ``why`` (the rules that decided its fields: :meth:`_step_rules`),
+            ``phase`` (label), ``rite`` (IRI), ``toast``
             (giver/receiver/type or None), ``concepts`` (the concepts it names, with English labels:
             :meth:`_step_concepts`) and ``commentary`` (list of
             ``{layer, commentator, text, char_start, char_end}``).
@@ -493,6 +494,7 @@ SELECT ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?o
             }
         )
         out["concepts"] = self._step_concepts(iri)
+        out["why"] = self._step_rules(iri)
         out["block_mark"] = self._mark_in_block(iri, out.get("block_iri"), out.get("block_text"))
         comments = self.backend.select(
             self._prefix_block
@@ -507,6 +509,26 @@ SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
             {k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]} for c in comments
         ]
         return out
+
+    def _step_rules(self, iri: str) -> list[dict[str, object]]:
+        """The rules that decided the step's fields (``yk:decidedBy`` and its sub-properties), in the order
+        of the fields (:data:`yili.ingest.rules.FIELDS`): ``[{"field", "rule", "iri", "doc", "cites"}]``."""
+        from yili.ingest.rules import FIELDS
+
+        rows = self.backend.select(
+            self._prefix_block
+            + f"""
+PREFIX dcterms: <http://purl.org/dc/terms/>
+SELECT ?field ?rule ?id ?doc ?cites WHERE {{
+  {_sparql_iri(iri)} ?p ?rule . ?rule a yk:Rule ; yk:field ?field ; rdfs:label ?id .
+  OPTIONAL {{ ?rule rdfs:comment ?doc }} OPTIONAL {{ ?rule dcterms:bibliographicCitation ?cites }}
+}}"""
+        )
+        order = {f: k for k, f in enumerate(FIELDS)}
+        out = [
+            {"field": r["field"], "rule": r["id"], "iri": r["rule"], "doc": r.get("doc"), "cites": r.get("cites")} for r in rows
+        ]
+        return sorted(out, key=lambda x: (order.get(str(x["field"]), 99), str(x["rule"])))
 
     def _step_concepts(self, iri: str) -> dict[str, list[dict[str, object]]]:
         """The concepts the step names, by field, with their English label and definition: ``{field:

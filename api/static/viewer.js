@@ -716,6 +716,7 @@ async function renderStep(path, token) {
       el("dd", { class: `field-${key}` }, term(s[key], (s.concepts || {})[key])),
     ])),
     toastSection(s),
+    rulesSection(s),
     commentarySection(s),
     el("footer", { class: "formats", lang: "en" }, "This step as ",
       [["json", "JSON"], ["jsonld", "JSON-LD"], ["turtle", "Turtle"], ["ntriples", "N-Triples"], ["rdfxml", "RDF/XML"]]
@@ -770,6 +771,19 @@ function withGlosses(str, from, s) {
     k = j;
   }
   return out;
+}
+
+/** Which rule decided each field of the step (``why`` of /steps/…: field, rule id, what it does, its citation). */
+function rulesSection(s) {
+  const rules = s.why || [];
+  if (!rules.length) return null;
+  return el("section", { class: "rules" },
+    el("h3", {}, "據 ", el("span", { lang: "en" }, "the rule that decided each field")),
+    el("dl", { class: "why", lang: "en" }, rules.map((r) => [
+      el("dt", {}, r.field),
+      el("dd", { title: r.doc || "" }, el("code", { class: `rule rule-${r.field}` }, r.rule),
+        r.cites ? el("span", { class: "cites", lang: "zh-Hant" }, ` ${r.cites}`) : null),
+    ])));
 }
 
 function toastSection(s) {

@@ -212,6 +212,10 @@ def test_clicking_the_hosts_xian_to_the_guest_opens_its_step(tab: Tab, server: s
     # the gloss is the English label of the concept the step names (yk:location), not looked up by label
     assert page.text_content(".field-location .gloss") == step["concepts"]["location"][0]["en"]
     assert page.text_content("#step .phase") == step["phase"] == "主人献賔"
+    # which rule decided each field: the agent is written, the cup the one in his hand (取觚 … 洗)
+    assert page.text_content(".rules .rule-agent") == "agent.written"
+    assert page.text_content(".rules .rule-vessel") == "vessel.in-hand"
+    assert [r["rule"] for r in step["why"] if r["field"] == "recipient"] == ["recipient.person-object"]
     # its neighbours are a click away, and Back returns to the network
     page.click("a[rel=next]")
     tab.wait_rendered("step")
