@@ -209,9 +209,9 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
     return counts
 
 
-NOTE_DOERS = "the note on the paragraph says who does it"
-"""The note the extractor leaves on a step whose agent it read from a ``V者X為之`` sentence of the note
-(:func:`yili.ingest.pipeline.doers`)."""
+NOTE_DOERS = "agent.noted-doers"
+"""The agent rule (:func:`yili.ingest.agents.noted_doers`) of a step whose agent the extractor read from a
+``V者X為之`` sentence of the note (:func:`yili.ingest.pipeline.doers`)."""
 
 
 def _derivations(g: Any, extraction: Extraction, commentary: Commentary, st_iri: dict, vocabulary: Graph, b: str) -> None:
@@ -231,7 +231,7 @@ def _derivations(g: Any, extraction: Extraction, commentary: Commentary, st_iri:
         if not notes:
             continue
         derived = set()
-        if any(NOTE_DOERS in n for n in step.notes):
+        if step.decided("agent") == NOTE_DOERS:
             derived |= {(st.block, st.ordinal) for st in notes if "為之" in st.text or "爲之" in st.text}
         for term in step.agent:
             if not term.iri:

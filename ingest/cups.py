@@ -36,7 +36,7 @@ not: their giver drinks first, and the receiver takes the cup up only after (鄉
 _CUP_CONTENTS = frozenset({"object-jiu", "object-zhi-fine"})
 """Objects that are what is in the cup (祭酒, 啐酒, 告旨): the cup is still involved."""
 
-_CUP_OBJECT_ACTS = frozenset(
+CUP_OBJECT_ACTS = frozenset(
     {
         "action-dian",
         "action-xi",
@@ -61,7 +61,7 @@ BLOCK_LOOKBACK = 200
 """How many earlier steps of a block the cup rules look back over (a paragraph of the 儀禮 has a few
 dozen; a text of one endless paragraph must not make each step cost as much as all before it)."""
 
-_THING_ACTS = frozenset(
+THING_ACTS = frozenset(
     {"action-jue", "action-ji", "action-ji-taste", "action-jia", "action-dian", "action-zhen", "action-ru-dip"}
 )
 """Acts on the thing in hand (取肺 … 絶 祭 哜之 加于俎: the lung; 右取肝 㨎于鹽 振 祭: the liver dipped

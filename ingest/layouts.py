@@ -163,7 +163,7 @@ def is_tei(text: str) -> bool:
     return text.lstrip().startswith("<") and ('<pc n="lb"/>' in text or "<lb" in text)
 
 
-def _chars(text: str, start: int, end: int) -> tuple[list[str], list[tuple[int, int]]]:
+def reading_chars(text: str, start: int, end: int) -> tuple[list[str], list[tuple[int, int]]]:
     """Reading characters of ``text[start:end]`` (mandoku markup removed, entities as one char)."""
     chars: list[str] = []
     spans: list[tuple[int, int]] = []
@@ -209,7 +209,7 @@ def mandoku_lines(text: str) -> tuple[str, list[Line]]:
         if re.fullmatch(r"\s*<pb:[^>]*>¶?\s*", body):
             continue
         indent = len(body) - len(body.lstrip("\u3000"))
-        chars, spans = _chars(text, start + indent, end)
+        chars, spans = reading_chars(text, start + indent, end)
         if chars:
             lines.append(Line(indent, tuple(chars), tuple(spans)))
     return title, lines

@@ -26,7 +26,7 @@ from yili.ingest.steps import Step
 from yili.ingest.toasts import (
     Phase,
     Toast,
-    _next_receiver,
+    next_receiver,
     group_after_leader_toast,
     group_summary_toast,
     phases_of,
@@ -366,7 +366,7 @@ class Extractor:
                     by_sequence[t.step.sequence] = toasts[i]
                     continue
                 after = steps[t.step.sequence :]
-                receiver = _next_receiver(t.step, after)
+                receiver = next_receiver(t.step, after)
                 if receiver:
                     toasts[i] = replace(t, receiver=receiver)
                     by_sequence[t.step.sequence] = toasts[i]

@@ -277,7 +277,7 @@ class Reader:
         return self.vocabulary.concepts.get(key)
 
 
-def _looks_traditional(text: str) -> bool:
+def looks_traditional(text: str) -> bool:
     """True if the text writes mostly traditional characters (獻, 階, 東 rather than 献, 阶, 东)."""
     trad = sum(text.count(c) for c in "獻階東實爵觶揖禮賓")
     simp = sum(text.count(c) for c in "献阶东实觯礼宾")

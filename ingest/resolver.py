@@ -33,9 +33,9 @@ from yili.ingest.agents import (
     opener,
 )
 from yili.ingest.clauses import Clause
-from yili.ingest.cups import _CUP_OBJECT_ACTS, _THING_ACTS, CupRules
+from yili.ingest.cups import CUP_OBJECT_ACTS, THING_ACTS, CupRules
 from yili.ingest.document import Document
-from yili.ingest.reading import ReadingState, _looks_traditional
+from yili.ingest.reading import ReadingState, looks_traditional
 from yili.ingest.modes import MODE_ACTUAL, MODE_CONDITION, MODE_GENERAL, MODE_NEGATED
 from yili.ingest.objects import (
     OBJECT_CAUSATIVE,
@@ -138,7 +138,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self.part = "narrative"
         self.state = ReadingState()
         self.steps: list[Step] = []
-        self.hant = _looks_traditional(document.text)
+        self.hant = looks_traditional(document.text)
         self._lookahead: dict[int, str] = {}
         self._next_has_subject: dict[int, bool] = {}
         self._next_elliptic: dict[int, tuple[str, ...]] = {}
@@ -375,69 +375,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         while i < len(suffix):
             t = suffix[i]
             if t.kind in (YU, ZI):
-                j = i + 1
-                while j < len(suffix) and (
-                    suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE)
-                    # 于醢北, 于阼階上, 實于左袂: a side of the thing or place is part of where
-                    or (
-                        suffix[j].kind == DIR
-                        and (j == i + 1 or (t.kind == YU and suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL, ROLE)))
-                        # 於東榮 | 南北以堂深: two opposite directions are an extent, not a side (士冠)
-                        and not (
-                            j + 1 < len(suffix)
-                            and suffix[j].text + suffix[j + 1].text in g.EXTENTS
-                            # 陳器于道東 西北上: a facing and rank order after the side, not an extent (既夕)
-                            and not (j + 2 < len(suffix) and suffix[j + 2].kind in (RANK, DIR))
-                        )
-                    )
-                    # 筵于東序少北: "a little north of the east wall"
-                    or (
-                        t.kind == YU
-                        and suffix[j].text in g.SLIGHTLY
-                        and j + 1 < len(suffix)
-                        and suffix[j + 1].kind == DIR
-                        and suffix[j - 1].kind == PLACE
-                    )
-                    or (t.kind == YU and suffix[j].kind == DIR and suffix[j - 1].text in g.SLIGHTLY)
-                ):
-                    j += 1
-                np = suffix[i + 1 : j]
-                roles = self._role_terms(np)
-                if roles and t.kind == YU:
-                    pp_persons.extend(roles)
-                if t.kind == ZI and np and np[0].kind == DIR and location_tok is None:
-                    location_tok = np[0]  # 宰自右少退: from the right
-                    decided["location"] = LOCATION_FROM_SIDE
-                if (
-                    t.kind == YU
-                    and len(np) >= 2
-                    and np[0].kind == ROLE
-                    and np[1].kind in (ZHI, DIR)
-                    and np[-1].kind in (PLACE, OTHER, DIR)
-                    and location_tok is None
-                ):
-                    # 告期於賔之家 (to the guest, at his house), 錯篚于尸左席上 (on the mat at the 尸's
-                    # left): a place named by a person
-                    location_tok = Token("".join(x.text for x in np), np[0].start, np[-1].end, PLACE, np[-1].concept)
-                    decided["location"] = LOCATION_OF_PERSON
-                    if np[1].kind == DIR and roles:
-                        pp_persons = [p for p in pp_persons if p not in roles]  # 于尸左: a place, not a person
-                for x in np:
-                    if x.kind == PLACE and location_tok is None:
-                        location_tok = x
-                        decided["location"] = LOCATION_YU_PLACE
-                    elif x.kind in (OBJECT, OTHER) and location_tok is None and any(c.kind == "place" for c in x.readings):
-                        location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
-                        decided["location"] = LOCATION_THING_AS_PLACE
-                if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL, DIR) or x.text in g.SLIGHTLY for x in np):
-                    # 于 + a thing is where the act puts it: 㨎于醢, 加于肵俎, 實于左袂 (the whole noun
-                    # phrase, its modifiers with it: 肵俎, not 俎)
-                    last_place = max((k for k, x in enumerate(np) if x.kind in (PLACE, DIR)), default=len(np) - 1)
-                    head = np[: last_place + 1]
-                    concept = location_tok.concept if location_tok is not None else None
-                    location_tok = Token("".join(x.text for x in head), head[0].start, head[-1].end, PLACE, concept)
-                    decided["location"] = LOCATION_YU_THING
-                i = max(j, i + 1)
+                i, location_tok, pp_persons = self._phrase_after(suffix, i, location_tok, pp_persons, decided)
                 continue
             if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH and (i > 0 or objects_persons or action.flag("pivot")):
                 # 命卿大夫君曰…, 皆命君曰無不醉: 君 is who the quoted words are from (a command in his name);
@@ -650,7 +588,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             object_term, object_text = self.held_out
             decided["object"] = OBJECT_HELD_OUT
             vessel = None
-        if object_text is None:
+        object_open = object_text is None  # (each part below asks it once, as one block did)
+        if object_open:
             # a wine received, offered or sipped is what the act is done to (士冠 賔受醴, 祭醴, 啐醴); one
             # poured is the wine of the cup only (酌膳: the cup's wine, no object)
             handled = action.flag("cupAction") or action.key in g.SETTING_OUT or action.key in _TASTING_ACTS
@@ -698,7 +637,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     if object_term is not None:
                         object_term = self.term(self.vocabulary.concepts[object_term.key], object_text)
             elif any(t.kind == ZHI for t in object_tokens):
-                taken = st.things.get(agent[0].key) if agent and action.key in _THING_ACTS else None
+                taken = st.things.get(agent[0].key) if agent and action.key in THING_ACTS else None
                 just_taken = taken is not None and any(
                     s.block == clause.block and s.agent[:1] == agent[:1] and s.action.key in _TAKING and s.object_term == taken
                     for s in self.steps[-3:]
@@ -713,6 +652,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 elif recipient:
                     object_text = None
                     decided.pop("object", None)
+        if object_open:
             if (
                 object_text is None
                 and not objects_persons
@@ -735,6 +675,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     decided["object"] = OBJECT_FRONTED
                     if len(fronted) == 1 and fronted[0].concept is not None:
                         object_term = self.term(fronted[0].concept, fronted[0].text)
+        if object_open:
             instrument = self._instrument_cup(prefix)
             if object_text is None and instrument is not None and action.key in g.MOTION_VERBS:
                 object_text = instrument  # 以虚爵降: he goes down with the empty cup
@@ -742,7 +683,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if object_text is None and vessel is not None and prefix and prefix[-1].kind == YI and action.key in g.MOTION_VERBS:
                 object_text = self._surface_cup(clause, vessel)  # 受爵以降: goes down with it
                 decided["object"] = OBJECT_CUP_TAKEN_ALONG
-            if object_text is None and action.flag("cupAction") and vessel is not None and action.key in _CUP_OBJECT_ACTS:
+            if object_text is None and action.flag("cupAction") and vessel is not None and action.key in CUP_OBJECT_ACTS:
                 object_text = self._surface_cup(clause, None)
                 decided["object"] = OBJECT_CUP_OF_ACT
             if object_text is None and objects_persons and not self.person_is_recipient(action):
@@ -756,6 +697,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     object_term = self.term(c)
                     object_text = object_term.label
                     decided["object"] = OBJECT_IMPLIED
+        if object_open:
             if object_text is None and action.key == "action-ci-decline" and recipient:
                 object_text = self._declined_act(recipient)
                 decided["object"] = OBJECT_DECLINED_ACT
@@ -772,7 +714,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     # 有司徹 婦贊者薦韭菹醢 坐 奠于筵前: what he sets down is the dish he brought
                     object_term, object_text = brought.object_term, brought.object
                     decided["object"] = OBJECT_DISH_BROUGHT
-            if object_text is None and action.key in _THING_ACTS:
+        if object_open:
+            if object_text is None and action.key in THING_ACTS:
                 held_thing = st.things.get(agent[0].key) if agent else None
                 if held_thing is not None:
                     object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
@@ -792,6 +735,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 if that is not None:
                     object_term, object_text = that  # 尸祭鉶 | 嘗之: the 鉶; 加柶 | 覆之: the spoon
                     decided["object"] = OBJECT_JUST_NAMED
+        if object_open:
             if object_text is None and action.key == "action-cong":
                 # 以 X 從 / X 從: to follow with X, the dish brought after the cup (特牲 賓長以肝從, 肝從, 燔從)
                 thing = next((t for t in reversed(prefix) if t.kind == OBJECT and t.concept is not None), None)
@@ -971,6 +915,85 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.pairs.append((agent[0].key, recipient[0].key))
         st.by_action.setdefault(step.action.key, []).append(step)
         return step
+
+    @staticmethod
+    def _phrase_end(suffix: list[Token], i: int) -> int:
+        """Where the 于/自 phrase opened at ``suffix[i]`` ends (exclusive): the persons, places and things after
+        it, with a side of the thing or place (于醢北, 于阼階上, 筵于東序少北), not an extent (南北以堂深)."""
+        t = suffix[i]
+        j = i + 1
+        while j < len(suffix) and (
+            suffix[j].kind in (ROLE, PLACE, OTHER, OBJECT, VESSEL, ZHI, WINE)
+            # 于醢北, 于阼階上, 實于左袂: a side of the thing or place is part of where
+            or (
+                suffix[j].kind == DIR
+                and (j == i + 1 or (t.kind == YU and suffix[j - 1].kind in (PLACE, OBJECT, OTHER, VESSEL, ROLE)))
+                # 於東榮 | 南北以堂深: two opposite directions are an extent, not a side (士冠)
+                and not (
+                    j + 1 < len(suffix)
+                    and suffix[j].text + suffix[j + 1].text in g.EXTENTS
+                    # 陳器于道東 西北上: a facing and rank order after the side, not an extent (既夕)
+                    and not (j + 2 < len(suffix) and suffix[j + 2].kind in (RANK, DIR))
+                )
+            )
+            # 筵于東序少北: "a little north of the east wall"
+            or (
+                t.kind == YU
+                and suffix[j].text in g.SLIGHTLY
+                and j + 1 < len(suffix)
+                and suffix[j + 1].kind == DIR
+                and suffix[j - 1].kind == PLACE
+            )
+            or (t.kind == YU and suffix[j].kind == DIR and suffix[j - 1].text in g.SLIGHTLY)
+        ):
+            j += 1
+        return j
+
+    def _phrase_after(
+        self, suffix: list[Token], i: int, location_tok: Token | None, pp_persons: list[Term], decided: dict[str, str]
+    ) -> tuple[int, Token | None, list[Term]]:
+        """Read the 于/自 phrase at ``suffix[i]``: the persons it names go to ``pp_persons`` (献于公), the place it
+        names is the location (拜于阼階上; 告期於賔之家; 㨎于醢: the whole phrase), the rule that set the place
+        into ``decided``.  Returns the index after the phrase, the location token and the persons."""
+        t = suffix[i]
+        j = self._phrase_end(suffix, i)
+        np = suffix[i + 1 : j]
+        roles = self._role_terms(np)
+        if roles and t.kind == YU:
+            pp_persons.extend(roles)
+        if t.kind == ZI and np and np[0].kind == DIR and location_tok is None:
+            location_tok = np[0]  # 宰自右少退: from the right
+            decided["location"] = LOCATION_FROM_SIDE
+        if (
+            t.kind == YU
+            and len(np) >= 2
+            and np[0].kind == ROLE
+            and np[1].kind in (ZHI, DIR)
+            and np[-1].kind in (PLACE, OTHER, DIR)
+            and location_tok is None
+        ):
+            # 告期於賔之家 (to the guest, at his house), 錯篚于尸左席上 (on the mat at the 尸's
+            # left): a place named by a person
+            location_tok = Token("".join(x.text for x in np), np[0].start, np[-1].end, PLACE, np[-1].concept)
+            decided["location"] = LOCATION_OF_PERSON
+            if np[1].kind == DIR and roles:
+                pp_persons = [p for p in pp_persons if p not in roles]  # 于尸左: a place, not a person
+        for x in np:
+            if x.kind == PLACE and location_tok is None:
+                location_tok = x
+                decided["location"] = LOCATION_YU_PLACE
+            elif x.kind in (OBJECT, OTHER) and location_tok is None and any(c.kind == "place" for c in x.readings):
+                location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
+                decided["location"] = LOCATION_THING_AS_PLACE
+        if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL, DIR) or x.text in g.SLIGHTLY for x in np):
+            # 于 + a thing is where the act puts it: 㨎于醢, 加于肵俎, 實于左袂 (the whole noun
+            # phrase, its modifiers with it: 肵俎, not 俎)
+            last_place = max((k for k, x in enumerate(np) if x.kind in (PLACE, DIR)), default=len(np) - 1)
+            head = np[: last_place + 1]
+            concept = location_tok.concept if location_tok is not None else None
+            location_tok = Token("".join(x.text for x in head), head[0].start, head[-1].end, PLACE, concept)
+            decided["location"] = LOCATION_YU_THING
+        return max(j, i + 1), location_tok, pp_persons
 
     def _presented_next_after(self, action: Concept, suffix: list[Token]) -> tuple[Term, ...] | None:
         """The giver of a presentation written 獻次X ("presented next after X"): the one who presented

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from yili.ingest.layouts import _chars, page_at, page_markers
+from yili.ingest.layouts import page_at, page_markers, reading_chars
 from yili.ingest.steps import Step
 from yili.ontology.errors import InputError
 from yili.ontology.variants import variant_forms
@@ -160,7 +160,7 @@ def parse_stage_book(text: str, source: str = "<text>") -> StageBook:
         if blank(k) or body.startswith("\u3000") or body.replace("¶", "") == "欽定四庫全書":
             continue
         if is_title(k):
-            line = "".join(_chars(text, start, end)[0])
+            line = "".join(reading_chars(text, start, end)[0])
             remark_m = _NOTE.search(line)
             title = _NOTE.sub("", line)[1:]
             stages.append(
@@ -177,7 +177,7 @@ def parse_stage_book(text: str, source: str = "<text>") -> StageBook:
             )
             chars = []
             continue
-        line_chars = _chars(text, start, end)[0]
+        line_chars = reading_chars(text, start, end)[0]
         if not chapter and (m := _TITLE_ORDINAL.match(_strip_notes("".join(line_chars)))):
             chapter = m.group(1)
             continue  # the chapter heading (士冠禮第一) is no step of the rite

@@ -240,9 +240,9 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
         # is no receiver (it is read from what follows, or left open)
         receiver = ()
     if kind == "action-lvchou" and not receiver:
-        receiver = _next_receiver(step, upcoming)
+        receiver = next_receiver(step, upcoming)
     if not receiver and kind in ("action-ci", "action-chou"):
-        receiver = _next_receiver(step, upcoming)
+        receiver = next_receiver(step, upcoming)
     performed = step.agent
     if self_poured:
         note = "a self-poured return toast: the one who gave the 獻 pours it in the other's name (更爵 … 自酢)"
@@ -287,7 +287,7 @@ def _toast_type(voc, key: str) -> str | None:  # type: ignore[no-untyped-def]
     return None
 
 
-def _next_receiver(step: Step, upcoming: list[Step]) -> tuple[Term, ...]:
+def next_receiver(step: Step, upcoming: list[Step]) -> tuple[Term, ...]:
     giver_keys = {t.key for t in step.agent}
     for s in upcoming:
         if s.block > step.block + 3:
