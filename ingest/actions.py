@@ -16,7 +16,9 @@ ACTION_THING_IS_SET = decision(
     "action.thing-is-set", "士冠 水在洗東, 𤣥酒在西: a thing that is at a place is set there", "A thing 在 a place: 設."
 )
 ACTION_SAYING = decision("action.saying", "士冠 再加曰…, 醴辭曰…", "The words said at an act that is no speech: 曰.")
-ACTION_RECORDED_AS = decision("action.recorded-as", "特牲 筵于户西: a placement noun used as a verb (設)", "The vocabulary's yk:recordedAs.")
+ACTION_RECORDED_AS = decision(
+    "action.recorded-as", "特牲 筵于户西: a placement noun used as a verb (設)", "The vocabulary's yk:recordedAs."
+)
 ACTION_SENDING_OFF = decision("action.sending-off", "鄉飲酒 拜送爵", "拜 … 送: the bow of sending off (拜送).")
 ACTION_CAUSATIVE = decision(
     "action.causative", "大射礼 射人升賔 (摈者以命升賔)", "A motion verb with a person after it: he is commanded to move (命)."

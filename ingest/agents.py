@@ -86,7 +86,6 @@ AGENT_PASSIVE = decision(
 )
 
 
-
 class AgentRules(Reader):
     """Who acts when the text does not say: the rules for unwritten agents."""
 
@@ -337,20 +336,34 @@ def relative_subject(r: AgentRules, clause: Clause, action: Concept) -> Decision
 def usual_giver(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The rite's usual giver of an act to its usual receiver, whatever subject stood before a condition."""
     usual = r.profile.default_agent(action.key)
-    if usual is not None and usual.recipient and usual.role in r.vocabulary.concepts and not any(t.kind == ROLE for t in clause.suffix):
+    if (
+        usual is not None
+        and usual.recipient
+        and usual.role in r.vocabulary.concepts
+        and not any(t.kind == ROLE for t in clause.suffix)
+    ):
         return Decision((r.term(r.vocabulary.concepts[str(usual.role)]),), f"default agent of the rite ({usual.source})")
     return None
 
 
 def _past_condition(r: AgentRules, clause: Clause) -> bool:
-    return any(t.kind == THEN for t in clause.prefix) and not any(t.kind == COND for t in clause.tokens) and bool(r.state.before_condition)
+    return (
+        any(t.kind == THEN for t in clause.prefix)
+        and not any(t.kind == COND for t in clause.tokens)
+        and bool(r.state.before_condition)
+    )
 
 
 @rule("agent.condition-by-fact", "若殺則特豚載合升 (士冠): the officers who slaughter go on")
 def condition_by_fact(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """Past 則, the officers go on when the condition's act was theirs by a rite fact and no one was named."""
     last = _last_here(r, clause)
-    if _past_condition(r, clause) and last is not None and not last.agent_explicit and last.decided("agent") == "agent.opening-fact":
+    if (
+        _past_condition(r, clause)
+        and last is not None
+        and not last.agent_explicit
+        and last.decided("agent") == "agent.opening-fact"
+    ):
         return Decision(last.agent, "goes on from the condition, which no one else is named in")
     return None
 
@@ -437,7 +450,12 @@ def drinks_after_reply(r: AgentRules, clause: Clause, action: Concept) -> Decisi
     st = r.state
     nxt = r._lookahead.get(clause.start)
     if (
-        (action.key in _BEFORE_DRINKING and nxt in _BEFORE_DRINKING | _DRINKING or action.key == "action-jiang" and nxt == "action-xi")
+        (
+            action.key in _BEFORE_DRINKING
+            and nxt in _BEFORE_DRINKING | _DRINKING
+            or action.key == "action-jiang"
+            and nxt == "action-xi"
+        )
         and st.subject
         and not r._cup_in_hand(st.subject[0].key)
         and st.last_holder
@@ -587,7 +605,9 @@ def same_giver(r: AgentRules, clause: Clause, action: Concept) -> Decision | Non
     written = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
     for s in reversed(r.state.by_action.get(action.key, ())):
         named_since = any(
-            x.agent_explicit and x.agent[:1] != s.agent[:1] for x in r.steps[-40:] if x.sequence > s.sequence and x.block == clause.block
+            x.agent_explicit and x.agent[:1] != s.agent[:1]
+            for x in r.steps[-40:]
+            if x.sequence > s.sequence and x.block == clause.block
         )
         if s.agent and s.agent[0].key not in written and (fact is not None or (s.block == clause.block and not named_since)):
             why = fact.source if fact is not None else "within the same exchange"

@@ -291,7 +291,9 @@ def presented_next_after(r: _Rereading, i: int) -> int | None:
     the act is flagged ``next_after`` and the persons after it are those he comes after."""
     t, nxt = r.tokens[i], r.next(i)
     after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
-    if not (_is_act(t) and t.concept is not None and t.concept.key == "action-xian" and nxt is not None and nxt.text in g.NEXT_AFTER):
+    if not (
+        _is_act(t) and t.concept is not None and t.concept.key == "action-xian" and nxt is not None and nxt.text in g.NEXT_AFTER
+    ):
         return None
     if after is None or after.kind != ROLE:
         return None
@@ -410,17 +412,16 @@ def comparison(r: _Rereading, i: int) -> int | None:
         # 主人亦如擯 | 主人答拜, 亦如擯其綏祭: as in the 儐尸)
         stop = i + 1
     elif (
-        not ends
-        and i + 2 < len(r.tokens)
-        and r.tokens[i + 1].text in g.NUMBERED_PRESENTATIONS
-        and r.tokens[i + 2].kind == ACTION
+        not ends and i + 2 < len(r.tokens) and r.tokens[i + 1].text in g.NUMBERED_PRESENTATIONS and r.tokens[i + 2].kind == ACTION
     ):
         stop = i + 2  # 如 + 再/三/亞 + an act: as at that one (士冠 三醮 攝酒如再醮: as at the second 醮)
     elif not ends and i + 1 < len(r.tokens) and r.tokens[i + 1].kind == ACTION:
         # 如 + an act and its object: 見姑姊如見母 (as he saw his mother): up to the next act or subject
         stop = i + 1
-        while stop + 1 < len(r.tokens) and r.tokens[stop + 1].kind in (OBJECT, OTHER, VESSEL, WINE, ZHI, NUM) or (
-            stop + 1 < len(r.tokens) and r.tokens[stop + 1].kind == ROLE and stop == i + 1
+        while (
+            stop + 1 < len(r.tokens)
+            and r.tokens[stop + 1].kind in (OBJECT, OTHER, VESSEL, WINE, ZHI, NUM)
+            or (stop + 1 < len(r.tokens) and r.tokens[stop + 1].kind == ROLE and stop == i + 1)
         ):
             stop += 1
     for k in range(i, stop + 1):
@@ -478,7 +479,9 @@ def completive(r: _Rereading, i: int) -> int | None:
         return None
     prev = r.last()
     begun = nxt.concept is not None and any(x.kind == ACTION and x.concept == nxt.concept for x in r.out)
-    interlude = prev is not None and prev.concept is not None and (prev.concept.flag("responsive") or prev.concept.key in g.POSTURES)
+    interlude = (
+        prev is not None and prev.concept is not None and (prev.concept.flag("responsive") or prev.concept.key in g.POSTURES)
+    )
     if _is_act(prev) and not begun and not interlude:
         r.out.append(with_kind(t, TAIL))
         return i + 1
@@ -626,9 +629,15 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
     # 服𤣥冠 (the black cap)
     person_next = r.next(i) is not None and r.next(i).kind == ROLE  # 前期三日筮賔: divines (for) the guest
     doubled = prev is not None and prev.text == t.text  # 士冠 乃易服 | 服𤣥冠: the garments, then "wears"
-    if _is_act(t) and prev is not None and not person_next and not doubled and (
-        (prev.kind in (VESSEL, NUM, OTHER) and r.out[:-1] and r.out[-2].kind in (ACTION, VESSEL, NUM, OTHER))
-        or (prev.kind == OBJECT and (len(r.out) < 2 or r.out[-2].kind not in (ROLE, PLACE)))
+    if (
+        _is_act(t)
+        and prev is not None
+        and not person_next
+        and not doubled
+        and (
+            (prev.kind in (VESSEL, NUM, OTHER) and r.out[:-1] and r.out[-2].kind in (ACTION, VESSEL, NUM, OTHER))
+            or (prev.kind == OBJECT and (len(r.out) < 2 or r.out[-2].kind not in (ROLE, PLACE)))
+        )
     ):
         thing = next((c for c in t.readings if c.kind in (OBJECT, WINE, VESSEL)), None)
         if thing is None and prev.kind == OBJECT and not (r.next(i) is not None and r.next(i).kind == YU):
@@ -767,13 +776,18 @@ def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
         return None
     if "action-toast" not in r.vocabulary.broader_closure(t.concept.key):
         return None
-    between_noun_and_wine = prev is not None and prev.kind in (VESSEL, NUM, OTHER) and nxt is not None and nxt.text in g.WINE_WORDS
+    between_noun_and_wine = (
+        prev is not None and prev.kind in (VESSEL, NUM, OTHER) and nxt is not None and nxt.text in g.WINE_WORDS
+    )
     after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
     # 醴辭曰, 醮辭曰: "the words of the 醴" (士冠: the 辭 said with it), not a toast
     words_of = nxt is not None and nxt.text in g.WORDS_OF and after is not None and after.kind == YUE
     # 拜賜: the gift bowed for (but 拜獻尸: bows and presents to the 尸, two acts)
     after_bow = (
-        _is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.BOWS_FOR_A_GIFT
+        _is_act(prev)
+        and prev is not None
+        and prev.concept is not None
+        and prev.concept.key in g.BOWS_FOR_A_GIFT
         and t.concept.key in g.GIFT_WORDS
     )
     # 受三獻爵 (有司徹 尸降筵受三獻爵 酌以酢之): "the cup of the third presentation", received, not a
@@ -832,7 +846,9 @@ def reaching_a_place(r: _Rereading, i: int) -> int | None:
         and after[1].kind == PLACE
         and after[2].kind == ACTION
     ):
-        r.out.append(Token(t.text + after[0].text + after[1].text, t.start, after[1].end, PLACE, after[1].concept, after[1].readings))
+        r.out.append(
+            Token(t.text + after[0].text + after[1].text, t.start, after[1].end, PLACE, after[1].concept, after[1].readings)
+        )
         return i + 3
     return None
 
@@ -876,7 +892,11 @@ def thing_in_a_list(r: _Rereading, i: int) -> int | None:
     t, nxt = r.tokens[i], r.next(i)
     after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
     wine = next((c for c in t.readings if c.kind == WINE), None) if _is_act(t) else None
-    if wine is not None and nxt is not None and any(c.key == "object-jiu" or c.kind == WINE for c in (*nxt.readings, nxt.concept) if c):
+    if (
+        wine is not None
+        and nxt is not None
+        and any(c.key == "object-jiu" or c.kind == WINE for c in (*nxt.readings, nxt.concept) if c)
+    ):
         # 醴酒: the sweet wine and the wine, two things set out (士喪 醴酒錯于豆南), not the act of 醴
         r.out.append(with_kind(t, WINE, wine))
         return i + 1
@@ -1444,7 +1464,9 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
                         and i + 1 < h2
                         and tokens[i + 1].kind == ROLE
                         # 主人揖贊者 | 與賔揖: 與 a person before the same act again opens that act
-                        and not (tokens[i].text in g.WITH and tokens[h2].concept is not None and tokens[h2].concept == verb.concept)
+                        and not (
+                            tokens[i].text in g.WITH and tokens[h2].concept is not None and tokens[h2].concept == verb.concept
+                        )
                     )
                 ):
                     i += 1
@@ -1464,10 +1486,18 @@ def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
                 return i
             i += 1
             continue
-        if t.kind == DIR and (not (nxt is not None and nxt.kind == ACTION) or (i == h1 + 1 and verb.concept is not None and verb.concept.key in g.POSITION_VERBS)):
+        if t.kind == DIR and (
+            not (nxt is not None and nxt.kind == ACTION)
+            or (i == h1 + 1 and verb.concept is not None and verb.concept.key in g.POSITION_VERBS)
+        ):
             i += 1
             continue
-        if t.kind == TAIL and i > h1 and t.text[-1:] in g.COMPARISON_ENDS and any(x.text in g.COMPARISON for x in tokens[h1:i + 1]):
+        if (
+            t.kind == TAIL
+            and i > h1
+            and t.text[-1:] in g.COMPARISON_ENDS
+            and any(x.text in g.COMPARISON for x in tokens[h1 : i + 1])
+        ):
             # 如初 / 如X之儀 / 如初儀 closes its clause: what follows opens the next act (賓三獻如初 | 燔從如初)
             j = i + 1
             while j < h2 and tokens[j].kind == TAIL and tokens[j].text in g.COMPARISON_ENDS:

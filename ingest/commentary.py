@@ -665,9 +665,7 @@ class PassageIndex:
         if not blocks:
             return None
         folded = fold(words)
-        order: Sequence[tuple[Document, Block, str]] = sorted(
-            blocks, key=lambda t: (t[0].edition != edition,)
-        )
+        order: Sequence[tuple[Document, Block, str]] = sorted(blocks, key=lambda t: (t[0].edition != edition,))
         best: tuple[int, Document, Block, int] | None = None
         for doc, block, text in order:
             lo, hi = MIN_QUOTE, len(folded)

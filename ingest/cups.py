@@ -87,7 +87,9 @@ VESSEL_PLEDGED = decision("vessel.pledged", "鄉飲酒 主人…酬賔: the cup 
 VESSEL_OF_PARAGRAPH = decision(
     "vessel.of-paragraph", "鄉飲酒 坐奠觚于篚 興 對 卒洗: the same cup again", "The last cup written in the paragraph."
 )
-VESSEL_IN_ACT_WORD = decision("vessel.in-act-word", "特牲 尸卒爵: the cup in the act's own word", "A cup in the act's word (卒爵, 卒角).")
+VESSEL_IN_ACT_WORD = decision(
+    "vessel.in-act-word", "特牲 尸卒爵: the cup in the act's own word", "A cup in the act's word (卒爵, 卒角)."
+)
 WINE_WRITTEN = decision("wine.written", "燕禮 酌膳; 鄉射 實散", "The wine written in the clause.")
 WINE_IN_CUP = decision("wine.in-cup", "燕禮 酌膳 … 獻: the wine poured is in the cup", "The wine of the cup in hand.")
 WINE_RECEIVED = decision("wine.received", "鄉飲酒 受爵: the wine comes with the cup", "The wine of the cup received.")
@@ -117,7 +119,9 @@ class CupRules(Reader):
         """
         st = self.state
         who = agent[0].key if agent else ""
-        written = [t for t in clause.tokens if t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key)]
+        written = [
+            t for t in clause.tokens if t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key)
+        ]
         wine_tok = next((t for t in clause.tokens if t.kind == WINE and t.concept is not None), None)
         vessel: Term | None = None
         vrule, wrule = VESSEL_WRITTEN, WINE_WRITTEN

@@ -333,7 +333,9 @@ def find_gold_sets(paths: list[str | Path]) -> list[GoldSet]:
                 sets.append(_read_set(folder, sp, folder / f"toasts_{name}.jsonl", name))
                 found += 1
         if not found:
-            raise InputError(f"{root}: no gold set in it (steps.jsonl and toasts.jsonl, or steps_NAME.jsonl and toasts_NAME.jsonl)")
+            raise InputError(
+                f"{root}: no gold set in it (steps.jsonl and toasts.jsonl, or steps_NAME.jsonl and toasts_NAME.jsonl)"
+            )
     return sets
 
 
@@ -356,7 +358,9 @@ def locate_text(gold: GoldSet, corpora: list[str | Path] = ()) -> Path | None:
         if hits:
             return hits[0]
     if not roots:
-        raise InputError(f"{gold.folder}: the annotated file {gold.file} is not found: no corpus/ folder beside the gold (give --corpus DIR)")
+        raise InputError(
+            f"{gold.folder}: the annotated file {gold.file} is not found: no corpus/ folder beside the gold (give --corpus DIR)"
+        )
     where = ", ".join(str(r) for r in roots)
     raise InputError(f"{gold.folder}: the annotated file {gold.file} is not under {where} (give --corpus DIR)")
 
@@ -391,7 +395,9 @@ def evaluate(extraction: Extraction, gold: GoldSet | str | Path, vocabulary: Voc
         gold = _read_set(folder, folder / "steps.jsonl", folder / "toasts.jsonl", "excerpt")
     gold_steps = gold.steps
     text = extraction.document.text
-    differ = sum(1 for g in gold_steps if "span" in g and _clean(text[int(str(g["char_start"])) : int(str(g["char_end"]))]) != g["span"])
+    differ = sum(
+        1 for g in gold_steps if "span" in g and _clean(text[int(str(g["char_start"])) : int(str(g["char_end"]))]) != g["span"]
+    )
     if differ > len(gold_steps) // 10:
         raise InputError(
             f"{gold.folder}: the gold does not annotate {extraction.document.source}: {differ} of {len(gold_steps)} "
@@ -522,7 +528,8 @@ def _score_toasts(preds: list, gold: list[dict[str, object]], fold: _Folder, uni
     def accepts(g: dict[str, object], rec: dict[str, object]) -> bool:
         types = [str(g["type"])] + [str(x) for x in _as_list(g.get("type_alt"))]
         type_ok = any(fold.same(ty, rec["type"], "action", "type") for ty in types) or (
-            rec.get("type_alternative") is not None and any(fold.same(ty, rec["type_alternative"], "action", "type") for ty in types)
+            rec.get("type_alternative") is not None
+            and any(fold.same(ty, rec["type_alternative"], "action", "type") for ty in types)
         )
         return (
             type_ok

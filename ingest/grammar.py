@@ -135,7 +135,9 @@ UP_DOWN: frozenset[str] = frozenset({"上", "下"})
 FILLING: frozenset[str] = frozenset({"action-shi-fill", "action-zhuo"})
 """Filling and pouring a cup (實, 酌): 以 + a wine after them says what it is filled with (實觶以醴)."""
 
-SETTING_OUT: frozenset[str] = frozenset({"action-she", "action-chen", "action-bu-spread", "action-zhuan", "action-che", "action-cuo"})
+SETTING_OUT: frozenset[str] = frozenset(
+    {"action-she", "action-chen", "action-bu-spread", "action-zhuan", "action-che", "action-cuo"}
+)
 """設, 陳, 布, 饌, 徹, 錯: what follows is the thing set out or cleared (設洗: the basin; 陳服: the garments;
 徹薦: the dishes served; 錯篚: the basket set in place), not an act or a place."""
 
@@ -361,19 +363,21 @@ RELATIVE_PERSONS: frozenset[str] = spelled({"长", "長", "其他"})
 COMPLETIVE: frozenset[str] = spelled({"卒"})
 """卒 + act = the act is completed (卒洗, 卒盥, 卒歌): the same act, by whoever began it."""
 
-IDIOMS: dict[str, str] = spelled_keys({
-    "若是": "tail",  # 若是者三: 'thus', not 'if' (有司徹)
-    "既爵": "tail",  # 不拜既爵: 'having drained the cup', not a cup name
-    "一等": "tail",  # 公降一等: one step
-    "二等": "tail",  # 公升二等: two steps (how far, not what)
-    "三等": "tail",  # 賔降三等
-    # humble and polite forms of address inside words spoken, no person acting (公食 辭曰寡君從子: "my
-    # lord follows you"): 寡君 (our lord), 寡小君 (our lady), 寡人 (I, the ruler), 吾子 (you, sir)
-    "寡君": "tail",
-    "寡小君": "tail",
-    "寡人": "tail",
-    "吾子": "tail",
-})
+IDIOMS: dict[str, str] = spelled_keys(
+    {
+        "若是": "tail",  # 若是者三: 'thus', not 'if' (有司徹)
+        "既爵": "tail",  # 不拜既爵: 'having drained the cup', not a cup name
+        "一等": "tail",  # 公降一等: one step
+        "二等": "tail",  # 公升二等: two steps (how far, not what)
+        "三等": "tail",  # 賔降三等
+        # humble and polite forms of address inside words spoken, no person acting (公食 辭曰寡君從子: "my
+        # lord follows you"): 寡君 (our lord), 寡小君 (our lady), 寡人 (I, the ruler), 吾子 (you, sir)
+        "寡君": "tail",
+        "寡小君": "tail",
+        "寡人": "tail",
+        "吾子": "tail",
+    }
+)
 """Fixed expressions read as one word that is neither a term nor an act."""
 
 
@@ -388,13 +392,15 @@ VERBAL_OBJECTS: frozenset[str] = frozenset({"action-jiang", "action-xi", "action
 PERSON_WORD: frozenset[str] = spelled({"人"})
 """Numeral + 人 refers to persons of the group last named: 一人拜受爵 (the leader of the 工)."""
 
-NOT_SUBJECT_BEFORE: dict[str, str] = spelled_keys({
-    "若": "alternative",  # 若賔若长: either the guest or the eldest (not who acts)
-    "唯": "chooser",  # 唯公所酬: the ruler chooses whom (he is the one who acts, already named)
-    "惟": "chooser",
-    "有": "existential",  # 若有诸公: if there are lords (they are present, not acting here)
-    "先": "before",  # 先卿献之: before the ministers, toast them
-})
+NOT_SUBJECT_BEFORE: dict[str, str] = spelled_keys(
+    {
+        "若": "alternative",  # 若賔若长: either the guest or the eldest (not who acts)
+        "唯": "chooser",  # 唯公所酬: the ruler chooses whom (he is the one who acts, already named)
+        "惟": "chooser",
+        "有": "existential",  # 若有诸公: if there are lords (they are present, not acting here)
+        "先": "before",  # 先卿献之: before the ministers, toast them
+    }
+)
 """Words after which a person is not the subject of the clause."""
 
 PERSONAL_PLACES: frozenset[str] = spelled({"席", "筵", "位", "階", "阶"})

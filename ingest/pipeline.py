@@ -26,9 +26,9 @@ from yili.ingest.steps import Step
 from yili.ingest.toasts import (
     Phase,
     Toast,
-    next_receiver,
     group_after_leader_toast,
     group_summary_toast,
+    next_receiver,
     phases_of,
     received_toast,
     toast_of,
@@ -105,9 +105,7 @@ def appendix_within(block: Block, text: str) -> int | None:
     return None
 
 
-def identifications(
-    block: Block, profile: RiteProfile, vocabulary: Vocabulary
-) -> tuple[dict[str, Concept], dict[str, Concept]]:
+def identifications(block: Block, profile: RiteProfile, vocabulary: Vocabulary) -> tuple[dict[str, Concept], dict[str, Concept]]:
     """Who the note on a block says a word of its classic names: ``註曰利佐食也`` (特牲: 利 is the
     佐食), ``註曰主人壻也`` (士昏: from here the 主人 is the groom).
 
@@ -316,7 +314,11 @@ class Extractor:
         if not document.edition_given and (work := self.vocabulary.edition_key(document.title)) is not None:
             # the edition key is the work's (儀禮述註 → shuzhu), not the file's name
             document = replace(document, edition=work, edition_given=True)
-        readings = {label: self.vocabulary.concepts[key] for label, key in sorted(profile.readings.items()) if key in self.vocabulary.concepts}
+        readings = {
+            label: self.vocabulary.concepts[key]
+            for label, key in sorted(profile.readings.items())
+            if key in self.vocabulary.concepts
+        }
         resolver = StepResolver(self.vocabulary, document, profile)
         resolver.closing_block = _closing_block(document, profile, self.vocabulary)
         cast = frozenset(profile.cast)

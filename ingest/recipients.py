@@ -65,16 +65,25 @@ RECIPIENT_LAST_SPEAKER = decision(
     "recipient.last-speaker", "士冠 主人曰…: a reply", "Words said by a named speaker go to who spoke last.", tags=("inferred",)
 )
 RECIPIENT_WORDS_OF_ACT = decision(
-    "recipient.words-of-act", "士冠 再加曰…: to the capped son", "The words of an act go to whom the act went.", tags=("inferred",)
+    "recipient.words-of-act",
+    "士冠 再加曰…: to the capped son",
+    "The words of an act go to whom the act went.",
+    tags=("inferred",),
 )
 RECIPIENT_MUTUAL = decision(
-    "recipient.mutual", "鄉飲酒 三讓: the parties to each other", "A mutual act of several agents has no other recipient.", tags=("inferred",)
+    "recipient.mutual",
+    "鄉飲酒 三讓: the parties to each other",
+    "A mutual act of several agents has no other recipient.",
+    tags=("inferred",),
 )
 RECIPIENT_CAUSATIVE = decision(
     "recipient.causative", "大射礼 射人升賔 (摈者以命升賔)", "A causative motion: the person made to move is commanded."
 )
 RECIPIENT_SENT = decision(
-    "recipient.sent", "士喪 君使人弔 … 弔者入 (註 使人士也)", "The 人 a pivot verb sends: the one named for the act (V者).", tags=("inferred",)
+    "recipient.sent",
+    "士喪 君使人弔 … 弔者入 (註 使人士也)",
+    "The 人 a pivot verb sends: the one named for the act (V者).",
+    tags=("inferred",),
 )
 RECIPIENT_AS_AT_FIRST = decision(
     "recipient.as-at-first",
@@ -88,7 +97,6 @@ RECIPIENT_FIRST_DOER = decision(
     "An act whose doer is found as at first goes to whom it went then.",
     tags=("inferred", "as-at-first"),
 )
-
 
 
 class RecipientRules(Reader):
@@ -142,7 +150,9 @@ class RecipientRules(Reader):
         if last is None or last.block != block or last.action.key != "action-zujue" or last.agent[:1] != agent[:1]:
             return None
         for s in reversed(self.steps[-40:]):
-            if "action-toast" in self.vocabulary.broader_closure(s.action.key) and any(r.key == agent[0].key for r in s.recipient):
+            if "action-toast" in self.vocabulary.broader_closure(s.action.key) and any(
+                r.key == agent[0].key for r in s.recipient
+            ):
                 return s.agent[:1] if s.agent and s.agent[0].key != agent[0].key else None
         return None
 
@@ -156,7 +166,11 @@ class RecipientRules(Reader):
                 c = self.vocabulary.concepts.get(key)
                 for label in sorted(c.labels) if c is not None else ():
                     keeper = next(
-                        (r for r in self.vocabulary.by_label.get("執" + label + "者", ()) if r.kind == "role" and self.profile.in_cast(r.key)),
+                        (
+                            r
+                            for r in self.vocabulary.by_label.get("執" + label + "者", ())
+                            if r.kind == "role" and self.profile.in_cast(r.key)
+                        ),
                         None,
                     )
                     if keeper is not None:
@@ -172,7 +186,9 @@ class RecipientRules(Reader):
         for s in reversed(self.steps[-6:]):
             if s.block != block:
                 return None
-            toasted = "action-toast" in self.vocabulary.broader_closure(s.action.key) and any(r.key == agent[0].key for r in s.recipient)
+            toasted = "action-toast" in self.vocabulary.broader_closure(s.action.key) and any(
+                r.key == agent[0].key for r in s.recipient
+            )
             if s.agent[:1] == agent[:1] or toasted:
                 return None  # he acted himself since, or a cup was given him (賔…以酢主人 | 主人拜受爵)
             if s.action.key in g.HOLDING_OUT and s.agent and s.object_term is not None and s.vessel is None:
@@ -228,7 +244,11 @@ class RecipientRules(Reader):
                 return None
             if s.action.key == "action-shou-hand" and s.agent and any(r.key == agent[0].key for r in s.recipient):
                 return s.agent[:1]
-            poured = k > 0 and recent[k - 1].action.key in ("action-zhuo", "action-shi-fill") and recent[k - 1].agent[:1] == s.agent[:1]
+            poured = (
+                k > 0
+                and recent[k - 1].action.key in ("action-zhuo", "action-shi-fill")
+                and recent[k - 1].agent[:1] == s.agent[:1]
+            )
             if s.action.key == "action-shou-hand" and poured and s.recipient and all(r.key != agent[0].key for r in s.recipient):
                 # 祝酌授尸 賔拜受爵: a cup poured and handed to another is his to give (有司徹: the 尸's)
                 return s.recipient[:1]
@@ -313,7 +333,11 @@ class RecipientQuery:
     def served_rule(self) -> str:
         """:attr:`rule`, with 加之 (put it on the person) read as serving him."""
         q = self
-        if q.action.key == "action-jia" and not any(t.kind == YU for t in q.clause.suffix) and all(t.kind == ZHI for t in q.object_tokens):
+        if (
+            q.action.key == "action-jia"
+            and not any(t.kind == YU for t in q.clause.suffix)
+            and all(t.kind == ZHI for t in q.object_tokens)
+        ):
             return "served"
         return self.rule
 
@@ -448,7 +472,9 @@ def invited(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 _RECEIVING = ("action-shou", "action-baishou")
 
 
-@rule("recipient.thing-of-person", "有司徹 尸…受主人爵, 主人降受宰几: received from the person written with it", tags=("inferred",))
+@rule(
+    "recipient.thing-of-person", "有司徹 尸…受主人爵, 主人降受宰几: received from the person written with it", tags=("inferred",)
+)
 def thing_of_person(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """受 + a person + a thing: the thing is his, received from him."""
     if q.action.key in _RECEIVING and q.objects_persons and not q.pp_persons:

@@ -8,8 +8,9 @@ things in hand in :mod:`yili.ingest.cups`.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import islice
+from typing import Any
 
 from yili.ingest import grammar as g
 from yili.ingest.actions import (
@@ -35,7 +36,6 @@ from yili.ingest.agents import (
 from yili.ingest.clauses import Clause
 from yili.ingest.cups import CUP_OBJECT_ACTS, THING_ACTS, CupRules
 from yili.ingest.document import Document
-from yili.ingest.reading import ReadingState, looks_traditional
 from yili.ingest.modes import MODE_ACTUAL, MODE_CONDITION, MODE_GENERAL, MODE_NEGATED
 from yili.ingest.objects import (
     OBJECT_CAUSATIVE,
@@ -74,6 +74,7 @@ from yili.ingest.places import (
     LOCATION_YU_PLACE,
     LOCATION_YU_THING,
 )
+from yili.ingest.reading import ReadingState, looks_traditional
 from yili.ingest.recipients import (
     RECIPIENT_AS_AT_FIRST,
     RECIPIENT_CAUSATIVE,
@@ -117,6 +118,61 @@ from yili.ingest.tokens import (
 )
 from yili.ontology.rites import NEUTRAL, RiteProfile
 from yili.ontology.vocabulary import Concept, Vocabulary
+
+
+@dataclass
+class ClauseReading:
+    """What the resolver has read of one clause so far, as its parts (:meth:`StepResolver.resolve`) fill it in:
+    the act, the condition, the persons, the object, the place, the rules that decided them (``decided``), and
+    at the end the step.  One per clause; none of it outlives the clause (the reading state does)."""
+
+    action: Any = None
+    action_rule: Any = None
+    action_term: Any = None
+    after: Any = None
+    agent: Any = None
+    agent_alternative: Any = None
+    agent_explicit: Any = None
+    apart: Any = None
+    causative: Any = None
+    conditional: Any = None
+    decided: Any = None
+    default_agent: Any = None
+    facing: Any = None
+    first_in_block: Any = None
+    has_if: Any = None
+    led_by: Any = None
+    location: Any = None
+    location_term: Any = None
+    location_tok: Any = None
+    mode: Any = None
+    mutual: Any = None
+    negated: Any = None
+    notes: Any = None
+    object_open: Any = None
+    object_term: Any = None
+    object_text: Any = None
+    object_tokens: Any = None
+    objects_persons: Any = None
+    pp_persons: Any = None
+    rank: Any = None
+    recipient: Any = None
+    recipient_alt: Any = None
+    recipient_why: Any = None
+    recorded: Any = None
+    repeats: Any = None
+    said_at: Any = None
+    step: Any = None
+    subject: Any = None
+    suffix: Any = None
+    summary: Any = None
+    topic: Any = None
+    uttered: Any = None
+    vessel: Any = None
+    vessel_rule: Any = None
+    wine: Any = None
+    wine_rule: Any = None
+    with_whom: Any = None
 
 
 class StepResolver(AgentRules, RecipientRules, CupRules):
@@ -189,77 +245,111 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         -------
         Step
         """
-        st = self.state
+        cx = ClauseReading(first_in_block=first_in_block)
+        self._read_act(clause, cx)
+        self._read_condition(clause, cx)
+        self._read_subject(clause, cx)
+        self._read_agent(clause, cx)
+        self._read_suffix(clause, cx)
+        self._read_place_and_next_after(clause, cx)
+        self._read_action_word(clause, cx)
+        self._read_recipient(clause, cx)
+        self._override_recipient(clause, cx)
+        self._read_cup(clause, cx)
+        self._object_written(clause, cx)
+        self._object_from_context(clause, cx)
+        self._object_in_hand(clause, cx)
+        self._object_passed(clause, cx)
+        self._read_place_facing_mode(clause, cx)
+        self._make_step(clause, cx)
+        self._update_state(clause, cx)
+        return cx.step
+
+    def _read_act(self, clause: Clause, cx: ClauseReading) -> None:
+        """The act the clause tells: its verb's concept, re-read (a thing that is at a place is set there; words said)."""
         verb = clause.verb
-        action = verb.concept
-        assert action is not None
-        action_rule = ACTION_WRITTEN if verb.text else ACTION_STANDS
-        if action.key in g.POSITION_VERBS and "action-she" in self.vocabulary.concepts:
+        cx.action = verb.concept
+        assert cx.action is not None
+        cx.action_rule = ACTION_WRITTEN if verb.text else ACTION_STANDS
+        if cx.action.key in g.POSITION_VERBS and "action-she" in self.vocabulary.concepts:
             before = [t for t in clause.prefix if t.kind not in (MARK, ADV)]
             things = any(t.kind in (OBJECT, VESSEL, WINE, OTHER) for t in before)
             if things and not any(t.kind == ROLE for t in before):
                 # a thing "is at" a place in a setting out: it is set there (士冠 水在洗東, 𤣥酒在西; 特牲)
-                action = self.vocabulary.concepts["action-she"]
-                action_rule = ACTION_THING_IS_SET
-        notes: list[str] = []
-        prefix, suffix = clause.prefix, clause.suffix
-        uttered = clause.flags.get("utterance")
-        said_at = self._narrated(uttered) if isinstance(uttered, str) else None
-        if isinstance(uttered, str) and not (uttered == action.key and action.flag("speech")) and "action-yue" in self.vocabulary.concepts:
+                cx.action = self.vocabulary.concepts["action-she"]
+                cx.action_rule = ACTION_THING_IS_SET
+        cx.notes = []
+        _prefix, cx.suffix = clause.prefix, clause.suffix
+        cx.uttered = clause.flags.get("utterance")
+        cx.said_at = self._narrated(cx.uttered) if isinstance(cx.uttered, str) else None
+        if (
+            isinstance(cx.uttered, str)
+            and not (cx.uttered == cx.action.key and cx.action.flag("speech"))
+            and "action-yue" in self.vocabulary.concepts
+        ):
             # 再加曰…, 醴辭曰…: the words said at an act that is no speech are an act of saying (戒賔曰 is 戒)
-            action = self.vocabulary.concepts["action-yue"]
-            action_rule = ACTION_SAYING
+            cx.action = self.vocabulary.concepts["action-yue"]
+            cx.action_rule = ACTION_SAYING
 
+    def _read_condition(self, clause: Clause, cx: ClauseReading) -> None:
+        """Whether the act happens: the condition (若…則), its continuation, the negation, a general rule (凡)."""
+        st = self.state
+        verb = clause.verb
+        prefix = clause.prefix
         # condition and negation --------------------------------------------------------------
-        if first_in_block:
+        if cx.first_in_block:
             st.block_mentions = []
             written_subject = any(t.kind == ROLE for t in prefix)
             st.condition_open = st.condition_continues and not written_subject
             if st.condition_open:
-                notes.append("mode: condition continues from the previous block")
+                cx.notes.append("mode: condition continues from the previous block")
             st.condition_continues = False
-            if uttered is not None:
+            if cx.uttered is not None:
                 st.condition_open = False  # the words of the rite (戒賔曰…) are no consequent of what went before
             self._variant_section(clause)
         toks = clause.tokens
         either = [k for k, t in enumerate(toks) if t.text == "若" and k + 1 < len(toks) and toks[k + 1].kind in _EITHER_KINDS]
         # 若賔若长 is "either … or", not "if" (two 若, each before a person; 公食 鼏若束若編: tied or
         # woven, 註 長則束本短則編; 若九若十有一: nine or eleven)
-        has_if = any(
+        cx.has_if = any(
             t.kind == COND and t.text not in g.CHOICE and not (len(either) >= 2 and k in either) for k, t in enumerate(toks)
         )
         has_then = any(t.kind == THEN for t in clause.tokens)
         then_at = next((k for k, t in enumerate(prefix) if t.kind == THEN), -1)
-        topic: list[Token] = []
-        if has_then and not has_if and then_at > 0 and prefix[then_at - 1].kind == ROLE:
+        cx.topic = []
+        if has_then and not cx.has_if and then_at > 0 and prefix[then_at - 1].kind == ROLE:
             # 其笙則獻諸西階上: a person right before 則 is the topic ("as for the 笙…"), not a condition
-            topic = [prefix[then_at - 1]]
+            cx.topic = [prefix[then_at - 1]]
             has_then = False
         last_here = self.steps[-1] if self.steps and self.steps[-1].block == clause.block else None
-        if has_then and not has_if and last_here is not None and last_here.text[:1] in g.EVERY:
+        if has_then and not cx.has_if and last_here is not None and last_here.text[:1] in g.EVERY:
             # 每一人獻則薦諸其席 (鄉射): "each time … then", a repeated act, no condition (疏 此還據堂上三人)
             has_then = False
-        if has_if and not st.condition_open:
+        if cx.has_if and not st.condition_open:
             st.before_condition = st.subject
-        elif has_then and not has_if and self.steps and self.steps[-1].block == clause.block and len(self.steps) >= 2:
+        elif has_then and not cx.has_if and self.steps and self.steps[-1].block == clause.block and len(self.steps) >= 2:
             # X有命则…: the clause before 则 was the condition; its subject is not carried past 则
             st.before_condition = self.steps[-2].agent
-        if has_if or has_then:
+        if cx.has_if or has_then:
             st.condition_open = True
             if has_then:
                 st.condition_continues = True
-                if not has_if and self.steps and self.steps[-1].block == clause.block:
+                if not cx.has_if and self.steps and self.steps[-1].block == clause.block:
                     self._make_conditional(len(self.steps) - 1)
-        negated = any(t.kind == NEG for t in prefix) or any(t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb])
+        cx.negated = any(t.kind == NEG for t in prefix) or any(t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb])
         # 唯公所酬 (whomever the ruler chooses) is a choice within what happens, not a condition
-        conditional = st.condition_open or (has_if and not has_then) or st.variant_open
+        cx.conditional = st.condition_open or (cx.has_if and not has_then) or st.variant_open
         if any(t.text in g.GENERAL_RULE for t in prefix):
             # 凡拜北面于阼階上, 凡旅不洗: "whenever …", a rule for every such act, not one act of the sequence
-            conditional = True
-            notes.append(GENERAL_NOTE)
-        if st.variant_open and not (st.condition_open or has_if):
-            notes.append("mode: in a variant of the rite (若… after the rite has closed)")
+            cx.conditional = True
+            cx.notes.append(GENERAL_NOTE)
+        if st.variant_open and not (st.condition_open or cx.has_if):
+            cx.notes.append("mode: in a variant of the rite (若… after the rite has closed)")
 
+    def _read_subject(self, clause: Clause, cx: ClauseReading) -> None:
+        """The persons written as subject: those apart, those joined by 及, the one led (以)."""
+        st = self.state
+        prefix = clause.prefix
         # agent --------------------------------------------------------------------------------
         n_if = sum(1 for t in clause.tokens if t.text == "若")
 
@@ -270,9 +360,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 return False  # 唯主人不哭: "only the host does not wail" — he is the subject (no 所)
             return why is not None and not (why == "alternative" and n_if < 2)
 
-        subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in topic]
-        apart: list[Token] = []
-        roles_at = [k for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in topic]
+        subject_tokens = [t for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in cx.topic]
+        cx.apart = []
+        roles_at = [k for k, t in enumerate(prefix) if t.kind == ROLE and not not_subject(k) and t not in cx.topic]
         if len(roles_at) > 1:
             # persons apart (not listed together, nor joined by 與/及) are not one subject: the last
             # is (賔如主人服 | 贊者𤣥端從之: the guest is dressed as the host; the assistant follows)
@@ -284,9 +374,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 else:
                     break
             subject_tokens = [prefix[k] for k in group]
-            apart = [prefix[k] for k in roles_at if k not in group]
+            cx.apart = [prefix[k] for k in roles_at if k not in group]
         then_at = max((k for k, t in enumerate(prefix) if t.kind == THEN), default=-1)
-        if then_at >= 0 and not topic and (has_if or any(t.kind == ROLE for t in prefix[then_at + 1 :])):
+        if then_at >= 0 and not cx.topic and (cx.has_if or any(t.kind == ROLE for t in prefix[then_at + 1 :])):
             # 若孤子則父兄戒: the person before 則 is the condition, the one after it acts
             subject_tokens = [t for k, t in enumerate(prefix) if k > then_at and t.kind == ROLE and not not_subject(k)]
         for k, t in enumerate(prefix):
@@ -296,310 +386,382 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # a person inside a place phrase is named (就旅食之尊而献之: 之 = the 旅食)
             if t.kind == PLACE:
                 self._mention(tuple(self.term(c) for c in t.readings if c.kind == "role"))
-        subject = self._role_terms(subject_tokens)
-        st.written.update(t.key for t in subject if t.key)
-        agent_explicit = bool(subject) and all(t.concept is not None for t in subject_tokens)
-        if subject and prefix and prefix[0].text in g.WITH and st.subject and action.flag("recipientRule") == "other-party":
+        cx.subject = self._role_terms(subject_tokens)
+        st.written.update(t.key for t in cx.subject if t.key)
+        cx.agent_explicit = bool(cx.subject) and all(t.concept is not None for t in subject_tokens)
+        if cx.subject and prefix and prefix[0].text in g.WITH and st.subject and cx.action.flag("recipientRule") == "other-party":
             # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to
-            with_whom = list(subject)
-            subject, agent_explicit = (), False
+            cx.with_whom = list(cx.subject)
+            cx.subject, cx.agent_explicit = (), False
         else:
-            with_whom = []
-        led_by: tuple[Term, ...] = ()
-        decided: dict[str, str] = {"action": action_rule}
-        if subject:
-            decided["agent"] = AGENT_WRITTEN
-        if subject and prefix and prefix[0].kind == CONJ and st.subject:
+            cx.with_whom = []
+        cx.led_by = ()
+        cx.decided = {"action": cx.action_rule}
+        if cx.subject:
+            cx.decided["agent"] = AGENT_WRITTEN
+        if cx.subject and prefix and prefix[0].kind == CONJ and st.subject:
             # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
-            subject = tuple(dict.fromkeys(st.subject + subject))
-            agent_explicit = False
-            decided["agent"] = AGENT_JOINED
+            cx.subject = tuple(dict.fromkeys(st.subject + cx.subject))
+            cx.agent_explicit = False
+            cx.decided["agent"] = AGENT_JOINED
         elif (
-            subject
+            cx.subject
             and len(prefix) > 1
             and prefix[0].kind == YI
             and prefix[1].kind == ROLE
             and st.subject
-            and action.key in g.MOTION_VERBS
+            and cx.action.key in g.MOTION_VERBS
         ):
             # 主人揖讓 | 以大夫升 (註 以猶與也): he goes up with the 大夫; he leads, and goes on after it
-            led_by = tuple(p for p in st.subject if all(p.key != q.key for q in subject))
-            subject = tuple(dict.fromkeys(led_by + subject))
-            agent_explicit = False
-            decided["agent"] = AGENT_GOES_WITH
-        elif subject and action.key in g.MOTION_VERBS:
+            cx.led_by = tuple(p for p in st.subject if all(p.key != q.key for q in cx.subject))
+            cx.subject = tuple(dict.fromkeys(cx.led_by + cx.subject))
+            cx.agent_explicit = False
+            cx.decided["agent"] = AGENT_GOES_WITH
+        elif cx.subject and cx.action.key in g.MOTION_VERBS:
             # 主人以賔升: the one before 以 leads the one after it (both go up)
             triples = zip(prefix, prefix[1:], prefix[2:], strict=False)
             leader = next((a for a, b, c in triples if a.kind == ROLE and b.kind == YI and c.kind == ROLE), None)
-            led_by = self._role_terms([leader]) if leader is not None else ()
-        agent = subject
-        default_agent = False
-        mutual = False
-        agent_alternative = False
+            cx.led_by = self._role_terms([leader]) if leader is not None else ()
+
+    def _read_agent(self, clause: Clause, cx: ClauseReading) -> None:
+        """The agent: written, the words of an act told before, or the first of AGENT_RULES that answers."""
+        st = self.state
+        cx.agent = cx.subject
+        cx.default_agent = False
+        cx.mutual = False
+        cx.agent_alternative = False
         self._agent_from_pivot = False
-        if not agent and said_at is not None:
+        if not cx.agent and cx.said_at is not None:
             # the words of an act are said by who does it in the narrative (士冠 宿曰…: the host, who 宿賔)
-            agent, why = said_at.agent, f"says the words of the {said_at.action.label} told before (block {said_at.block})"
-            notes.append(f"agent: {why}")
-            decided["agent"] = AGENT_SAYS_WORDS
-        if not agent:
-            found, agent_rule = self._unwritten_agent(clause, action)
-            agent, why, agent_alternative = found.value, found.note, found.alternative
-            if agent and not all(self.profile.in_cast(a.key) or a.key in st.written for a in agent if a.key):
+            cx.agent, why = (
+                cx.said_at.agent,
+                f"says the words of the {cx.said_at.action.label} told before (block {cx.said_at.block})",
+            )
+            cx.notes.append(f"agent: {why}")
+            cx.decided["agent"] = AGENT_SAYS_WORDS
+        if not cx.agent:
+            found, agent_rule = self._unwritten_agent(clause, cx.action)
+            cx.agent, why, cx.agent_alternative = found.value, found.note, found.alternative
+            if cx.agent and not all(self.profile.in_cast(a.key) or a.key in st.written for a in cx.agent if a.key):
                 # an unwritten agent is never a role outside the rite's cast (or outside the persons the
                 # text itself has written: a cast list is not the text)
-                kept = tuple(a for a in agent if not a.key or self.profile.in_cast(a.key) or a.key in st.written)
+                kept = tuple(a for a in cx.agent if not a.key or self.profile.in_cast(a.key) or a.key in st.written)
                 if kept:
-                    agent = kept
+                    cx.agent = kept
                 else:
-                    agent, why = self._opening_agent()
-                    agent_rule, agent_alternative = opener, False
-            decided["agent"] = agent_rule.id
+                    cx.agent, why = self._opening_agent()
+                    agent_rule, cx.agent_alternative = opener, False
+            cx.decided["agent"] = agent_rule.id
             self._agent_from_pivot = "pivot" in agent_rule.tags
             # an act by an assistant the text does not name (a default agent, a dish brought again) does
             # not make him the subject of the acts that follow
-            default_agent = "not-topic" in agent_rule.tags
-            mutual = "mutual" in agent_rule.tags
-            notes.append(f"agent: {why}")
+            cx.default_agent = "not-topic" in agent_rule.tags
+            cx.mutual = "mutual" in agent_rule.tags
+            cx.notes.append(f"agent: {why}")
         st.pivot_agent = ()
-        if subject or action.key not in g.MOTION_VERBS:
+        if cx.subject or cx.action.key not in g.MOTION_VERBS:
             st.served_by = ()
 
         # persons after the verb ----------------------------------------------------------------
-        st.owners = agent  # 舉觶于其長: the elders of the ones who raise the cup
-        objects_persons: list[Term] = []
-        pp_persons: list[Term] = []
-        location_tok: Token | None = None
-        object_tokens: list[Token] = []
+        st.owners = cx.agent  # 舉觶于其長: the elders of the ones who raise the cup
+
+    def _read_suffix(self, clause: Clause, cx: ClauseReading) -> None:
+        """The persons, things and place after the verb."""
+        verb = clause.verb
+        cx.objects_persons = []
+        cx.pp_persons = []
+        cx.location_tok = None
+        cx.object_tokens = []
         i = 0
-        while i < len(suffix):
-            t = suffix[i]
+        while i < len(cx.suffix):
+            t = cx.suffix[i]
             if t.kind in (YU, ZI):
-                i, location_tok, pp_persons = self._phrase_after(suffix, i, location_tok, pp_persons, decided)
+                i, cx.location_tok, cx.pp_persons = self._phrase_after(cx.suffix, i, cx.location_tok, cx.pp_persons, cx.decided)
                 continue
-            if t.kind == ROLE and i + 1 < len(suffix) and suffix[i + 1].text in g.SPEECH and (i > 0 or objects_persons or action.flag("pivot")):
+            if (
+                t.kind == ROLE
+                and i + 1 < len(cx.suffix)
+                and cx.suffix[i + 1].text in g.SPEECH
+                and (i > 0 or cx.objects_persons or cx.action.flag("pivot"))
+            ):
                 # 命卿大夫君曰…, 皆命君曰無不醉: 君 is who the quoted words are from (a command in his name);
                 # 戒賔曰…: 賔 is the one spoken to
                 pass
-            elif t.kind == ROLE and t.concept is None and self.person_is_recipient(action):
+            elif t.kind == ROLE and t.concept is None and self.person_is_recipient(cx.action):
                 # 公命长: "the eldest" is what is commanded (choose the eldest), not a person addressed
-                object_tokens.append(t)
+                cx.object_tokens.append(t)
             elif t.kind == ROLE:
                 for p in self._role_terms([t]):
-                    if all(p.key != q.key for q in objects_persons):
-                        objects_persons.append(p)
-            elif t.kind == ZHI and i > 0 and suffix[i - 1].text in g.COMPARISON:
+                    if all(p.key != q.key for q in cx.objects_persons):
+                        cx.objects_persons.append(p)
+            elif t.kind == ZHI and i > 0 and cx.suffix[i - 1].text in g.COMPARISON:
                 pass  # 亦如之: "likewise", no object (特牲 酳下餕亦如之: to the 下餕 written before it)
             elif t.kind == ZHI or t.kind in (OBJECT, OTHER, VESSEL, WINE):
-                object_tokens.append(t)
-            elif t.kind == NUM and t.text in g.COUNTS and i + 1 < len(suffix) and suffix[i + 1].kind in (OBJECT, VESSEL, OTHER):
-                object_tokens.append(t)  # 執兩籩: the number of the things (kept with them in the object)
-            elif t.kind == PLACE and location_tok is None:
-                location_tok = t
-                decided["location"] = LOCATION_PLACE_WORD
-            elif t.kind == DIR and i == 0 and location_tok is None and verb.concept is not None and verb.concept.key in POSITION:
-                location_tok = t  # 卦者在左: on the left; 蒲筵二在南 (set out to the south)
-                decided["location"] = LOCATION_SIDE_OF_BEING
+                cx.object_tokens.append(t)
+            elif (
+                t.kind == NUM
+                and t.text in g.COUNTS
+                and i + 1 < len(cx.suffix)
+                and cx.suffix[i + 1].kind in (OBJECT, VESSEL, OTHER)
+            ):
+                cx.object_tokens.append(t)  # 執兩籩: the number of the things (kept with them in the object)
+            elif t.kind == PLACE and cx.location_tok is None:
+                cx.location_tok = t
+                cx.decided["location"] = LOCATION_PLACE_WORD
+            elif (
+                t.kind == DIR and i == 0 and cx.location_tok is None and verb.concept is not None and verb.concept.key in POSITION
+            ):
+                cx.location_tok = t  # 卦者在左: on the left; 蒲筵二在南 (set out to the south)
+                cx.decided["location"] = LOCATION_SIDE_OF_BEING
             i += 1
-        if with_whom and not objects_persons:
-            objects_persons = with_whom
-        after = self._presented_next_after(action, suffix) if clause.flags.get("next_after") else None
-        if after is not None and subject:
+
+    def _read_place_and_next_after(self, clause: Clause, cx: ClauseReading) -> None:
+        """The place when no phrase gave one; a presentation next after the ones named (獻次X)."""
+        verb = clause.verb
+        prefix = clause.prefix
+        if cx.with_whom and not cx.objects_persons:
+            cx.objects_persons = cx.with_whom
+        cx.after = self._presented_next_after(cx.action, cx.suffix) if clause.flags.get("next_after") else None
+        if cx.after is not None and cx.subject:
             # 公有司…獻次衆賓: "is presented next after the guests" — the one named is toasted, by
             # whoever presented to those he comes after (記 注 獻在後者賤也)
-            objects_persons = list(subject)
-            agent, agent_explicit = after, False
-            suffix = [t for t in suffix if t.kind != ROLE]  # those he comes after are not presented here
-            notes.append("agent: presents to him next after the ones named (獻次X)")
-            decided["agent"] = AGENT_NEXT_AFTER
-        if topic and not objects_persons and not pp_persons and self.person_is_recipient(action):
-            objects_persons = list(self._role_terms(topic))  # 其笙則獻…: the 笙 are the ones presented
-        if location_tok is None and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
+            cx.objects_persons = list(cx.subject)
+            cx.agent, cx.agent_explicit = cx.after, False
+            cx.suffix = [t for t in cx.suffix if t.kind != ROLE]  # those he comes after are not presented here
+            cx.notes.append("agent: presents to him next after the ones named (獻次X)")
+            cx.decided["agent"] = AGENT_NEXT_AFTER
+        if cx.topic and not cx.objects_persons and not cx.pp_persons and self.person_is_recipient(cx.action):
+            cx.objects_persons = list(self._role_terms(cx.topic))  # 其笙則獻…: the 笙 are the ones presented
+        if cx.location_tok is None and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
             # 側尊一甒醴在服北: what follows "is at" is where (the north of the garments)
             where: list[Token] = []
-            for t in suffix:
+            for t in cx.suffix:
                 if t.kind not in (PLACE, OBJECT, OTHER, VESSEL, DIR) or (where and where[-1].kind == DIR and t.kind != DIR):
                     break
                 where.append(t)
             if where and any(t.kind == DIR for t in where) and len(where) > 1:
-                location_tok = Token("".join(t.text for t in where), where[0].start, where[-1].end, PLACE, None)
-                decided["location"] = LOCATION_AFTER_BEING_AT
-        if location_tok is None:
-            location_tok = next((t for t in prefix if t.kind == PLACE), None)
-            decided["location"] = LOCATION_BEFORE_VERB
-        if location_tok is None:
+                cx.location_tok = Token("".join(t.text for t in where), where[0].start, where[-1].end, PLACE, None)
+                cx.decided["location"] = LOCATION_AFTER_BEING_AT
+        if cx.location_tok is None:
+            cx.location_tok = next((t for t in prefix if t.kind == PLACE), None)
+            cx.decided["location"] = LOCATION_BEFORE_VERB
+        if cx.location_tok is None:
             # 宰自右少退賛命: from the right
-            location_tok = next((prefix[k + 1] for k, t in enumerate(prefix[:-1]) if t.kind == ZI and prefix[k + 1].kind == DIR), None)
-            decided["location"] = LOCATION_FROM_SIDE
+            cx.location_tok = next(
+                (prefix[k + 1] for k, t in enumerate(prefix[:-1]) if t.kind == ZI and prefix[k + 1].kind == DIR), None
+            )
+            cx.decided["location"] = LOCATION_FROM_SIDE
         if (
-            location_tok is None
-            and verb.text not in (action.hant, action.hans)
-            and "action-she" not in self.vocabulary.broader_closure(action.key)  # 無加席: the mat added, not where
+            cx.location_tok is None
+            and verb.text not in (cx.action.hant, cx.action.hans)
+            and "action-she" not in self.vocabulary.broader_closure(cx.action.key)  # 無加席: the mat added, not where
         ):
             # 即筵 (= 即席): the act written with a place its name does not have says where (the mat)
             last = verb.text[-1:]
             place = next((c for c in self.vocabulary.by_label.get(last, ()) if c.kind == "place"), None)
-            if place is not None and last not in action.hant + action.hans:
-                location_tok = Token(last, verb.end - 1, verb.end, PLACE, place)
-                decided["location"] = LOCATION_IN_ACT_WORD
+            if place is not None and last not in cx.action.hant + cx.action.hans:
+                cx.location_tok = Token(last, verb.end - 1, verb.end, PLACE, place)
+                cx.decided["location"] = LOCATION_IN_ACT_WORD
 
-        causative = bool(clause.flags.get("causative"))
+    def _read_action_word(self, clause: Clause, cx: ClauseReading) -> None:
+        """The act as shown (its concept's label), and the object its word carries (a causative, a verbal object)."""
+        verb = clause.verb
+        cx.causative = bool(clause.flags.get("causative"))
         # acts are shown by their concept's label (礼辞 → 辞, 至再拜 → 拜至, 吿 → 告); persons and cups
         # as written (賔, 爵)
-        action_term = self.term(action)
-        recorded = action.flag("recordedAs")
-        if isinstance(recorded, str) and recorded in self.vocabulary.concepts:
+        cx.action_term = self.term(cx.action)
+        cx.recorded = cx.action.flag("recordedAs")
+        if isinstance(cx.recorded, str) and cx.recorded in self.vocabulary.concepts:
             # 筵于户西: a placement noun used as a verb is a step of setting out (設)
-            action_term = self.term(self.vocabulary.concepts[recorded])
-            decided["action"] = ACTION_RECORDED_AS
-        object_text: str | None = None
-        object_term: Term | None = None
+            cx.action_term = self.term(self.vocabulary.concepts[cx.recorded])
+            cx.decided["action"] = ACTION_RECORDED_AS
+        cx.object_text = None
+        cx.object_term = None
         if not verb.text:
-            notes.append("action: unwritten; a person with a place and a facing stands there (立)")
-        if causative:
+            cx.notes.append("action: unwritten; a person with a place and a facing stands there (立)")
+        if cx.causative:
             # 射人升賔: the usher has the guest come up (大射礼 摈者以命升賔)
             ming = self.concept("action-ming")
             if ming is not None:
-                action_term = self.term(ming)
-                object_text = verb.text
-                decided["object"] = OBJECT_CAUSATIVE
-                object_term = self.term(action, verb.text)
-                notes.append("action: causative motion read as 命")
-                decided["action"] = ACTION_CAUSATIVE
+                cx.action_term = self.term(ming)
+                cx.object_text = verb.text
+                cx.decided["object"] = OBJECT_CAUSATIVE
+                cx.object_term = self.term(cx.action, verb.text)
+                cx.notes.append("action: causative motion read as 命")
+                cx.decided["action"] = ACTION_CAUSATIVE
         elif clause.flags.get("verbal_object"):
             vo: Concept = clause.flags["verbal_object"]  # type: ignore[assignment]
-            object_text = str(clause.flags.get("verbal_object_text") or vo.hans).lstrip("".join(g.ADVERBS))
-            decided["object"] = OBJECT_VERBAL
-            object_term = self.term(vo)
-            if action.key in g.VERBAL_OBJECT_HEADS:
-                object_text = vo.hans if vo.hans in object_text else object_text
+            cx.object_text = str(clause.flags.get("verbal_object_text") or vo.hans).lstrip("".join(g.ADVERBS))
+            cx.decided["object"] = OBJECT_VERBAL
+            cx.object_term = self.term(vo)
+            if cx.action.key in g.VERBAL_OBJECT_HEADS:
+                cx.object_text = vo.hans if vo.hans in cx.object_text else cx.object_text
         elif clause.flags.get("nominal_object"):
-            object_text = str(clause.flags["nominal_object"])
-            decided["object"] = OBJECT_NOMINAL
+            cx.object_text = str(clause.flags["nominal_object"])
+            cx.decided["object"] = OBJECT_NOMINAL
         if clause.flags.get("sending_off") and self.concept("action-baisong") is not None:
-            action = self.concept("action-baisong")  # type: ignore[assignment]
-            action_term = self.term(action)
-            decided["action"] = ACTION_SENDING_OFF
+            cx.action = self.concept("action-baisong")  # type: ignore[assignment]
+            cx.action_term = self.term(cx.action)
+            cx.decided["action"] = ACTION_SENDING_OFF
 
         # recipient -----------------------------------------------------------------------------
         if clause.flags.get("verbal_object"):
-            pp_persons = []  # 请羞于诸公卿者: the persons belong to the act requested
+            cx.pp_persons = []  # 请羞于诸公卿者: the persons belong to the act requested
             vo_role = self._role_named_for_act(clause.flags["verbal_object"])  # type: ignore[arg-type]
-            if vo_role is not None and not objects_persons and action.flag("pivot"):
+            if vo_role is not None and not cx.objects_persons and cx.action.flag("pivot"):
                 # 君命皆致: those commanded are the ones named for the act (致者), who act next
-                objects_persons = [vo_role]
-        default_fact = self.profile.default_agent(action.key)
+                cx.objects_persons = [vo_role]
+
+    def _read_recipient(self, clause: Clause, cx: ClauseReading) -> None:
+        """To whom the act goes: the rite's server of a topic, a passive toast, the first of RECIPIENT_RULES."""
+        prefix = clause.prefix
+        default_fact = self.profile.default_agent(cx.action.key)
         if (
-            subject
+            cx.subject
             and default_fact is not None
             and default_fact.role in self.vocabulary.concepts
             and any(t.kind == ER for t in prefix)
-            and object_tokens
-            and object_tokens[0].kind == ZHI
-            and not objects_persons
+            and cx.object_tokens
+            and cx.object_tokens[0].kind == ZHI
+            and not cx.objects_persons
         ):
             # 祝史小臣师亦就其位而荐之: "as for X, (the server) serves them at their places" — 之 takes
             # up the persons named first; the act is the default agent's
-            objects_persons = list(subject)
-            agent = (self.term(self.vocabulary.concepts[str(default_fact.role)]),)
-            agent_explicit = False
-            default_agent = True
-            object_tokens = [x for x in object_tokens if x.kind != ZHI]
-            notes.append(f"agent: default agent of the rite ({default_fact.source}); the persons named first are served (topic)")
-            decided["agent"] = AGENT_SERVES_TOPIC
-        passive = self._passive_toast(action, agent, objects_persons, pp_persons, object_tokens, written=bool(subject))
+            cx.objects_persons = list(cx.subject)
+            cx.agent = (self.term(self.vocabulary.concepts[str(default_fact.role)]),)
+            cx.agent_explicit = False
+            cx.default_agent = True
+            cx.object_tokens = [x for x in cx.object_tokens if x.kind != ZHI]
+            cx.notes.append(
+                f"agent: default agent of the rite ({default_fact.source}); the persons named first are served (topic)"
+            )
+            cx.decided["agent"] = AGENT_SERVES_TOPIC
+        passive = self._passive_toast(
+            cx.action, cx.agent, cx.objects_persons, cx.pp_persons, cx.object_tokens, written=bool(cx.subject)
+        )
         if passive is not None:
             # 衆賔獻 / 每一人獻: "the guests (each) are toasted" — the person named has just been the
             # receiver of this kind of toast and nobody is named after the verb
-            objects_persons, agent = list(agent), passive
-            agent_explicit = False
-            notes.append("agent: toasted persons named before the verb (passive reading)")
-            decided["agent"] = AGENT_PASSIVE
+            cx.objects_persons, cx.agent = list(cx.agent), passive
+            cx.agent_explicit = False
+            cx.notes.append("agent: toasted persons named before the verb (passive reading)")
+            cx.decided["agent"] = AGENT_PASSIVE
         self.held_out = None
-        query = RecipientQuery(action, agent, tuple(objects_persons), tuple(pp_persons), tuple(object_tokens), clause)
+        query = RecipientQuery(
+            cx.action, cx.agent, tuple(cx.objects_persons), tuple(cx.pp_persons), tuple(cx.object_tokens), clause
+        )
         found, recipient_rule = self._recipient(query)
-        recipient, recipient_alt, recipient_why = found.value, found.alternative, found.note or None
-        decided["recipient"] = recipient_rule.id
-        if action.key in ("action-shou", "action-baishou") and apart and not objects_persons and not pp_persons:
+        cx.recipient, cx.recipient_alt, cx.recipient_why = found.value, found.alternative, found.note or None
+        cx.decided["recipient"] = recipient_rule.id
+
+    def _override_recipient(self, clause: Clause, cx: ClauseReading) -> None:
+        """The readings after RECIPIENT_RULES: the one named apart, the words' hearer, a mutual act, the one sent, a pivot."""
+        st = self.state
+        if cx.action.key in ("action-shou", "action-baishou") and cx.apart and not cx.objects_persons and not cx.pp_persons:
             # 長兄弟西階前北面 衆賓長自左受旅: the one named first, standing there, is whom he receives from
-            recipient, recipient_alt, recipient_why = self._role_terms(apart[:1]), False, "receives from the one named before him"
-            decided["recipient"] = RECIPIENT_NAMED_BEFORE
-        if uttered is not None and not objects_persons and not pp_persons and (not subject or action.key == "action-yue"):
+            cx.recipient, cx.recipient_alt, cx.recipient_why = (
+                self._role_terms(cx.apart[:1]),
+                False,
+                "receives from the one named before him",
+            )
+            cx.decided["recipient"] = RECIPIENT_NAMED_BEFORE
+        if (
+            cx.uttered is not None
+            and not cx.objects_persons
+            and not cx.pp_persons
+            and (not cx.subject or cx.action.key == "action-yue")
+        ):
             # the words go to whom the act went (再加曰: to the capped son); a speaker named with no act
             # of his own (主人曰…) speaks to who spoke last
-            replied = st.last_speaker if subject and st.last_speaker[:1] != agent[:1] else ()
-            heard = replied or (said_at.recipient if said_at is not None and not subject else ())
+            replied = st.last_speaker if cx.subject and st.last_speaker[:1] != cx.agent[:1] else ()
+            heard = replied or (cx.said_at.recipient if cx.said_at is not None and not cx.subject else ())
             if heard:
-                recipient, recipient_alt = heard, False
-                recipient_why = "the words are said to the one who spoke last" if replied else "the words go to whom the act went"
-                decided["recipient"] = RECIPIENT_LAST_SPEAKER if replied else RECIPIENT_WORDS_OF_ACT
-        if uttered is not None and agent:
-            st.last_speaker = agent
-        if recipient_why:
-            notes.append(f"recipient: {recipient_why}")
+                cx.recipient, cx.recipient_alt = heard, False
+                cx.recipient_why = (
+                    "the words are said to the one who spoke last" if replied else "the words go to whom the act went"
+                )
+                cx.decided["recipient"] = RECIPIENT_LAST_SPEAKER if replied else RECIPIENT_WORDS_OF_ACT
+        if cx.uttered is not None and cx.agent:
+            st.last_speaker = cx.agent
+        if cx.recipient_why:
+            cx.notes.append(f"recipient: {cx.recipient_why}")
         if (
-            len(agent) > 1
-            and recipient
-            and action.flag("recipientRule") != "each-other"  # 交錯: the two sides, each the other's receiver
-            and all(any(p.key == a.key for a in agent) for p in recipient)
+            len(cx.agent) > 1
+            and cx.recipient
+            and cx.action.flag("recipientRule") != "each-other"  # 交錯: the two sides, each the other's receiver
+            and all(any(p.key == a.key for a in cx.agent) for p in cx.recipient)
         ):
-            recipient, recipient_alt = (), False  # a mutual act (三讓): the parties to each other, no one else
-            decided["recipient"] = RECIPIENT_MUTUAL
-        if causative:
-            recipient = tuple(objects_persons[:1])
-            decided["recipient"] = RECIPIENT_CAUSATIVE
+            cx.recipient, cx.recipient_alt = (), False  # a mutual act (三讓): the parties to each other, no one else
+            cx.decided["recipient"] = RECIPIENT_MUTUAL
+        if cx.causative:
+            cx.recipient = tuple(cx.objects_persons[:1])
+            cx.decided["recipient"] = RECIPIENT_CAUSATIVE
 
-        sent = self._someone_sent(action, objects_persons, object_tokens, clause)
+        sent = self._someone_sent(cx.action, cx.objects_persons, cx.object_tokens, clause)
         if sent is not None:
             # 君使人弔 | 君使人禭 (士喪; 註 使人士也 … 弔者入): the "someone" sent is the one named for the
             # act he is sent to do (弔者, 禭者), commanded and the doer of the next act
-            objects_persons, recipient = [sent], (sent,)
-            notes.append("recipient: the one sent, named for the act he is sent to do (V者)")
-            decided["recipient"] = RECIPIENT_SENT
+            cx.objects_persons, cx.recipient = [sent], (sent,)
+            cx.notes.append("recipient: the one sent, named for the act he is sent to do (V者)")
+            cx.decided["recipient"] = RECIPIENT_SENT
 
         # pivot: 公命小臣辞 / 小臣作下大夫二人媵爵 — the person commanded is the agent of the next act
-        if action.flag("pivot") and objects_persons:
-            st.pivot_agent = tuple(objects_persons)
-            st.pivot_commander = agent
+        if cx.action.flag("pivot") and cx.objects_persons:
+            st.pivot_agent = tuple(cx.objects_persons)
+            st.pivot_commander = cx.agent
             nxt = self._lookahead.get(clause.start)
             if (
-                action.key == "action-ming"
-                and object_text is None
+                cx.action.key == "action-ming"
+                and cx.object_text is None
                 and nxt in self.vocabulary.concepts
                 and not self._next_has_subject.get(clause.start, True)
             ):
                 # 公命小臣辞: what is commanded is the next act
-                object_text = self.term(self.vocabulary.concepts[nxt]).label
-                decided["object"] = OBJECT_COMMANDED_ACT
+                cx.object_text = self.term(self.vocabulary.concepts[nxt]).label
+                cx.decided["object"] = OBJECT_COMMANDED_ACT
 
+    def _read_cup(self, clause: Clause, cx: ClauseReading) -> None:
+        """The cup and wine, and the object written or held out."""
+        verb = clause.verb
+        prefix = clause.prefix
         # cups and wine --------------------------------------------------------------------------
-        vessel, wine, vessel_rule, wine_rule = self._cup(clause, action, agent, object_tokens, prefix, recipient)
+        cx.vessel, cx.wine, cx.vessel_rule, cx.wine_rule = self._cup(
+            clause, cx.action, cx.agent, cx.object_tokens, prefix, cx.recipient
+        )
 
         # object ------------------------------------------------------------------------------------
-        things_written = any(t.kind in (OBJECT, VESSEL, OTHER) for t in object_tokens)
-        if object_text is None and isinstance(recorded, str) and not things_written:
+        things_written = any(t.kind in (OBJECT, VESSEL, OTHER) for t in cx.object_tokens)
+        if cx.object_text is None and isinstance(cx.recorded, str) and not things_written:
             # 筵于東序: the mat laid is what is set out (特牲 gold: 筵X / 席于X → 設, object 筵/席)
             thing = next((c for c in verb.readings if c.kind in ("place", "object")), None)
-            object_text = verb.text
-            decided["object"] = OBJECT_PLACEMENT_NOUN
-            object_term = self.term(thing, verb.text) if thing is not None else None
-        if object_text is None and self.held_out is not None and not object_tokens:
+            cx.object_text = verb.text
+            cx.decided["object"] = OBJECT_PLACEMENT_NOUN
+            cx.object_term = self.term(thing, verb.text) if thing is not None else None
+        if cx.object_text is None and self.held_out is not None and not cx.object_tokens:
             # 宗婦執兩籩 … 主婦受: what is received is what the other held out
-            object_term, object_text = self.held_out
-            decided["object"] = OBJECT_HELD_OUT
-            vessel = None
-        object_open = object_text is None  # (each part below asks it once, as one block did)
-        if object_open:
+            cx.object_term, cx.object_text = self.held_out
+            cx.decided["object"] = OBJECT_HELD_OUT
+            cx.vessel = None
+        cx.object_open = cx.object_text is None  # (each part below asks it once, as one block did)
+
+    def _object_written(self, clause: Clause, cx: ClauseReading) -> None:
+        """The object written after the verb, or the thing 之 takes up."""
+        st = self.state
+        if cx.object_open:
             # a wine received, offered or sipped is what the act is done to (士冠 賔受醴, 祭醴, 啐醴); one
             # poured is the wine of the cup only (酌膳: the cup's wine, no object)
-            handled = action.flag("cupAction") or action.key in g.SETTING_OUT or action.key in _TASTING_ACTS
-            kinds = (OBJECT, OTHER, VESSEL, ROLE, WINE) if handled and action.key not in _POURING_ACTS else (OBJECT, OTHER, VESSEL, ROLE)
-            written = [t for t in object_tokens if t.kind in kinds]
+            handled = cx.action.flag("cupAction") or cx.action.key in g.SETTING_OUT or cx.action.key in _TASTING_ACTS
+            kinds = (
+                (OBJECT, OTHER, VESSEL, ROLE, WINE)
+                if handled and cx.action.key not in _POURING_ACTS
+                else (OBJECT, OTHER, VESSEL, ROLE)
+            )
+            written = [t for t in cx.object_tokens if t.kind in kinds]
             # 兩豆兩籩, 庶羞四豆: a number right before a thing counts it, and is written with it
-            counts = {n.end: n.text for n in object_tokens if n.kind == NUM and n.text in g.COUNTS}
+            counts = {n.end: n.text for n in cx.object_tokens if n.kind == NUM and n.text in g.COUNTS}
             if written:
-                object_text = "".join(t.text for t in written)
-                decided["object"] = OBJECT_WRITTEN
+                cx.object_text = "".join(t.text for t in written)
+                cx.decided["object"] = OBJECT_WRITTEN
                 in_its_dish = (
                     len(written) == 2
                     and written[0].kind == VESSEL
@@ -612,12 +774,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 named = all(t.kind in (OBJECT, VESSEL) and t.concept is not None for t in written)
                 if len(written) > 1 and not in_its_dish and named:
                     # things named one after another are each an object (服𤣥端爵韠: 𤣥端+爵韠; 束帛儷皮)
-                    object_text = "+".join(t.text for t in written)
+                    cx.object_text = "+".join(t.text for t in written)
                 if in_its_dish and written[1].concept is not None:
                     # 士冠 取籩脯: the dried meat in its 籩, one object (the food)
-                    object_term = self.term(written[1].concept, object_text)
+                    cx.object_term = self.term(written[1].concept, cx.object_text)
                 if len(written) == 1 and written[0].concept is not None:
-                    object_term = self.term(written[0].concept, written[0].text)
+                    cx.object_term = self.term(written[0].concept, written[0].text)
                 elif (
                     len(written) == 2
                     and written[1].concept is not None
@@ -628,37 +790,42 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     # a word the lexicon lacks, right before a thing, qualifies it (羊鉶: the mutton soup
                     # pot, a 鉶): the thing is the last word's (有司徹 取一羊鉶); not a list of names
                     # (燕禮 奏南陔白華華黍: songs, no millet)
-                    object_term = self.term(written[-1].concept, object_text)
+                    cx.object_term = self.term(written[-1].concept, cx.object_text)
                 if any(w.start in counts and w.kind != ROLE for w in written):
                     # 宗婦執兩籩, 設兩豆兩籩, 釋三个 (特牲): the things as counted
                     # (庶羞四豆: the delicacies, in four 豆, one object; 兩豆兩籩: two)
-                    joint = "+" if "+" in object_text and written[0].start in counts else ""
-                    object_text = joint.join(counts.get(w.start, "") + w.text for w in written)
-                    if object_term is not None:
-                        object_term = self.term(self.vocabulary.concepts[object_term.key], object_text)
-            elif any(t.kind == ZHI for t in object_tokens):
-                taken = st.things.get(agent[0].key) if agent and action.key in THING_ACTS else None
+                    joint = "+" if "+" in cx.object_text and written[0].start in counts else ""
+                    cx.object_text = joint.join(counts.get(w.start, "") + w.text for w in written)
+                    if cx.object_term is not None:
+                        cx.object_term = self.term(self.vocabulary.concepts[cx.object_term.key], cx.object_text)
+            elif any(t.kind == ZHI for t in cx.object_tokens):
+                taken = st.things.get(cx.agent[0].key) if cx.agent and cx.action.key in THING_ACTS else None
                 just_taken = taken is not None and any(
-                    s.block == clause.block and s.agent[:1] == agent[:1] and s.action.key in _TAKING and s.object_term == taken
+                    s.block == clause.block and s.agent[:1] == cx.agent[:1] and s.action.key in _TAKING and s.object_term == taken
                     for s in self.steps[-3:]
                 )
                 if just_taken and taken is not None:
                     # 右取肺 坐祭之 (有司徹): 之 is the lung just taken up, not the cup in the other hand
-                    object_term, object_text = taken, taken.label
-                    decided["object"] = OBJECT_JUST_TAKEN
-                elif action.flag("cupAction") and vessel is not None and not action.flag("personObject"):
-                    object_text = self._surface_cup(clause, vessel)
-                    decided["object"] = OBJECT_CUP_OF_ZHI
-                elif recipient:
-                    object_text = None
-                    decided.pop("object", None)
-        if object_open:
+                    cx.object_term, cx.object_text = taken, taken.label
+                    cx.decided["object"] = OBJECT_JUST_TAKEN
+                elif cx.action.flag("cupAction") and cx.vessel is not None and not cx.action.flag("personObject"):
+                    cx.object_text = self._surface_cup(clause, cx.vessel)
+                    cx.decided["object"] = OBJECT_CUP_OF_ZHI
+                elif cx.recipient:
+                    cx.object_text = None
+                    cx.decided.pop("object", None)
+
+    def _object_from_context(self, clause: Clause, cx: ClauseReading) -> None:
+        """The object from before the verb, an instrument, the cup, the persons, the act's own word, the act declined."""
+        verb = clause.verb
+        prefix = clause.prefix
+        if cx.object_open:
             if (
-                object_text is None
-                and not objects_persons
-                and uttered is None
+                cx.object_text is None
+                and not cx.objects_persons
+                and cx.uttered is None
                 and not any(t.kind in (ROLE, COND, THEN) for t in prefix)  # 若膳觯也則降: a condition, not the object
-                and action.key not in g.MOTION_VERBS
+                and cx.action.key not in g.MOTION_VERBS
             ):
                 # 筮與席所卦者具饌於西塾, 蒲筵二在南: things named before the act, with no one named, are
                 # what it is done to (set out, held)
@@ -671,169 +838,204 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     if t.kind in (OBJECT, VESSEL, WINE) or (being_at and t.kind == OTHER and k == len(prefix) - 1):
                         fronted.append(t)
                 if fronted:
-                    object_text = "+".join(t.text for t in fronted)
-                    decided["object"] = OBJECT_FRONTED
+                    cx.object_text = "+".join(t.text for t in fronted)
+                    cx.decided["object"] = OBJECT_FRONTED
                     if len(fronted) == 1 and fronted[0].concept is not None:
-                        object_term = self.term(fronted[0].concept, fronted[0].text)
-        if object_open:
+                        cx.object_term = self.term(fronted[0].concept, fronted[0].text)
+        if cx.object_open:
             instrument = self._instrument_cup(prefix)
-            if object_text is None and instrument is not None and action.key in g.MOTION_VERBS:
-                object_text = instrument  # 以虚爵降: he goes down with the empty cup
-                decided["object"] = OBJECT_INSTRUMENT
-            if object_text is None and vessel is not None and prefix and prefix[-1].kind == YI and action.key in g.MOTION_VERBS:
-                object_text = self._surface_cup(clause, vessel)  # 受爵以降: goes down with it
-                decided["object"] = OBJECT_CUP_TAKEN_ALONG
-            if object_text is None and action.flag("cupAction") and vessel is not None and action.key in CUP_OBJECT_ACTS:
-                object_text = self._surface_cup(clause, None)
-                decided["object"] = OBJECT_CUP_OF_ACT
-            if object_text is None and objects_persons and not self.person_is_recipient(action):
-                object_text = "+".join(p.label for p in objects_persons)
-                decided["object"] = OBJECT_PERSONS_AS_THINGS
-            if object_text is None:
-                implied = action.flag("impliedObject")
+            if cx.object_text is None and instrument is not None and cx.action.key in g.MOTION_VERBS:
+                cx.object_text = instrument  # 以虚爵降: he goes down with the empty cup
+                cx.decided["object"] = OBJECT_INSTRUMENT
+            if (
+                cx.object_text is None
+                and cx.vessel is not None
+                and prefix
+                and prefix[-1].kind == YI
+                and cx.action.key in g.MOTION_VERBS
+            ):
+                cx.object_text = self._surface_cup(clause, cx.vessel)  # 受爵以降: goes down with it
+                cx.decided["object"] = OBJECT_CUP_TAKEN_ALONG
+            if (
+                cx.object_text is None
+                and cx.action.flag("cupAction")
+                and cx.vessel is not None
+                and cx.action.key in CUP_OBJECT_ACTS
+            ):
+                cx.object_text = self._surface_cup(clause, None)
+                cx.decided["object"] = OBJECT_CUP_OF_ACT
+            if cx.object_text is None and cx.objects_persons and not self.person_is_recipient(cx.action):
+                cx.object_text = "+".join(p.label for p in cx.objects_persons)
+                cx.decided["object"] = OBJECT_PERSONS_AS_THINGS
+            if cx.object_text is None:
+                implied = cx.action.flag("impliedObject")
                 if isinstance(implied, str) and implied in self.vocabulary.concepts:
                     # 举幂 / 反幂: the cover is in the word
                     c = self.vocabulary.concepts[implied]
-                    object_term = self.term(c)
-                    object_text = object_term.label
-                    decided["object"] = OBJECT_IMPLIED
-        if object_open:
-            if object_text is None and action.key == "action-ci-decline" and recipient:
-                object_text = self._declined_act(recipient)
-                decided["object"] = OBJECT_DECLINED_ACT
-            if object_text is None and vessel is None and action.key in ("action-dian", "action-she") and agent:
+                    cx.object_term = self.term(c)
+                    cx.object_text = cx.object_term.label
+                    cx.decided["object"] = OBJECT_IMPLIED
+
+    def _object_in_hand(self, clause: Clause, cx: ClauseReading) -> None:
+        """The object in hand: the dish brought, the thing held, held up, or just named."""
+        st = self.state
+        if cx.object_open:
+            if cx.object_text is None and cx.action.key == "action-ci-decline" and cx.recipient:
+                cx.object_text = self._declined_act(cx.recipient)
+                cx.decided["object"] = OBJECT_DECLINED_ACT
+            if cx.object_text is None and cx.vessel is None and cx.action.key in ("action-dian", "action-she") and cx.agent:
                 brought = next(
                     (
                         x
                         for x in reversed(self.steps[-4:])
-                        if x.block == clause.block and x.agent[:1] == agent[:1] and x.action.key not in g.POSTURES
+                        if x.block == clause.block and x.agent[:1] == cx.agent[:1] and x.action.key not in g.POSTURES
                     ),
                     None,
                 )
                 if brought is not None and brought.action.key in ("action-jian", "action-xiu") and brought.object:
                     # 有司徹 婦贊者薦韭菹醢 坐 奠于筵前: what he sets down is the dish he brought
-                    object_term, object_text = brought.object_term, brought.object
-                    decided["object"] = OBJECT_DISH_BROUGHT
-        if object_open:
-            if object_text is None and action.key in THING_ACTS:
-                held_thing = st.things.get(agent[0].key) if agent else None
+                    cx.object_term, cx.object_text = brought.object_term, brought.object
+                    cx.decided["object"] = OBJECT_DISH_BROUGHT
+        if cx.object_open:
+            if cx.object_text is None and cx.action.key in THING_ACTS:
+                held_thing = st.things.get(cx.agent[0].key) if cx.agent else None
                 if held_thing is not None:
-                    object_term, object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
-                    decided["object"] = OBJECT_THING_IN_HAND
-            if object_text is None and vessel is None and agent and action.key in _HELD_UP:
+                    cx.object_term, cx.object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
+                    cx.decided["object"] = OBJECT_THING_IN_HAND
+            if cx.object_text is None and cx.vessel is None and cx.agent and cx.action.key in _HELD_UP:
                 # 書卦 執 以示主人 主人受 眡: the 卦 written down, held up, shown, received and looked at
-                held = st.things.get(agent[0].key) if self._in_hand(agent[0].key, clause.block) else None
+                held = st.things.get(cx.agent[0].key) if self._in_hand(cx.agent[0].key, clause.block) else None
                 that = self._thing_just_named(clause.block) or ((held, held.label) if held is not None else None)
                 if that is not None:
-                    object_term, object_text = that
-                    decided["object"] = OBJECT_HELD_UP
-                    if object_term is not None and self._is_thing(object_term) and action.key != "action-shi-look":
-                        st.things[agent[0].key] = object_term  # held up to be shown and handed over
-                        st.taken_at[agent[0].key] = len(self.steps)
-            if object_text is None and action.key in _DONE_TO_THAT and any(t.kind == ZHI for t in object_tokens):
+                    cx.object_term, cx.object_text = that
+                    cx.decided["object"] = OBJECT_HELD_UP
+                    if cx.object_term is not None and self._is_thing(cx.object_term) and cx.action.key != "action-shi-look":
+                        st.things[cx.agent[0].key] = cx.object_term  # held up to be shown and handed over
+                        st.taken_at[cx.agent[0].key] = len(self.steps)
+            if cx.object_text is None and cx.action.key in _DONE_TO_THAT and any(t.kind == ZHI for t in cx.object_tokens):
                 that = self._thing_just_named(clause.block)
                 if that is not None:
-                    object_term, object_text = that  # 尸祭鉶 | 嘗之: the 鉶; 加柶 | 覆之: the spoon
-                    decided["object"] = OBJECT_JUST_NAMED
-        if object_open:
-            if object_text is None and action.key == "action-cong":
+                    cx.object_term, cx.object_text = that  # 尸祭鉶 | 嘗之: the 鉶; 加柶 | 覆之: the spoon
+                    cx.decided["object"] = OBJECT_JUST_NAMED
+
+    def _object_passed(self, clause: Clause, cx: ClauseReading) -> None:
+        """The dish brought after the cup, the thing passed hand to hand; what stays in hand after the act."""
+        st = self.state
+        prefix = clause.prefix
+        if cx.object_open:
+            if cx.object_text is None and cx.action.key == "action-cong":
                 # 以 X 從 / X 從: to follow with X, the dish brought after the cup (特牲 賓長以肝從, 肝從, 燔從)
                 thing = next((t for t in reversed(prefix) if t.kind == OBJECT and t.concept is not None), None)
                 if thing is not None:
-                    object_term, object_text = self.term(thing.concept, thing.text), thing.text
-                    decided["object"] = OBJECT_DISH_FOLLOWS
-                    st.things[agent[0].key] = object_term  # he brings it: it is in his hand to give,
-                    st.thing_block[agent[0].key] = clause.block  # in this paragraph (燔從如初: no hand-off written)
-            if object_text is None and vessel is None and agent and action.key in _PASSING:
+                    cx.object_term, cx.object_text = self.term(thing.concept, thing.text), thing.text
+                    cx.decided["object"] = OBJECT_DISH_FOLLOWS
+                    st.things[cx.agent[0].key] = cx.object_term  # he brings it: it is in his hand to give,
+                    st.thing_block[cx.agent[0].key] = clause.block  # in this paragraph (燔從如初: no hand-off written)
+            if cx.object_text is None and cx.vessel is None and cx.agent and cx.action.key in _PASSING:
                 # 佐食舉幹 尸受 … 佐食受 加于肵俎: what passes hand to hand is the thing last taken up
                 last = self.steps[-1] if self.steps and self.steps[-1].block == clause.block else None
                 handed = (
                     last is not None
                     and last.action.key == "action-shou-hand"
-                    and last.recipient[:1] == agent[:1]
+                    and last.recipient[:1] == cx.agent[:1]
                     and last.object_term is not None
-                    and st.things.get(agent[0].key) == last.object_term
+                    and st.things.get(cx.agent[0].key) == last.object_term
                 )
-                giver = agent[0].key if action.key == "action-shou-hand" or handed else next(
-                    (k for k in reversed(st.things) if k != agent[0].key and self._in_hand(k, clause.block)),
-                    None,
+                giver = (
+                    cx.agent[0].key
+                    if cx.action.key == "action-shou-hand" or handed
+                    else next(
+                        (k for k in reversed(st.things) if k != cx.agent[0].key and self._in_hand(k, clause.block)),
+                        None,
+                    )
                 )
                 if giver is not None and giver in st.things:
-                    object_term = st.things[giver]
-                    object_text = object_term.label
-                    decided["object"] = OBJECT_PASSED_HAND
-                    if action.key == "action-shou" and not handed:
+                    cx.object_term = st.things[giver]
+                    cx.object_text = cx.object_term.label
+                    cx.decided["object"] = OBJECT_PASSED_HAND
+                    if cx.action.key == "action-shou" and not handed:
                         st.things.pop(giver)
-                    elif action.key == "action-shou-hand" and recipient and recipient[0].key != giver:
+                    elif cx.action.key == "action-shou-hand" and cx.recipient and cx.recipient[0].key != giver:
                         # 佐食摶黍授祝 祝授尸: handed over, it is in the receiver's hand
                         st.things.pop(giver)
-                        st.things[recipient[0].key] = object_term
-                        st.taken_at[recipient[0].key] = len(self.steps)
-        if object_text is None:
-            decided.pop("object", None)
+                        st.things[cx.recipient[0].key] = cx.object_term
+                        st.taken_at[cx.recipient[0].key] = len(self.steps)
+        if cx.object_text is None:
+            cx.decided.pop("object", None)
         # a thing taken up stays in hand for the acts that follow, until it is put down
-        if agent and action.key in _TAKING:
-            st.thing_block.pop(agent[0].key, None)  # taken up, not a dish brought after the cup (從, above)
-            if object_term is not None and self._is_thing(object_term):
-                st.things.pop(agent[0].key, None)  # re-inserted last: the most recent holder comes last
-                st.things[agent[0].key] = object_term
-                st.taken_at[agent[0].key] = len(self.steps)
-        elif agent and (action.key in ("action-jia", "action-dian") or (action.key == "action-zhi" and vessel is not None)):
-            st.things.pop(agent[0].key, None)
+        if cx.agent and cx.action.key in _TAKING:
+            st.thing_block.pop(cx.agent[0].key, None)  # taken up, not a dish brought after the cup (從, above)
+            if cx.object_term is not None and self._is_thing(cx.object_term):
+                st.things.pop(cx.agent[0].key, None)  # re-inserted last: the most recent holder comes last
+                st.things[cx.agent[0].key] = cx.object_term
+                st.taken_at[cx.agent[0].key] = len(self.steps)
+        elif cx.agent and (
+            cx.action.key in ("action-jia", "action-dian") or (cx.action.key == "action-zhi" and cx.vessel is not None)
+        ):
+            st.things.pop(cx.agent[0].key, None)
 
+    def _read_place_facing_mode(self, clause: Clause, cx: ClauseReading) -> None:
+        """The place, facing, rank order, mode; an act done as at first."""
+        prefix = clause.prefix
         # place and facing ------------------------------------------------------------------------
-        location = _place_label(location_tok.text) if location_tok is not None else None
-        if location_tok is None:
-            decided.pop("location", None)
-        location_term = (
-            self.term(location_tok.concept)
-            if location_tok is not None and location_tok.concept is not None and location_tok.concept.kind == "place"
+        cx.location = _place_label(cx.location_tok.text) if cx.location_tok is not None else None
+        if cx.location_tok is None:
+            cx.decided.pop("location", None)
+        cx.location_term = (
+            self.term(cx.location_tok.concept)
+            if cx.location_tok is not None and cx.location_tok.concept is not None and cx.location_tok.concept.kind == "place"
             else None
         )
         facing_tok = next((t for t in clause.tokens if t.kind == FACING), None)
         rank_tok = next((t for t in clause.tokens if t.kind == RANK), None)
-        facing = self.term(facing_tok.concept, facing_tok.text) if facing_tok and facing_tok.concept else None
-        if facing is not None:
-            decided["facing"] = FACING_WRITTEN
-        if vessel is not None:
-            decided["vessel"] = vessel_rule
-        if wine is not None:
-            decided["wine"] = wine_rule
-        rank = self.term(rank_tok.concept, rank_tok.text) if rank_tok and rank_tok.concept else None
+        cx.facing = self.term(facing_tok.concept, facing_tok.text) if facing_tok and facing_tok.concept else None
+        if cx.facing is not None:
+            cx.decided["facing"] = FACING_WRITTEN
+        if cx.vessel is not None:
+            cx.decided["vessel"] = cx.vessel_rule
+        if cx.wine is not None:
+            cx.decided["wine"] = cx.wine_rule
+        cx.rank = self.term(rank_tok.concept, rank_tok.text) if rank_tok and rank_tok.concept else None
 
-        summary = any(t.text in g.SUMMARY_ADVERBS for t in prefix)
-        mode = CONDITIONAL if conditional else (NEGATED if negated else ACTUAL)
+        cx.summary = any(t.text in g.SUMMARY_ADVERBS for t in prefix)
+        cx.mode = CONDITIONAL if cx.conditional else (NEGATED if cx.negated else ACTUAL)
         general = any(t.text in g.GENERAL_RULE for t in prefix)
-        decided["mode"] = MODE_GENERAL if general else (MODE_CONDITION if conditional else (MODE_NEGATED if negated else MODE_ACTUAL))
-        repeats = self._repeats(clause, action_term, agent)
+        cx.decided["mode"] = (
+            MODE_GENERAL if general else (MODE_CONDITION if cx.conditional else (MODE_NEGATED if cx.negated else MODE_ACTUAL))
+        )
+        cx.repeats = self._repeats(clause, cx.action_term, cx.agent)
         if (
-            repeats is not None
-            and not objects_persons
-            and not pp_persons
+            cx.repeats is not None
+            and not cx.objects_persons
+            and not cx.pp_persons
             and "初" in str(clause.flags.get("comparison") or "")
-            and "action-toast" not in self.vocabulary.broader_closure(action.key)  # a 獻 has its own rules (三獻如初)
+            and "action-toast" not in self.vocabulary.broader_closure(cx.action.key)  # a 獻 has its own rules (三獻如初)
         ):
-            again = self.steps[repeats - 1]
-            if again.action.key == action.key and again.recipient and not inferred(again, "recipient"):
+            again = self.steps[cx.repeats - 1]
+            if again.action.key == cx.action.key and again.recipient and not inferred(again, "recipient"):
                 # 致如初: an act done as at first goes to whom it went at first (特牲 致于主人主婦 … 洗致如初)
-                recipient, recipient_alt = again.recipient, False
-                notes[:] = [n for n in notes if not n.startswith("recipient:")] + ["recipient: as at first (如初): to whom it went then"]
-                decided["recipient"] = RECIPIENT_AS_AT_FIRST
+                cx.recipient, cx.recipient_alt = again.recipient, False
+                cx.notes[:] = [n for n in cx.notes if not n.startswith("recipient:")] + [
+                    "recipient: as at first (如初): to whom it went then"
+                ]
+                cx.decided["recipient"] = RECIPIENT_AS_AT_FIRST
 
-        if not recipient and decided.get("agent") == "agent.as-at-first":
+        if not cx.recipient and cx.decided.get("agent") == "agent.as-at-first":
             # 加皮弁如初儀: done as at first, to the one it was done to then (the capped son)
-            first = self.first_time(clause, action)
+            first = self.first_time(clause, cx.action)
             if first is not None and first.recipient:
-                recipient, recipient_alt = first.recipient, False
-                notes.append("recipient: as at first (如初): to whom it went then")
-                decided["recipient"] = RECIPIENT_FIRST_DOER
+                cx.recipient, cx.recipient_alt = first.recipient, False
+                cx.notes.append("recipient: as at first (如初): to whom it went then")
+                cx.decided["recipient"] = RECIPIENT_FIRST_DOER
 
+    def _make_step(self, clause: Clause, cx: ClauseReading) -> None:
+        """The step, from what the parts read."""
         seq = len(self.steps) + 1
         # the step's place in the text's own structure: its classic block and its ordinal in it
         last = self.steps[-1] if self.steps else None
         ordinal = self._ordinal + 1 if last is not None and last.block == clause.block else 1
         self._ordinal = ordinal
-        step = Step(
+        cx.step = Step(
             key=f"{self.document.rite}/{self.document.edition}/{clause.block}/{ordinal}",
             sequence=seq,
             block=clause.block,
@@ -841,80 +1043,88 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             char_end=clause.end,
             text=clause.text.translate(_NOT_READ),
             source=self.document.text[clause.start : clause.end],
-            agent=agent,
-            agent_explicit=agent_explicit,
-            action=action_term,
-            recipient=recipient,
-            recipient_alternative=recipient_alt,
-            object=object_text,
-            object_term=object_term,
-            vessel=vessel,
-            wine=wine,
-            location=location,
-            location_term=location_term,
-            facing=facing,
-            rank_order=rank,
-            mode=mode,
-            negated=negated,
-            repeats=repeats,
+            agent=cx.agent,
+            agent_explicit=cx.agent_explicit,
+            action=cx.action_term,
+            recipient=cx.recipient,
+            recipient_alternative=cx.recipient_alt,
+            object=cx.object_text,
+            object_term=cx.object_term,
+            vessel=cx.vessel,
+            wine=cx.wine,
+            location=cx.location,
+            location_term=cx.location_term,
+            facing=cx.facing,
+            rank_order=cx.rank,
+            mode=cx.mode,
+            negated=cx.negated,
+            repeats=cx.repeats,
             section_start=bool(clause.flags.get("section_start")),
-            summary=summary,
+            summary=cx.summary,
             part=self.part,
-            notes=tuple(notes),
-            why=tuple((f, decided[f]) for f in FIELDS if f in decided),
+            notes=tuple(cx.notes),
+            why=tuple((f, cx.decided[f]) for f in FIELDS if f in cx.decided),
         )
-        self.steps.append(step)
-        self._note_closing(step)
+        self.steps.append(cx.step)
+        self._note_closing(cx.step)
 
+    def _update_state(self, clause: Clause, cx: ClauseReading) -> None:
+        """The reading state after the step: who is the topic, who gave what to whom."""
+        st = self.state
         # update the reading state ---------------------------------------------------------------
-        self._mention(agent)
-        st.actors.update(a.key for a in agent if a.key)
-        self._mention(tuple(objects_persons) + tuple(pp_persons))
-        stative = action.key in g.POSITION_VERBS and bool(st.subject) and st.subject[:1] != agent[:1] and bool(subject)
-        if agent and default_agent and recipient and "action-toast" in self.vocabulary.broader_closure(action.key):
+        self._mention(cx.agent)
+        st.actors.update(a.key for a in cx.agent if a.key)
+        self._mention(tuple(cx.objects_persons) + tuple(cx.pp_persons))
+        stative = cx.action.key in g.POSITION_VERBS and bool(st.subject) and st.subject[:1] != cx.agent[:1] and bool(cx.subject)
+        if cx.agent and cx.default_agent and cx.recipient and "action-toast" in self.vocabulary.broader_closure(cx.action.key):
             # 三醮 (by the rite's 賔, to the capped son): the one toasted goes on (嚌之 … 北面取脯)
-            st.subject = recipient
-        if agent and not default_agent and not mutual and not stative:
+            st.subject = cx.recipient
+        if cx.agent and not cx.default_agent and not cx.mutual and not stative:
             # after a mutual act (三讓) the actor before it goes on; so after where another stands (筮人
             # …即席坐西面 卦者在左 | 卒筮: the 筮人 completes the divining)
-            st.subject = led_by or agent  # (主人以賔升 | 拜至: the host, who led, bows)
-            if after is not None and subject:
-                st.subject = subject  # 私臣…獻次兄弟 | 升受降飲: the ones presented go up and receive
-            if action.key == "action-baisong" and recipient and not recipient_alt:
+            st.subject = cx.led_by or cx.agent  # (主人以賔升 | 拜至: the host, who led, bows)
+            if cx.after is not None and cx.subject:
+                st.subject = cx.subject  # 私臣…獻次兄弟 | 升受降飲: the ones presented go up and receive
+            if cx.action.key == "action-baisong" and cx.recipient and not cx.recipient_alt:
                 # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
-                st.subject = recipient
-            if action.key == "action-xu" and recipient and not recipient_alt and self._rank(agent[0].key) > self._rank(recipient[0].key):
+                st.subject = cx.recipient
+            if (
+                cx.action.key == "action-xu"
+                and cx.recipient
+                and not cx.recipient_alt
+                and self._rank(cx.agent[0].key) > self._rank(cx.recipient[0].key)
+            ):
                 # 公许 告于賔: the ruler grants; the one who asked goes on (but 筮人許諾 | 右還: one who
                 # accepts a charge from his senior goes on himself)
-                st.subject = recipient
+                st.subject = cx.recipient
             if (
-                not self._is_principal(agent[0].key)
-                and recipient
-                and self._is_principal(recipient[0].key)
-                and action.key in _SERVING
+                not self._is_principal(cx.agent[0].key)
+                and cx.recipient
+                and self._is_principal(cx.recipient[0].key)
+                and cx.action.key in _SERVING
             ):
                 # an attendant's service (膳宰赞授肺) does not take over the topic: the person
                 # served goes on (…不拜酒立卒爵: the ruler), unless the attendant moves next
-                st.subject = recipient
-                st.served_by = agent
-        if agent_alternative:
-            step = replace(step, agent_alternative=True)
-            self.steps[-1] = step
-        st.last_agent_of[action_term.key] = agent
-        if action.key != "action-ming" or not causative:
-            st.last_agent_of[action.key] = agent
+                st.subject = cx.recipient
+                st.served_by = cx.agent
+        if cx.agent_alternative:
+            cx.step = replace(cx.step, agent_alternative=True)
+            self.steps[-1] = cx.step
+        st.last_agent_of[cx.action_term.key] = cx.agent
+        if cx.action.key != "action-ming" or not cx.causative:
+            st.last_agent_of[cx.action.key] = cx.agent
         if (
-            agent
-            and recipient
-            and not recipient_alt
-            and action.flag("recipientRule") in ("other-party", "superior")
-            and self._is_principal(agent[0].key)
-            and self._is_principal(recipient[0].key)
-            and agent[0].key != recipient[0].key
+            cx.agent
+            and cx.recipient
+            and not cx.recipient_alt
+            and cx.action.flag("recipientRule") in ("other-party", "superior")
+            and self._is_principal(cx.agent[0].key)
+            and self._is_principal(cx.recipient[0].key)
+            and cx.agent[0].key != cx.recipient[0].key
         ):
-            st.pairs.append((agent[0].key, recipient[0].key))
-        st.by_action.setdefault(step.action.key, []).append(step)
-        return step
+            st.pairs.append((cx.agent[0].key, cx.recipient[0].key))
+        st.by_action.setdefault(cx.step.action.key, []).append(cx.step)
+        return cx.step
 
     @staticmethod
     def _phrase_end(suffix: list[Token], i: int) -> int:
@@ -985,7 +1195,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             elif x.kind in (OBJECT, OTHER) and location_tok is None and any(c.kind == "place" for c in x.readings):
                 location_tok = Token(x.text, x.start, x.end, PLACE, next(c for c in x.readings if c.kind == "place"))
                 decided["location"] = LOCATION_THING_AS_PLACE
-        if t.kind == YU and not roles and np and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL, DIR) or x.text in g.SLIGHTLY for x in np):
+        if (
+            t.kind == YU
+            and not roles
+            and np
+            and all(x.kind in (PLACE, OTHER, OBJECT, VESSEL, DIR) or x.text in g.SLIGHTLY for x in np)
+        ):
             # 于 + a thing is where the act puts it: 㨎于醢, 加于肵俎, 實于左袂 (the whole noun
             # phrase, its modifiers with it: 肵俎, not 俎)
             last_place = max((k for k, x in enumerate(np) if x.kind in (PLACE, DIR)), default=len(np) - 1)
@@ -1000,7 +1215,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         to X last, else the rite's host; None if the clause is no such presentation."""
         if action.key != "action-xian" or not suffix or suffix[0].kind != ROLE:
             return None
-        after = {c.key for c in suffix[0].readings if c.kind == "role"} or ({suffix[0].concept.key} if suffix[0].concept else set())
+        after = {c.key for c in suffix[0].readings if c.kind == "role"} or (
+            {suffix[0].concept.key} if suffix[0].concept else set()
+        )
         for giver, receiver in reversed(self.state.xians):
             if any(r.key in after for r in receiver) and giver:
                 return giver
@@ -1113,7 +1330,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         # the acts the comparison names, in the order it writes them (no set order decides: 如受賔酬之礼
         # names 受 and 酬; the step's own act, 受, is the one compared)
         named_acts = sorted(
-            {(str(text).find(lbl), c.key) for lbl, cs in self.vocabulary.by_label.items() if lbl in str(text) for c in cs if c.kind == "action"}
+            {
+                (str(text).find(lbl), c.key)
+                for lbl, cs in self.vocabulary.by_label.items()
+                if lbl in str(text)
+                for c in cs
+                if c.kind == "action"
+            }
         )
         keys = [k for _, k in named_acts]
         want_act = action.key if action.key in keys or not keys else keys[0]
@@ -1141,9 +1364,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 _EITHER_KINDS = frozenset({ROLE, OTHER, OBJECT, VESSEL, NUM})
 """Words that 若 X 若 Y chooses between (persons, things, numbers): "either … or", not "if"."""
 
-_DONE_TO_THAT = frozenset(
-    {"action-zhi", "action-chang", "action-fu-cover", "action-fan-return", "action-huai", "action-jia"}
-)
+_DONE_TO_THAT = frozenset({"action-zhi", "action-chang", "action-fu-cover", "action-fan-return", "action-huai", "action-jia"})
 """Acts whose 之 is the thing just named, not a person (左執之, 嘗之, 覆之, 反之, 詩懐之, 加之)."""
 
 _POURING_ACTS = frozenset({"action-zhuo", "action-shi-fill"})

@@ -107,9 +107,7 @@ def scenes(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -
     mat: Spot | None = None
     out: list[dict[str, Position]] = []
     for step in steps:
-        if step.mode == "actual" and step.action.key in _MAT_ACTIONS and step.location and (step.object or "").endswith(_MATS):
-            mat = resolve(step.location, ground)
-        elif step.mode == "actual" and step.action.key in _MAT_ACTIONS and step.location and step.action.key == "action-xi-mat":
+        if step.mode == "actual" and step.action.key in _MAT_ACTIONS and step.location and (step.object or "").endswith(_MATS) or step.mode == "actual" and step.action.key in _MAT_ACTIONS and step.location and step.action.key == "action-xi-mat":
             mat = resolve(step.location, ground)
         if step.mode == "actual" and not step.summary:
             for term in step.agent:

@@ -167,11 +167,19 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
                     summary=True,
                     note="the pledge received in turn along the rank",
                 )
-        if step.action.key == "action-shou" and step.object in ("旅",) and step.agent_explicit and step.recipient and not step.negated:
+        if (
+            step.action.key == "action-shou"
+            and step.object in ("旅",)
+            and step.agent_explicit
+            and step.recipient
+            and not step.negated
+        ):
             # 衆賓長自左受旅: the pledge passed on, from the one he receives it from
             lv = voc.concepts.get("action-lvchou")
             if lv is not None and step.recipient[0].key != step.agent[0].key:
-                toast = Toast(step, resolver.term(lv), step.recipient[:1], step.agent, step.recipient[:1], note="the pledge received")
+                toast = Toast(
+                    step, resolver.term(lv), step.recipient[:1], step.agent, step.recipient[:1], note="the pledge received"
+                )
                 resolver.note_toast(step.recipient[:1], step.agent, "action-lvchou")
                 return toast
         return None
@@ -344,9 +352,7 @@ def received_toast(resolver: StepResolver, step: Step, toasts: list[Toast]) -> T
         return None
     last_toast = toasts[-1].step.sequence if toasts else 0
     me = step.agent[0].key
-    if any(
-        (t is toasts[-1] or t.step.block >= step.block - 2) and any(r.key == me for r in t.receiver) for t in toasts[-4:]
-    ):
+    if any((t is toasts[-1] or t.step.block >= step.block - 2) and any(r.key == me for r in t.receiver) for t in toasts[-4:]):
         return None  # the cup of a toast already written to him (賔以旅 … 實散 大夫拜受)
     if toasts and not toasts[-1].receiver:
         return None  # a pledge whose receiver is read from what follows: this is its receiving
@@ -445,7 +451,12 @@ def group_after_leader_toast(resolver: StepResolver, step: Step, toasts: list[To
                 )
                 resolver.steps[-1] = step
             return Toast(
-                step, t.type, t.giver, step.agent[:1], t.giver, note="the rest of the rank receive the presentation their leader received"
+                step,
+                t.type,
+                t.giver,
+                step.agent[:1],
+                t.giver,
+                note="the rest of the rank receive the presentation their leader received",
             )
     return None
 

@@ -32,6 +32,7 @@ def _jieba():  # type: ignore[no-untyped-def]
     jieba.setLogLevel(logging.WARNING)
     return jieba
 
+
 ROLE, ACTION, VESSEL, WINE, PLACE, FACING, RANK, OBJECT = (
     "role",
     "action",
@@ -257,7 +258,7 @@ class Tokenizer:
             # after a place (俎 the stand, a place things are put on)
             order = {ACTION: 0, ROLE: 1, WINE: 2, VESSEL: 3, OBJECT: 4, PLACE: 5, FACING: 7}
             c = sorted(
-                concepts, key=lambda c: (6 if c.kind == VESSEL and not self.vocabulary.is_cup(c.key) else order.get(c.kind, 9))
+                concepts, key=lambda c: 6 if c.kind == VESSEL and not self.vocabulary.is_cup(c.key) else order.get(c.kind, 9)
             )[0]
             kind = c.kind
             if kind == FACING and c.key.startswith("rank-"):
@@ -351,12 +352,7 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
             if k > j and k + 1 < n and tokens[k].text == "少" and tokens[k + 1].kind == DIR:
                 k += 2
             # X之<direction>: 东楹之东
-            if k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == DIR:
-                k += 2
-                while k < n and tokens[k].kind == DIR:
-                    k += 1
-            # X之<place>: 東方之尊 (the jar on the east side, 特牲)
-            elif k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == PLACE:
+            if k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == DIR or k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == PLACE:
                 k += 2
                 while k < n and tokens[k].kind == DIR:
                     k += 1
@@ -369,7 +365,16 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
             k = j
             while k < n and tokens[k].kind == DIR:
                 k += 1
-            out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, None, (t.concept,) if t.concept else ()))
+            out.append(
+                Token(
+                    "".join(x.text for x in tokens[i:k]),
+                    t.start,
+                    tokens[k - 1].end,
+                    PLACE,
+                    None,
+                    (t.concept,) if t.concept else (),
+                )
+            )
             i = k
             continue
         if t.kind == ACTION and out and out[-1].kind == YU and j < n and tokens[j].kind == DIR and tokens[j].text in g.COMPASS:
@@ -456,7 +461,14 @@ def _chain_places(tokens: list[Token]) -> list[Token]:
             i += 1
         path = len(out) >= 2 and out[-2].kind == ZI  # 由楹内 | 东楹之东: the way taken, then where
         joined = t.text[:1] in g.OPPOSITE or (t.concept is not None and out and out[-1].text[-1:] in g.DIRECTIONS and not path)
-        if t.kind == PLACE and joined and out and out[-1].kind == PLACE and out[-1].end == t.start and out[-1].concept is not None:
+        if (
+            t.kind == PLACE
+            and joined
+            and out
+            and out[-1].kind == PLACE
+            and out[-1].end == t.start
+            and out[-1].concept is not None
+        ):
             prev = out[-1]
             out[-1] = Token(prev.text + t.text, prev.start, t.end, PLACE, prev.concept, prev.readings)
         else:
