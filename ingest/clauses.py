@@ -1357,225 +1357,384 @@ def _is_relative_subject(tokens: list[Token], i: int, h2: int) -> bool:
     )
 
 
+class _Between:
+    """The words between two acts being split (:func:`_split_after`): the tokens, the first act ``h1`` and the
+    second ``h2``, and what the scan has found (``has_person_object``)."""
+
+    def __init__(self, tokens: list[Token], h1: int, h2: int) -> None:
+        self.tokens, self.h1, self.h2 = tokens, h1, h2
+        self.verb = tokens[h1]
+        self.is_motion = self.verb.concept is not None and self.verb.concept.key in g.MOTION_VERBS
+        self.takes_person = _takes_person(self.verb)
+        self.has_person_object = False
+
+    def next_of(self, i: int) -> Token | None:
+        """The token after ``i``, if any."""
+        return self.tokens[i + 1] if i + 1 < len(self.tokens) else None
+
+    def second_is(self, keys: frozenset[str] | set[str]) -> bool:
+        """True if the second act's concept is one of ``keys``."""
+        c = self.tokens[self.h2].concept
+        return c is not None and c.key in keys
+
+    def first_is(self, keys: frozenset[str] | set[str]) -> bool:
+        """True if the first act's concept is one of ``keys``."""
+        return self.verb.concept is not None and self.verb.concept.key in keys
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A boundary rule's answer: the second act's prefix begins at ``at``."""
+
+    at: int
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A boundary rule's answer: the words up to ``to`` (exclusive) stay with the first act; scan on from there."""
+
+    to: int
+
+
+BoundaryRule = Callable[[_Between, int], "Cut | Skip | None"]
+
+
+def section_mark(b: _Between, i: int) -> Cut | None:
+    """A ``○`` ends the suffix (a section boundary: 奠于膳篚○更爵)."""
+    return Cut(i) if b.tokens[i].kind == MARK else None
+
+
+def date_phrase(b: _Between, i: int) -> Cut | None:
+    """前期三日 | 筮賔: a time phrase opens the act it dates."""
+    nxt = b.next_of(i)
+    return Cut(i) if b.tokens[i].text in g.BEFORE_THE_DATE and nxt is not None and nxt.text in g.DATE else None
+
+
+def existential_topic(b: _Between, i: int) -> Cut | None:
+    """醴在服北 | 有篚實勺觶角柶: "there is a basket" opens the act it is the topic of."""
+    nxt = b.next_of(i)
+    if (
+        b.tokens[i].text in g.EXISTENTIAL
+        and i > b.h1 + 1
+        and i + 2 == b.h2
+        and nxt is not None
+        and nxt.kind in (PLACE, VESSEL, OBJECT)
+        and not b.second_is(g.POSITION_VERBS)
+    ):
+        return Cut(i)
+    return None
+
+
+def relative_subject(b: _Between, i: int) -> Cut | None:
+    """反之 | 羞燔者受: "the one who served the roast" is the subject of what follows."""
+    t = b.tokens[i]
+    return Cut(i) if t.kind == TAIL and t.concept is not None and _is_relative_subject(b.tokens, i, b.h2) else None
+
+
+def preposition_phrase(b: _Between, i: int) -> Skip | None:
+    """于 / 自 and the one noun phrase they introduce stay with the first act (奠觚于篚, 升自西阶, 献于公)."""
+    return Skip(_noun_phrase_end(b.tokens, i + 1, b.h2)) if b.tokens[i].kind in (YU, ZI) else None
+
+
+def rank_order(b: _Between, i: int) -> Skip | None:
+    """A rank order (东上, 北上) describes the line just formed and stays with the first act (立于尊南北面东上)."""
+    return Skip(i + 1) if b.tokens[i].kind == RANK else None
+
+
+def goal_of_motion(b: _Between, i: int) -> Skip | None:
+    """A place right after a motion verb is its goal (降阼阶下, 降筵西)."""
+    return Skip(i + 1) if b.tokens[i].kind == PLACE and b.is_motion and i == b.h1 + 1 else None
+
+
+def place_of_being(b: _Between, i: int) -> Skip | None:
+    """昌在東方 | 興 (有司徹): the place after 在 is where the thing is, not where the next act is."""
+    return Skip(i + 1) if b.tokens[i].kind == PLACE and i == b.h1 + 1 and b.first_is(g.POSITION_VERBS) else None
+
+
+def person_answering(b: _Between, i: int) -> Cut | None:
+    """有司徹 三拜 | 衆賔門東北面皆答壹拜: the person between a bow and an answering bow answers it."""
+    tokens, second = b.tokens, b.tokens[b.h2].concept
+    if (
+        tokens[i].kind == ROLE
+        and i == b.h1 + 1
+        and b.first_is(g.BOWS_FOR_A_GIFT)
+        and second is not None
+        and bool(second.flag("responsive"))
+        and not any(x.kind in (ROLE, ACTION) for x in tokens[i + 1 : b.h2])
+        and _starts_subject(tokens, i)
+    ):
+        return Cut(i)
+    return None
+
+
+def _doubled(b: _Between, i: int) -> bool:
+    """A person written twice (献賔賔…, 射人升賔賔升): object of the first act, subject of the second."""
+    t, nxt = b.tokens[i], b.next_of(i)
+    return nxt is not None and nxt.kind == ROLE and (nxt.text == t.text or (nxt.concept is not None and nxt.concept == t.concept))
+
+
+def person_made_to_move(b: _Between, i: int) -> Cut | None:
+    """乃升長賔 | 主人酌: the person after 升 is the one made to come up (causative), the next person acts next
+    (有司徹, 註 言升長賔則有賛呼之); not 主人升 | 尸侑升, the two going up, listed."""
+    nxt = b.next_of(i)
+    if (
+        b.tokens[i].kind == ROLE
+        and i == b.h1 + 1
+        and b.first_is(g.CAUSATIVE_MOTION)
+        and nxt is not None
+        and nxt.kind == ROLE
+        and not _doubled(b, i)
+        and _starts_subject(b.tokens, i + 1)
+        and b.tokens[b.h2].concept != b.verb.concept
+    ):
+        return Cut(i + 1)
+    return None
+
+
+def _joins_object(b: _Between, i: int) -> bool:
+    """True if the word at ``i`` continues the person object (揖卿大夫, 请执幂者与羞膳者)."""
+    tokens = b.tokens
+    if tokens[i].kind == ROLE:
+        # after 與 the person is joined to the object, even before an act (獻工與笙 | 取爵)
+        return _joined(tokens, i) and (not _own_subject(tokens, i) or tokens[i - 1].text in g.WITH)
+    return (
+        tokens[i].kind == CONJ
+        and i + 1 < b.h2
+        and tokens[i + 1].kind == ROLE
+        # 主人揖贊者 | 與賔揖: 與 a person before the same act again opens that act
+        and not (tokens[i].text in g.WITH and tokens[b.h2].concept is not None and tokens[b.h2].concept == b.verb.concept)
+    )
+
+
+def person_object(b: _Between, i: int) -> Skip | None:
+    """A person right after an act that takes a person object (献, 揖, 命, 请, 作…) is its object, with the persons
+    listed after it; not a person right before a bow after an act done for someone other than the other
+    party (祝侑 | 主人拜: the 祝 urges the 尸, the host bows)."""
+    if b.tokens[i].kind != ROLE or not b.takes_person or b.has_person_object or i != b.h1 + 1:
+        return None
+    bows_next = i + 1 == b.h2 and b.second_is(g.BOWS_FOR_A_GIFT)
+    addressed = b.verb.concept is not None and b.verb.concept.flag("recipientRule") == "other-party"
+    if bows_next and not addressed:
+        return None
+    j = i + 1
+    while j < b.h2 and _joins_object(b, j):
+        j += 1
+    b.has_person_object = True
+    return Skip(j)
+
+
+def person_repeated(b: _Between, i: int) -> Skip | None:
+    """A person written twice: the first is the object of the first act (献賔賔…)."""
+    if b.tokens[i].kind == ROLE and _doubled(b, i):
+        b.has_person_object = True
+        return Skip(i + 1)
+    return None
+
+
+def person_opens_act(b: _Between, i: int) -> Cut | Skip | None:
+    """A person who starts a subject opens the second act (主人辞 | 賔对); any other person is an object."""
+    if b.tokens[i].kind != ROLE:
+        return None
+    if _starts_subject(b.tokens, i):
+        return Cut(i)
+    b.has_person_object = True
+    return Skip(i + 1)
+
+
+def place_or_facing(b: _Between, i: int) -> Cut | Skip | None:
+    """A place or facing from which only prefix words lead to the second act opens it (賔西阶上拜 | 筵前受爵);
+    one followed by a person, a rank order or nothing closes the first (洗洗南西北面; 立于洗南西面北上)."""
+    if b.tokens[i].kind not in (PLACE, FACING):
+        return None
+    return Cut(i) if _leads_to_verb(b.tokens, i) else Skip(i + 1)
+
+
+def side(b: _Between, i: int) -> Skip | None:
+    """A side (東, 西) not right before an act, or right after 在, stays with the first act."""
+    nxt = b.next_of(i)
+    if b.tokens[i].kind == DIR and (
+        not (nxt is not None and nxt.kind == ACTION) or (i == b.h1 + 1 and b.first_is(g.POSITION_VERBS))
+    ):
+        return Skip(i + 1)
+    return None
+
+
+def comparison_closes(b: _Between, i: int) -> Cut | None:
+    """如初 / 如X之儀 / 如初儀 closes its clause: what follows opens the next act (賓三獻如初 | 燔從如初)."""
+    tokens, t = b.tokens, b.tokens[i]
+    if (
+        t.kind == TAIL
+        and i > b.h1
+        and t.text[-1:] in g.COMPARISON_ENDS
+        and any(x.text in g.COMPARISON for x in tokens[b.h1 : i + 1])
+    ):
+        j = i + 1
+        while j < b.h2 and tokens[j].kind == TAIL and tokens[j].text in g.COMPARISON_ENDS:
+            j += 1
+        return Cut(j)
+    return None
+
+
+def things_joined(b: _Between, i: int) -> Skip | None:
+    """舉骼及獸魚, 取粱與醬: 及 / 與 between two things joins them, the act's objects (not 執其薦 | 與俎從之: a
+    thing right before 從 is what follows, not a second object)."""
+    tokens, nxt = b.tokens, b.next_of(i)
+    if (
+        tokens[i].kind == CONJ
+        and i > b.h1 + 1
+        and tokens[i - 1].kind in _THINGS
+        and nxt is not None
+        and nxt.kind in _THINGS
+        and any(x.kind in _THINGS for x in tokens[b.h1 + 1 : i])
+        and not (i + 2 == b.h2 and b.second_is(g.THING_AS_SUBJECT))
+    ):
+        return Skip(i + 1)
+    return None
+
+
+def comparison_then_person(b: _Between, i: int) -> Cut | None:
+    """舉骼及獸魚如初 | 尸又三飯: 如初 closes its act; the person after it acts next."""
+    tokens, t, nxt = b.tokens, b.tokens[i], b.next_of(i)
+    if (
+        t.kind == END
+        and t.text[-1:] in g.COMPARISON_ENDS
+        and any(x.text in g.COMPARISON for x in tokens[b.h1 + 1 : i])
+        and nxt is not None
+        and nxt.kind == ROLE
+        and _starts_subject(tokens, i + 1)
+    ):
+        return Cut(i + 1)
+    return None
+
+
+def second_person_bowed(b: _Between, i: int) -> Skip | None:
+    """拜侑與長賔: 與 joins a second person to the one bowed to (not 賔與大夫之弓: whose bows)."""
+    tokens, t, nxt = b.tokens, b.tokens[i], b.next_of(i)
+    if (
+        t.kind == CONJ
+        and t.text in g.WITH
+        and b.has_person_object
+        and tokens[i - 1].kind == ROLE
+        and nxt is not None
+        and nxt.kind == ROLE
+        and not _starts_subject(tokens, i + 1)
+        and not (i + 2 < len(tokens) and tokens[i + 2].kind == ZHI)
+    ):
+        return Skip(i + 2)
+    return None
+
+
+def likewise_then_person(b: _Between, i: int) -> Cut | None:
+    """拜侑與長賔亦如之 | 衆賔從: (亦)如之, "(likewise) as that", closes its act when a person who acts next follows
+    (有司徹)."""
+    tokens, t = b.tokens, b.tokens[i]
+    if t.kind not in (ADV, TAIL, RU):
+        return None
+    k = i + 1 if t.kind == ADV and tokens[i + 1 : i + 2] and tokens[i + 1].text in g.COMPARISON else i
+    if (
+        tokens[k].text in g.COMPARISON
+        and k + 2 < b.h2
+        and tokens[k + 1].kind == ZHI
+        and tokens[k + 2].kind == ROLE
+        and _starts_subject(tokens, k + 2)
+    ):
+        return Cut(k + 2)
+    return None
+
+
+def prefix_word(b: _Between, i: int) -> Cut | None:
+    """Adverbs, negation, condition words, 以, 而, 就 right before the act open the second act."""
+    return Cut(i) if b.tokens[i].kind in PREFIX_KINDS else None
+
+
+def thing_as_subject(b: _Between, i: int) -> Cut | None:
+    """加于俎 | 燔從: the thing carried is the subject of 從 (not the last of a list of things right after the act:
+    徹皮弁冠櫛筵 | 入於房)."""
+    tokens, t = b.tokens, b.tokens[i]
+    if (
+        i == b.h2 - 1
+        and i > b.h1 + 1
+        and t.kind in (OBJECT, OTHER, VESSEL, PLACE)
+        and b.second_is(g.THING_AS_SUBJECT)
+        and not (i - b.h1 >= 3 and all(x.kind == OBJECT for x in tokens[b.h1 + 1 : i + 1]))
+    ):
+        return Cut(i)
+    return None
+
+
+def zhi_object(b: _Between, i: int) -> None:
+    """之 is the first act's object (the scan goes on: a person after it is no object of the act)."""
+    if b.tokens[i].kind == ZHI:
+        b.has_person_object = True
+
+
+def number_before_person(b: _Between, i: int) -> Cut | None:
+    """A numeral before a person counts the persons who act next (二人 …)."""
+    return Cut(i) if b.tokens[i].kind == NUM and i + 1 < b.h2 and b.tokens[i + 1].kind == ROLE else None
+
+
+def number_of_dishes(b: _Between, i: int) -> Cut | None:
+    """公食 薦豆六 | 設于醬東: the numeral counts the dishes, before a setting out."""
+    tokens, t = b.tokens, b.tokens[i]
+    if t.kind == NUM and i + 1 == b.h2 and i > b.h1 + 1 and tokens[i - 1].kind in _THINGS and b.second_is(g.SETTING_OUT):
+        return Cut(b.h2)
+    return None
+
+
+def number_of_acts(b: _Between, i: int) -> Cut | None:
+    """洗繶爵 | 三獻: the numeral counts the act after it."""
+    t = b.tokens[i]
+    return Cut(i) if (t.kind == NUM or t.text in g.COUNTED_SALUTES) and i + 1 == b.h2 else None
+
+
+BOUNDARY_RULES: tuple[BoundaryRule, ...] = (
+    section_mark,
+    date_phrase,
+    existential_topic,
+    relative_subject,
+    preposition_phrase,
+    rank_order,
+    goal_of_motion,
+    place_of_being,
+    person_answering,
+    person_made_to_move,
+    person_object,
+    person_repeated,
+    person_opens_act,
+    place_or_facing,
+    side,
+    comparison_closes,
+    things_joined,
+    comparison_then_person,
+    second_person_bowed,
+    likewise_then_person,
+    prefix_word,
+    thing_as_subject,
+    zhi_object,
+    number_before_person,
+    number_of_dishes,
+    number_of_acts,
+)
+"""The clause-boundary rules, in the order :func:`_split_after` tries them at each word between two acts: the first
+that answers decides (:class:`Cut`: the second act begins here; :class:`Skip`: the words up to there stay with
+the first act); a word no rule answers for stays with the first act (objects, cups, unknown words)."""
+
+
 def _split_after(tokens: list[Token], h1: int, h2: int) -> int:
-    """Index where the suffix of the act at ``h1`` ends and the prefix of the act at ``h2`` begins.
-
-    The rules, tried left to right over the words between the two acts:
-
-    1. a ``○`` ends the suffix (a section boundary: 奠于膳篚○更爵);
-    2. 于 / 自 and the one noun phrase they introduce stay with the first act (奠觚于篚, 升自西阶,
-       献于公);
-    3. a place right after a motion verb is its goal (降阼阶下, 降筵西); a rank order (东上, 北上)
-       describes the line just formed and stays with the first act (立于尊南北面东上);
-    4. a person repeated (献賔賔…, 射人升賔賔升) is object of the first act, then subject of the
-       second; a person right after an act that takes a person object (献, 揖, 命, 请, 作…) is its
-       object (射人请賔; 公揖卿大夫乃升), and one followed by 乃/遂 (which continue the same
-       actor) too; otherwise a person who starts a subject opens the second act (主人辞 | 賔对);
-    5. a place or facing from which only prefix words lead to the second act opens it
-       (賔西阶上拜 | 筵前受爵; 酢于阼阶下 | 北面坐); one followed by a person, a rank order or by
-       nothing closes the first (洗洗南西北面; 降阶西东面 | 主人辞降; 立于洗南西面北上);
-    6. adverbs, negation, condition words, 以, 而, 就, a time phrase (前期三日) and 有 + a thing right
-       before the act (有篚實勺觶角柶) open the second act;
-    7. anything else (objects, cups, 之, unknown words, comparisons 如初) closes the first.
-    """
-    verb = tokens[h1]
-    is_motion = verb.concept is not None and verb.concept.key in g.MOTION_VERBS
-    takes_person = _takes_person(verb)
+    """Index where the suffix of the act at ``h1`` ends and the prefix of the act at ``h2`` begins: the words
+    between them scanned left to right, each word asked of :data:`BOUNDARY_RULES` in order."""
+    b = _Between(tokens, h1, h2)
     i = h1 + 1
-    has_person_object = False
     while i < h2:
-        t = tokens[i]
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if t.kind == MARK:
-            return i
-        if t.text in g.BEFORE_THE_DATE and nxt is not None and nxt.text in g.DATE:
-            return i  # 前期三日 | 筮賔: a time phrase opens the act it dates
-        if (
-            t.text in g.EXISTENTIAL
-            and i > h1 + 1
-            and i + 2 == h2
-            and nxt is not None
-            and nxt.kind in (PLACE, VESSEL, OBJECT)
-            and not (tokens[h2].concept is not None and tokens[h2].concept.key in g.POSITION_VERBS)
-        ):
-            return i  # 醴在服北 | 有篚實勺觶角柶: "there is a basket" opens the act it is the topic of
-        if t.kind == TAIL and t.concept is not None and _is_relative_subject(tokens, i, h2):
-            return i  # 反之 | 羞燔者受: "the one who served the roast" is the subject of what follows
-        if t.kind in (YU, ZI):
-            i = _noun_phrase_end(tokens, i + 1, h2)
-            continue
-        if t.kind == RANK:
+        for boundary in BOUNDARY_RULES:
+            out = boundary(b, i)
+            if isinstance(out, Cut):
+                return out.at
+            if isinstance(out, Skip):
+                i = out.to
+                break
+        else:
             i += 1
-            continue
-        if t.kind == PLACE and is_motion and i == h1 + 1:
-            i += 1
-            continue
-        if t.kind == PLACE and i == h1 + 1 and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
-            i += 1  # 昌在東方 | 興 (有司徹): the place after 在 is where the thing is, not where the next act is
-            continue
-        if t.kind == ROLE:
-            doubled = (
-                nxt is not None
-                and nxt.kind == ROLE
-                and (nxt.text == t.text or (nxt.concept is not None and nxt.concept == t.concept))
-            )
-            # a person right before a bow is the one who bows after an act done for someone other than
-            # the other party of the exchange (祝侑 | 主人拜: the 祝 urges the 尸, the host bows); after
-            # a salute or a greeting he is the one saluted (主人揖賔 | 拜)
-            bows_next = i + 1 == h2 and tokens[h2].concept is not None and tokens[h2].concept.key in g.BOWS_FOR_A_GIFT
-            addressed = verb.concept is not None and verb.concept.flag("recipientRule") == "other-party"
-            answered_by_him = (
-                i == h1 + 1
-                and verb.concept is not None
-                and verb.concept.key in g.BOWS_FOR_A_GIFT
-                and tokens[h2].concept is not None
-                and bool(tokens[h2].concept.flag("responsive"))
-                and not any(x.kind in (ROLE, ACTION) for x in tokens[i + 1 : h2])
-                and _starts_subject(tokens, i)
-            )
-            if answered_by_him:
-                # 有司徹 三拜 | 衆賔門東北面皆答壹拜: the person between a bow and an answering bow answers it
-                return i
-            if (
-                i == h1 + 1
-                and verb.concept is not None
-                and verb.concept.key in g.CAUSATIVE_MOTION
-                and nxt is not None
-                and nxt.kind == ROLE
-                and not doubled
-                and _starts_subject(tokens, i + 1)
-                and tokens[h2].concept != verb.concept  # 主人升 | 尸侑升: the two go up, listed
-            ):
-                # 乃升長賔 | 主人酌: the person after 升 is the one made to come up (causative), the next
-                # person acts next (有司徹, 註 言升長賔則有賛呼之)
-                return i + 1
-            if takes_person and not has_person_object and i == h1 + 1 and not (bows_next and not addressed):
-                # the person object, with the persons listed after it (揖卿大夫, 请执幂者与羞膳者)
-                i += 1
-                while i < h2 and (
-                    (
-                        tokens[i].kind == ROLE
-                        and _joined(tokens, i)
-                        # after 與 the person is joined to the object, even before an act (獻工與笙 | 取爵)
-                        and (not _own_subject(tokens, i) or tokens[i - 1].text in g.WITH)
-                    )
-                    or (
-                        tokens[i].kind == CONJ
-                        and i + 1 < h2
-                        and tokens[i + 1].kind == ROLE
-                        # 主人揖贊者 | 與賔揖: 與 a person before the same act again opens that act
-                        and not (
-                            tokens[i].text in g.WITH and tokens[h2].concept is not None and tokens[h2].concept == verb.concept
-                        )
-                    )
-                ):
-                    i += 1
-                has_person_object = True
-                continue
-            if doubled:
-                has_person_object = True
-                i += 1
-                continue
-            if _starts_subject(tokens, i):
-                return i
-            has_person_object = True
-            i += 1
-            continue
-        if t.kind in (PLACE, FACING):
-            if _leads_to_verb(tokens, i):
-                return i
-            i += 1
-            continue
-        if t.kind == DIR and (
-            not (nxt is not None and nxt.kind == ACTION)
-            or (i == h1 + 1 and verb.concept is not None and verb.concept.key in g.POSITION_VERBS)
-        ):
-            i += 1
-            continue
-        if (
-            t.kind == TAIL
-            and i > h1
-            and t.text[-1:] in g.COMPARISON_ENDS
-            and any(x.text in g.COMPARISON for x in tokens[h1 : i + 1])
-        ):
-            # 如初 / 如X之儀 / 如初儀 closes its clause: what follows opens the next act (賓三獻如初 | 燔從如初)
-            j = i + 1
-            while j < h2 and tokens[j].kind == TAIL and tokens[j].text in g.COMPARISON_ENDS:
-                j += 1
-            return j
-        if (
-            t.kind == CONJ
-            and i > h1 + 1
-            and tokens[i - 1].kind in _THINGS
-            and nxt is not None
-            and nxt.kind in _THINGS
-            and any(x.kind in _THINGS for x in tokens[h1 + 1 : i])
-            # 執其薦 | 與俎從之: a thing right before 從 is what follows, not a second object
-            and not (i + 2 == h2 and tokens[h2].concept is not None and tokens[h2].concept.key in g.THING_AS_SUBJECT)
-        ):
-            i += 1  # 舉骼及獸魚, 取粱與醬: 及 / 與 between two things joins them, the act's objects
-            continue
-        if (
-            t.kind == END
-            and t.text[-1:] in g.COMPARISON_ENDS
-            and any(x.text in g.COMPARISON for x in tokens[h1 + 1 : i])
-            and nxt is not None
-            and nxt.kind == ROLE
-            and _starts_subject(tokens, i + 1)
-        ):
-            return i + 1  # 舉骼及獸魚如初 | 尸又三飯: 如初 closes its act; the person after it acts next
-        if (
-            t.kind == CONJ
-            and t.text in g.WITH
-            and has_person_object
-            and tokens[i - 1].kind == ROLE
-            and nxt is not None
-            and nxt.kind == ROLE
-            and not _starts_subject(tokens, i + 1)
-            and not (i + 2 < len(tokens) and tokens[i + 2].kind == ZHI)  # 賔與大夫之弓: whose bows
-        ):
-            i += 2  # 拜侑與長賔: 與 joins a second person to the one bowed to
-            continue
-        if t.kind in (ADV, TAIL, RU):
-            # 拜侑與長賔亦如之 | 衆賔從: (亦)如之, "(likewise) as that", closes its act when a person
-            # who acts next follows (有司徹)
-            k = i + 1 if t.kind == ADV and tokens[i + 1 : i + 2] and tokens[i + 1].text in g.COMPARISON else i
-            if (
-                tokens[k].text in g.COMPARISON
-                and k + 2 < h2
-                and tokens[k + 1].kind == ZHI
-                and tokens[k + 2].kind == ROLE
-                and _starts_subject(tokens, k + 2)
-            ):
-                return k + 2
-        if t.kind in PREFIX_KINDS:
-            return i
-        if (
-            i == h2 - 1
-            and i > h1 + 1
-            and t.kind in (OBJECT, OTHER, VESSEL, PLACE)
-            and tokens[h2].concept is not None
-            and tokens[h2].concept.key in g.THING_AS_SUBJECT
-            # not the last of a list of things right after the act (徹皮弁冠櫛筵 | 入於房)
-            and not (i - h1 >= 3 and all(x.kind == OBJECT for x in tokens[h1 + 1 : i + 1]))
-        ):
-            return i  # 加于俎 | 燔從: the thing carried is the subject of 從
-        if t.kind == ZHI:
-            has_person_object = True
-        if t.kind == NUM and i + 1 < h2 and tokens[i + 1].kind == ROLE:
-            return i
-        if (
-            t.kind == NUM
-            and i + 1 == h2
-            and i > h1 + 1
-            and tokens[i - 1].kind in _THINGS
-            and tokens[h2].concept is not None
-            and tokens[h2].concept.key in g.SETTING_OUT
-        ):
-            return h2  # 公食 薦豆六 | 設于醬東: the numeral counts the dishes, before a setting out
-        if (t.kind == NUM or t.text in g.COUNTED_SALUTES) and i + 1 == h2:
-            return i  # 洗繶爵 | 三獻: the numeral counts the act after it
-        i += 1
     return h2
 
 
