@@ -1,7 +1,7 @@
 # Two set-up commands for a fresh machine with Python 3.11+, pip and make:
 #   make serve   builds the 13 rites of the 儀禮述註 in the package once (into ~/.cache/yili-kg) and serves
 #                them on http://127.0.0.1:8000; EDITIONS=all serves the three editions under $(KANRIPO)
-#   make test    installs the test extras and runs the suite
+#   make test    installs the test extras, runs ruff and the suite
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -35,6 +35,7 @@ build: install
 	$(BIN)/yili-kg build --out build
 
 test: $(VENV)/.test-installed
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 $(VENV)/.bench-installed: $(VENV)/.test-installed

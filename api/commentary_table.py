@@ -35,7 +35,15 @@ def commentary_table(extractions: list[Any], counts: dict[tuple[str, str], dict[
         c = counts.get((e.document.rite, e.document.edition), {})
         by = [c.get(f"by:{a}", 0) for a in AUTHORITY_COLUMNS]
         others = c.get("statements", 0) - sum(by)
-        values = [c.get("statements", 0), *by, others, c.get("glosses", 0), c.get("readings", 0), c.get("citations", 0), c.get("resolved", 0)]
+        values = [
+            c.get("statements", 0),
+            *by,
+            others,
+            c.get("glosses", 0),
+            c.get("readings", 0),
+            c.get("citations", 0),
+            c.get("resolved", 0),
+        ]
         total = [t + v for t, v in zip(total, values, strict=True)]
         rows.append((f"{e.document.rite} {e.profile.hant}".strip(), e.document.edition, *map(str, values)))
     if len(extractions) > 1:

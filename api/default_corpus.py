@@ -192,7 +192,9 @@ def cached_build(
 
     root = root or cache_root()
     books = sorted(Path(stages).glob("*.txt")) if stages is not None else []
-    key = cache_key([*files, *vocab, *books], extra=f"{base or ''}\0{rite or ''}\0{len(vocab)}" + (f"\0{len(books)}" if books else ""))
+    key = cache_key(
+        [*files, *vocab, *books], extra=f"{base or ''}\0{rite or ''}\0{len(vocab)}" + (f"\0{len(books)}" if books else "")
+    )
     folder = root / key
     if (folder / SUMMARY).is_file() and (folder / "store" / "CURRENT").is_file():
         try:

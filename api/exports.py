@@ -61,8 +61,12 @@ def make_export_router(service: Service) -> APIRouter:
         format: ExportFormat,  # type: ignore[valid-type]
         request: Request,
         view: Annotated[ExportView, Query(description="toasts: the toast network; steps: the step chain")] = ExportView("toasts"),  # type: ignore[valid-type]  # noqa: B008
-        rite: Annotated[str | None, Query(description="keep one rite: its name in either script or its key (see /rites)", max_length=50)] = None,
-        edition: Annotated[str | None, Query(description="keep one edition: its key (the last segment of its IRI, see /rites)", max_length=100)] = None,
+        rite: Annotated[
+            str | None, Query(description="keep one rite: its name in either script or its key (see /rites)", max_length=50)
+        ] = None,
+        edition: Annotated[
+            str | None, Query(description="keep one edition: its key (the last segment of its IRI, see /rites)", max_length=100)
+        ] = None,
     ) -> Response:
         """The export ``format`` of the ``view`` (formats: see :data:`yili.graph.export.FORMATS`).
 

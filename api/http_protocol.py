@@ -54,7 +54,11 @@ class JsonErrorH11Protocol(H11Protocol):
             }
         ).encode()
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
-        for event in (h11.Response(status_code=413, headers=headers, reason=b"Content Too Large"), h11.Data(data=body), h11.EndOfMessage()):
+        for event in (
+            h11.Response(status_code=413, headers=headers, reason=b"Content Too Large"),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
             self.transport.write(self.conn.send(event))
         # a lingering close (RFC 9112 section 9.6): the client may still be sending the rest of the
         # head; closing now, with its bytes unread, would reset the connection and lose the answer.

@@ -21,11 +21,15 @@ def make_commentary_router(service: Any) -> APIRouter:
 
     router = APIRouter()
 
-    @router.get("/glosses", summary="Every gloss of a word of the classic, across editions and authorities", responses=_errors(400, 404))
+    @router.get(
+        "/glosses", summary="Every gloss of a word of the classic, across editions and authorities", responses=_errors(400, 404)
+    )
     def glosses(
         request: Request,
         term: Annotated[str | None, Query(description="the word glossed, any variant (酳, 賓)", max_length=20)] = None,
-        rite: Annotated[str | None, Query(description="keep one rite: any written form (特牲饋食禮, teshengkuishili)", max_length=50)] = None,
+        rite: Annotated[
+            str | None, Query(description="keep one rite: any written form (特牲饋食禮, teshengkuishili)", max_length=50)
+        ] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page size, 1-1000")] = 100,
         offset: Annotated[int, Query(ge=0, le=10_000_000, description="glosses to skip")] = 0,
     ) -> dict[str, Any]:
@@ -48,7 +52,8 @@ def make_commentary_router(service: Any) -> APIRouter:
     def citations(
         request: Request,
         to: Annotated[
-            str | None, Query(description="what is cited: a rite (shaolaokuishili, 少牢) or a work (禮記, 詩, cited-liji)", max_length=50)
+            str | None,
+            Query(description="what is cited: a rite (shaolaokuishili, 少牢) or a work (禮記, 詩, cited-liji)", max_length=50),
         ] = None,
         rite: Annotated[str | None, Query(description="keep the citing editions of one rite", max_length=50)] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page size, 1-1000")] = 100,

@@ -28,10 +28,21 @@ def make_search_router(service: Service) -> APIRouter:
     @router.get("/search", summary="Find a word in the classic and commentary of every edition", responses=_errors(400, 404))
     def find(
         request: Request,
-        q: Annotated[str, Query(description="what to find, in either script and any variant: 玄端 finds 𤣥端 (spaces are ignored)",
-                                  min_length=1, max_length=50, pattern=r"\S")],
-        rite: Annotated[str | None, Query(description="only this rite (its name in either script, or its key)", max_length=50)] = None,
-        edition: Annotated[str | None, Query(description="only this edition (its key: shuzhu, zhushu, zhengzhu)", max_length=100)] = None,
+        q: Annotated[
+            str,
+            Query(
+                description="what to find, in either script and any variant: 玄端 finds 𤣥端 (spaces are ignored)",
+                min_length=1,
+                max_length=50,
+                pattern=r"\S",
+            ),
+        ],
+        rite: Annotated[
+            str | None, Query(description="only this rite (its name in either script, or its key)", max_length=50)
+        ] = None,
+        edition: Annotated[
+            str | None, Query(description="only this edition (its key: shuzhu, zhushu, zhengzhu)", max_length=100)
+        ] = None,
         limit: Annotated[int, Query(ge=1, le=1000, description="page size, 1-1000")] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000, description="matches to skip")] = 0,
     ) -> dict[str, Any]:
@@ -55,8 +66,11 @@ def make_search_router(service: Service) -> APIRouter:
         for item in items:
             # a block from which no step is read (a list of garments in the 記) is shown at its own IRI's path
             block = str(item["block_iri"])
-            item["url"] = _step_url(service, str(item["step"])) if item["step"] else (
-                "/" + block[len(service.base) :] if block.startswith(service.base) else None)
+            item["url"] = (
+                _step_url(service, str(item["step"]))
+                if item["step"]
+                else ("/" + block[len(service.base) :] if block.startswith(service.base) else None)
+            )
         page = _paged(request, items, total, limit, offset)
         return {"query": q, "folded": search.fold("".join(q.split())), **page}
 

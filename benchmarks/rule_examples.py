@@ -46,7 +46,14 @@ def main(argv: list[str]) -> int:
                 verdict = agree.get(s.sequence, {}).get(field)
                 if verdict is False:
                     continue
-                row = (e.document.rite, e.document.edition, s.key.split("/", 2)[2], s.text, field_value(rec, field), "gold" if verdict else "text")
+                row = (
+                    e.document.rite,
+                    e.document.edition,
+                    s.key.split("/", 2)[2],
+                    s.text,
+                    field_value(rec, field),
+                    "gold" if verdict else "text",
+                )
                 cands.setdefault(rid, []).append(row)
     for rid in wanted:
         rows = sorted(cands.get(rid, []), key=lambda r: r[-1] != "gold")  # stable: text order within each kind

@@ -16,7 +16,8 @@ What :mod:`yili.ingest.commentary` reads is written into each edition's named gr
 - ``reading/…/{n}`` a ``yk:VariantReading`` (also an ``oa:Annotation``, target as above):
   ``yk:witness`` 古文/今文/或, ``yk:lemma``, ``yk:variant``, ``yk:formula``;
 - ``citation/…/{n}`` a ``yk:Citation``: ``cito:cites`` the chapter (its rite profile in the vocabulary,
-  ``ykv:rite-shaolaokuishili``, held by every graph) or the work (``ykv:cited-liji``), ``yk:citedPassage`` the block quoted with ``yk:citedStart``/``yk:citedEnd``
+  ``ykv:rite-shaolaokuishili``, held by every graph) or the work (``ykv:cited-liji``),
+  ``yk:citedPassage`` the block quoted with ``yk:citedStart``/``yk:citedEnd``
   and ``yk:quote``, when the chapter is in the build and the words are found there.
 
 The selectors, bodies and targets are IRIs of their own (the annotation's IRI with ``#body``,
@@ -77,136 +78,149 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
     dict[tuple[str, str], dict[str, int]]
         (rite, edition) → the counts of :meth:`~yili.ingest.commentary.Commentary.counts`.
     """
-    from yili.graph.build import _DCTERMS, _RDF, _GraphWriter, _lit, _rebase, edition_graph_iri
-    from yili.ingest.layouts import page_at, page_markers
 
     terms = terms_from_graph(vocabulary)
     concepts = concept_labels(vocabulary)
-    b = builder.base
-    yk = builder.yk
-    rdf_value = URIRef(str(_RDF.type).replace("type", "value"))
     counts: dict[tuple[str, str], dict[str, int]] = {}
     for extraction, commentary in zip(extractions, read_all(extractions, terms), strict=True):
         doc = extraction.document
         counts[(doc.rite, doc.edition)] = commentary.counts()
-        g = _GraphWriter(builder.quads, edition_graph_iri(doc, b))
-        edition = mint("text", doc.rite, doc.edition, base=b)
-        # IRIs under {kind}/{rite}/{edition}/ made by appending the integer keys (mint percent-encodes
-        # each key; integers need none): the same IRIs, minted once per edition and kind
-        roots = {kind: str(mint(kind, doc.rite, doc.edition, base=b)) + "/" for kind in ("statement", "block", "commentary", "gloss", "reading", "citation")}
-
-        def iri(kind: str, *keys: int) -> URIRef:
-            return URIRef(roots[kind] + "/".join(map(str, keys)))
-
-        markers = page_markers(doc.text)
-        st_iri: dict[tuple[int, int], URIRef] = {}
-
-        def person(key: str) -> URIRef | None:
-            return _rebase(URIRef(str(YKV) + key), b) if key else None
-
-        for st in commentary.statements:
-            si = iri("statement", st.block, st.ordinal)
-            st_iri[(st.block, st.ordinal)] = si
-            block = iri("block", st.block)
-            g.add((si, _RDF.type, yk.Statement))
-            g.add((si, yk.comments, block))
-            g.add((si, yk.inEdition, edition))
-            for k in st.pieces:
-                g.add((si, yk.statementOf, iri("commentary", st.block, k)))
-            if (who := person(st.authority)) is not None:
-                g.add((si, _DCTERMS.creator, who))
-            if st.label:
-                g.add((si, yk.authorityLabel, _lit(st.label)))
-            g.add((si, yk.charStart, _lit(st.start)))
-            g.add((si, yk.charEnd, _lit(st.end)))
-            g.add((si, yk.text, _lit(st.text)))
-            if (page := page_at(markers, st.start)) is not None:
-                g.add((si, yk.page, _lit(page)))
-
-        def target(ai: URIRef, block_number: int, occ: Occurrence) -> None:
-            ti, pi, qi = URIRef(ai + "#target"), URIRef(ai + "#position"), URIRef(ai + "#quote")
-            g.add((ai, OA.hasTarget, ti))
-            g.add((ti, _RDF.type, OA.SpecificResource))
-            g.add((ti, OA.hasSource, iri("block", block_number)))
-            g.add((ti, OA.hasSelector, pi))
-            g.add((ti, OA.hasSelector, qi))
-            g.add((pi, _RDF.type, OA.TextPositionSelector))
-            g.add((pi, OA.start, _lit(occ.start)))
-            g.add((pi, OA.end, _lit(occ.end)))
-            g.add((qi, _RDF.type, OA.TextQuoteSelector))
-            g.add((qi, OA.exact, _lit(occ.text)))
-
-        def annotation(ai: URIRef, kind: URIRef, st_key: tuple[int, int], authority: str, start: int, end: int) -> None:
-            g.add((ai, _RDF.type, kind))
-            g.add((ai, _RDF.type, OA.Annotation))
-            g.add((ai, yk.inStatement, st_iri[st_key]))
-            g.add((ai, yk.inEdition, edition))
-            if (who := person(authority)) is not None:
-                g.add((ai, _DCTERMS.creator, who))
-            g.add((ai, yk.charStart, _lit(start)))
-            g.add((ai, yk.charEnd, _lit(end)))
-
-        numbers: dict[tuple[str, int], int] = {}
-
-        def next_iri(kind: str, block_number: int) -> URIRef:
-            n = numbers[(kind, block_number)] = numbers.get((kind, block_number), 0) + 1
-            return iri(kind, block_number, n)
-
-        for gl in commentary.glosses:
-            st = gl.statement
-            ai = next_iri("gloss", st.block)
-            annotation(ai, yk.Gloss, (st.block, st.ordinal), st.authority, gl.start, gl.end)
-            concept = concepts.get(gl.term)
-            named = concepts.get(gl.gloss)
-            g.add((ai, OA.motivatedBy, OA.classifying if named is not None else OA.describing))
-            g.add((ai, yk.lemma, _lit(gl.term)))
-            g.add((ai, yk.formula, _lit(gl.formula)))
-            if concept is not None:
-                g.add((ai, yk.glossedConcept, _rebase(concept, b)))
-            body = URIRef(ai + "#body")
-            g.add((ai, OA.hasBody, body))
-            g.add((body, _RDF.type, OA.TextualBody))
-            g.add((body, rdf_value, _lit(gl.gloss)))
-            if named is not None:
-                g.add((body, _DCTERMS.subject, _rebase(named, b)))
-            target(ai, st.block, gl.target)
-        for rd in commentary.readings:
-            st = rd.statement
-            ai = next_iri("reading", st.block)
-            annotation(ai, yk.VariantReading, (st.block, st.ordinal), st.authority, rd.start, rd.end)
-            g.add((ai, OA.motivatedBy, OA.describing))
-            g.add((ai, yk.witness, _lit(rd.witness)))
-            g.add((ai, yk.lemma, _lit(rd.term)))
-            g.add((ai, yk.variant, _lit(rd.variant)))
-            g.add((ai, yk.formula, _lit(rd.formula)))
-            target(ai, st.block, rd.target)
-        for ct in commentary.citations:
-            st = ct.statement
-            ci = next_iri("citation", st.block)
-            si = st_iri[(st.block, st.ordinal)]
-            g.add((ci, _RDF.type, yk.Citation))
-            g.add((ci, yk.inStatement, si))
-            g.add((ci, yk.inEdition, edition))
-            g.add((ci, yk.citedAs, _lit(ct.marker)))
-            g.add((ci, yk.charStart, _lit(ct.start)))
-            g.add((ci, yk.charEnd, _lit(ct.end)))
-            if (who := person(st.authority)) is not None:
-                g.add((ci, _DCTERMS.creator, who))
-            # a chapter is cited as the rite's profile in the vocabulary (ykv:rite-shaolaokuishili), which
-            # every graph holds, whether or not an edition of that chapter is built
-            work = _rebase(URIRef(str(YKV) + ("rite-" + ct.key if ct.kind == "rite" else ct.key)), b)
-            g.add((ci, CITO.cites, work))
-            g.add((si, CITO.cites, work))
-            if ct.passage is not None:
-                p = ct.passage
-                passage = mint("block", p.rite, p.edition, p.block, base=b)
-                g.add((ci, yk.citedPassage, passage))
-                g.add((si, CITO.cites, passage))
-                g.add((ci, yk.citedStart, _lit(p.start)))
-                g.add((ci, yk.citedEnd, _lit(p.end)))
-                g.add((ci, yk.quote, _lit(p.quote)))
-        _derivations(g, extraction, commentary, st_iri, vocabulary, b)
+        _add_edition(builder, extraction, commentary, concepts, vocabulary)
     return counts
+
+
+def _add_edition(
+    builder: Any, extraction: Extraction, commentary: Commentary, concepts: dict[str, URIRef], vocabulary: Graph
+) -> None:
+    """The commentary of one edition into ``builder``'s quads (its statements, glosses, readings, citations and the
+    statements its steps are derived from), in the edition's named graph."""
+    from yili.graph.build import _DCTERMS, _RDF, _GraphWriter, _lit, _rebase, edition_graph_iri
+    from yili.ingest.layouts import page_at, page_markers
+
+    b = builder.base
+    yk = builder.yk
+    rdf_value = URIRef(str(_RDF.type).replace("type", "value"))
+    doc = extraction.document
+    g = _GraphWriter(builder.quads, edition_graph_iri(doc, b))
+    edition = mint("text", doc.rite, doc.edition, base=b)
+    # IRIs under {kind}/{rite}/{edition}/ made by appending the integer keys (mint percent-encodes
+    # each key; integers need none): the same IRIs, minted once per edition and kind
+    roots = {
+        kind: str(mint(kind, doc.rite, doc.edition, base=b)) + "/"
+        for kind in ("statement", "block", "commentary", "gloss", "reading", "citation")
+    }
+
+    def iri(kind: str, *keys: int) -> URIRef:
+        return URIRef(roots[kind] + "/".join(map(str, keys)))
+
+    markers = page_markers(doc.text)
+    st_iri: dict[tuple[int, int], URIRef] = {}
+
+    def person(key: str) -> URIRef | None:
+        return _rebase(URIRef(str(YKV) + key), b) if key else None
+
+    for st in commentary.statements:
+        si = iri("statement", st.block, st.ordinal)
+        st_iri[(st.block, st.ordinal)] = si
+        block = iri("block", st.block)
+        g.add((si, _RDF.type, yk.Statement))
+        g.add((si, yk.comments, block))
+        g.add((si, yk.inEdition, edition))
+        for k in st.pieces:
+            g.add((si, yk.statementOf, iri("commentary", st.block, k)))
+        if (who := person(st.authority)) is not None:
+            g.add((si, _DCTERMS.creator, who))
+        if st.label:
+            g.add((si, yk.authorityLabel, _lit(st.label)))
+        g.add((si, yk.charStart, _lit(st.start)))
+        g.add((si, yk.charEnd, _lit(st.end)))
+        g.add((si, yk.text, _lit(st.text)))
+        if (page := page_at(markers, st.start)) is not None:
+            g.add((si, yk.page, _lit(page)))
+
+    def target(ai: URIRef, block_number: int, occ: Occurrence) -> None:
+        ti, pi, qi = URIRef(ai + "#target"), URIRef(ai + "#position"), URIRef(ai + "#quote")
+        g.add((ai, OA.hasTarget, ti))
+        g.add((ti, _RDF.type, OA.SpecificResource))
+        g.add((ti, OA.hasSource, iri("block", block_number)))
+        g.add((ti, OA.hasSelector, pi))
+        g.add((ti, OA.hasSelector, qi))
+        g.add((pi, _RDF.type, OA.TextPositionSelector))
+        g.add((pi, OA.start, _lit(occ.start)))
+        g.add((pi, OA.end, _lit(occ.end)))
+        g.add((qi, _RDF.type, OA.TextQuoteSelector))
+        g.add((qi, OA.exact, _lit(occ.text)))
+
+    def annotation(ai: URIRef, kind: URIRef, st_key: tuple[int, int], authority: str, start: int, end: int) -> None:
+        g.add((ai, _RDF.type, kind))
+        g.add((ai, _RDF.type, OA.Annotation))
+        g.add((ai, yk.inStatement, st_iri[st_key]))
+        g.add((ai, yk.inEdition, edition))
+        if (who := person(authority)) is not None:
+            g.add((ai, _DCTERMS.creator, who))
+        g.add((ai, yk.charStart, _lit(start)))
+        g.add((ai, yk.charEnd, _lit(end)))
+
+    numbers: dict[tuple[str, int], int] = {}
+
+    def next_iri(kind: str, block_number: int) -> URIRef:
+        n = numbers[(kind, block_number)] = numbers.get((kind, block_number), 0) + 1
+        return iri(kind, block_number, n)
+
+    for gl in commentary.glosses:
+        st = gl.statement
+        ai = next_iri("gloss", st.block)
+        annotation(ai, yk.Gloss, (st.block, st.ordinal), st.authority, gl.start, gl.end)
+        concept = concepts.get(gl.term)
+        named = concepts.get(gl.gloss)
+        g.add((ai, OA.motivatedBy, OA.classifying if named is not None else OA.describing))
+        g.add((ai, yk.lemma, _lit(gl.term)))
+        g.add((ai, yk.formula, _lit(gl.formula)))
+        if concept is not None:
+            g.add((ai, yk.glossedConcept, _rebase(concept, b)))
+        body = URIRef(ai + "#body")
+        g.add((ai, OA.hasBody, body))
+        g.add((body, _RDF.type, OA.TextualBody))
+        g.add((body, rdf_value, _lit(gl.gloss)))
+        if named is not None:
+            g.add((body, _DCTERMS.subject, _rebase(named, b)))
+        target(ai, st.block, gl.target)
+    for rd in commentary.readings:
+        st = rd.statement
+        ai = next_iri("reading", st.block)
+        annotation(ai, yk.VariantReading, (st.block, st.ordinal), st.authority, rd.start, rd.end)
+        g.add((ai, OA.motivatedBy, OA.describing))
+        g.add((ai, yk.witness, _lit(rd.witness)))
+        g.add((ai, yk.lemma, _lit(rd.term)))
+        g.add((ai, yk.variant, _lit(rd.variant)))
+        g.add((ai, yk.formula, _lit(rd.formula)))
+        target(ai, st.block, rd.target)
+    for ct in commentary.citations:
+        st = ct.statement
+        ci = next_iri("citation", st.block)
+        si = st_iri[(st.block, st.ordinal)]
+        g.add((ci, _RDF.type, yk.Citation))
+        g.add((ci, yk.inStatement, si))
+        g.add((ci, yk.inEdition, edition))
+        g.add((ci, yk.citedAs, _lit(ct.marker)))
+        g.add((ci, yk.charStart, _lit(ct.start)))
+        g.add((ci, yk.charEnd, _lit(ct.end)))
+        if (who := person(st.authority)) is not None:
+            g.add((ci, _DCTERMS.creator, who))
+        # a chapter is cited as the rite's profile in the vocabulary (ykv:rite-shaolaokuishili), which
+        # every graph holds, whether or not an edition of that chapter is built
+        work = _rebase(URIRef(str(YKV) + ("rite-" + ct.key if ct.kind == "rite" else ct.key)), b)
+        g.add((ci, CITO.cites, work))
+        g.add((si, CITO.cites, work))
+        if ct.passage is not None:
+            p = ct.passage
+            passage = mint("block", p.rite, p.edition, p.block, base=b)
+            g.add((ci, yk.citedPassage, passage))
+            g.add((si, CITO.cites, passage))
+            g.add((ci, yk.citedStart, _lit(p.start)))
+            g.add((ci, yk.citedEnd, _lit(p.end)))
+            g.add((ci, yk.quote, _lit(p.quote)))
+    _derivations(g, extraction, commentary, st_iri, vocabulary, b)
 
 
 NOTE_DOERS = "agent.noted-doers"
@@ -238,12 +252,22 @@ def _derivations(g: Any, extraction: Extraction, commentary: Commentary, st_iri:
                 continue
             if term.iri not in labels:
                 concept = URIRef(term.iri)
-                labels[term.iri] = sorted({str(x) for p in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel) for x in vocabulary.objects(concept, p)})
+                labels[term.iri] = sorted(
+                    {str(x) for p in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel) for x in vocabulary.objects(concept, p)}
+                )
             words = {step.text[i : i + n] for n in (1, 2, 3) for i in range(len(step.text) - n + 1)}
             for st in notes:
                 # the sentence opens the note or follows a 也, as the extractor reads it (命卿大夫也 names no one)
-                opens = (st.text[st.body :],) + tuple(st.text[i + 1 :] for i in range(st.body, len(st.text)) if st.text[i] == "也")
-                if any(o.startswith(f"{w}{label}也") for o in opens for w in words for label in labels[term.iri] if w != label and len(label) > 1):
+                opens = (st.text[st.body :],) + tuple(
+                    st.text[i + 1 :] for i in range(st.body, len(st.text)) if st.text[i] == "也"
+                )
+                if any(
+                    o.startswith(f"{w}{label}也")
+                    for o in opens
+                    for w in words
+                    for label in labels[term.iri]
+                    if w != label and len(label) > 1
+                ):
                     derived.add((st.block, st.ordinal))
         if derived:
             from yili.graph.build import step_iri

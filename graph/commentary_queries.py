@@ -64,7 +64,8 @@ SELECT ?g ?term ?body ?formula ?motivation ?who ?whoName ?st ?edition ?rite ?blo
   ?edition yk:editionOf ?rite .
   ?t oa:hasSource/yk:blockNumber ?block ; oa:hasSelector ?pos , ?quote .
   ?pos oa:start ?ts ; oa:end ?te . ?quote oa:exact ?exact .
-  OPTIONAL {{ ?g dcterms:creator ?who . OPTIONAL {{ ?who skos:prefLabel ?whoName FILTER(langMatches(lang(?whoName), "zh-Hant")) }} }}
+  OPTIONAL {{ ?g dcterms:creator ?who .
+              OPTIONAL {{ ?who skos:prefLabel ?whoName FILTER(langMatches(lang(?whoName), "zh-Hant")) }} }}
   OPTIONAL {{ ?g yk:glossedConcept ?concept }}
 }} ORDER BY ?edition ?cs"""
     )
@@ -96,7 +97,8 @@ SELECT ?g ?term ?body ?formula ?motivation ?who ?whoName ?st ?edition ?rite ?blo
 
 def cited_iri(q: GraphQueries, to: str) -> str:
     """The IRI a citation of ``to`` cites: a rite (any written form: 少牢饋食禮, 少牢, shaolaokuishili),
-    cited as its profile in the vocabulary (``ykv:rite-shaolaokuishili``), or a work the commentary cites (its key ``cited-liji``, or any form it is cited under: 禮記, 曲禮, 詩).
+    cited as its profile in the vocabulary (``ykv:rite-shaolaokuishili``), or a work the commentary
+    cites (its key ``cited-liji``, or any form it is cited under: 禮記, 曲禮, 詩).
 
     Raises
     ------
@@ -236,12 +238,24 @@ SELECT ?st ?kind ?term ?body ?formula ?witness ?variant ?ts ?te WHERE {{
                 "char_start": s["cs"],
                 "char_end": s["ce"],
                 "glosses": [
-                    {"term": n["term"], "gloss_text": n["body"], "formula": n["formula"], "target_start": n["ts"], "target_end": n["te"]}
+                    {
+                        "term": n["term"],
+                        "gloss_text": n["body"],
+                        "formula": n["formula"],
+                        "target_start": n["ts"],
+                        "target_end": n["te"],
+                    }
                     for n in mine
                     if n["kind"] == "gloss"
                 ],
                 "readings": [
-                    {"witness": n["witness"], "term": n["term"], "variant": n["variant"], "target_start": n["ts"], "target_end": n["te"]}
+                    {
+                        "witness": n["witness"],
+                        "term": n["term"],
+                        "variant": n["variant"],
+                        "target_start": n["ts"],
+                        "target_end": n["te"],
+                    }
                     for n in mine
                     if n["kind"] == "reading"
                 ],

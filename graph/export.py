@@ -94,6 +94,7 @@ def toast_network(queries: GraphQueries, rite: str | None = None, edition: str |
         ``rite`` names no rite.
     """
     import networkx as nx
+
     labels = queries.concept_labels()
     written = queries.written_role_labels(rite, edition)
     g = nx.MultiDiGraph(name=f"toast network ({_selection_name(rite, edition)})")
@@ -172,6 +173,7 @@ def step_chain(queries: GraphQueries, rite: str | None = None, edition: str | No
         ``rite`` names no rite.
     """
     import networkx as nx
+
     labels = queries.concept_labels()
     concepts: dict[str, dict[str, list[str]]] = {}
     for row in queries.step_concepts(rite, edition):
@@ -264,6 +266,7 @@ def write_graphml(g: nx.Graph) -> bytes:
     Each attribute name is declared once with one type (``int`` or ``string``), so python-igraph,
     Gephi, Cytoscape and yEd read it."""
     import networkx as nx
+
     return _xml_bytes(lambda buf: nx.write_graphml_xml(g, buf, encoding="utf-8", named_key_ids=True))
 
 
@@ -280,6 +283,7 @@ def write_gexf(g: nx.Graph) -> bytes:
     ``type`` attribute stays what GEXF reserves it for (``directed``): the toast type is the
     ``toast_type`` attribute."""
     import networkx as nx
+
     h = g.copy()
     h.graph = {}
     raw = _xml_bytes(lambda buf: nx.write_gexf(h, buf, encoding="utf-8", version="1.2draft"))
@@ -301,6 +305,7 @@ def write_cytoscape(g: nx.Graph) -> bytes:
     :func:`~networkx.cytoscape_data`: ``{"data": {...}, "elements": {"nodes": [...], "edges": [...]}}``
     with ``data.name`` = the node's label (Cytoscape shows ``name``) and ``data.id`` = its IRI."""
     import networkx as nx
+
     data = nx.cytoscape_data(g, name="label", ident="id")
     return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
 
@@ -310,6 +315,7 @@ def write_d3(g: nx.Graph) -> bytes:
     ``{"nodes": [{"id", ...}], "links": [{"source", "target", ...}]}``), written by networkx's
     :func:`~networkx.node_link_data`."""
     import networkx as nx
+
     data = nx.node_link_data(g, edges="links")
     return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
 
@@ -327,6 +333,7 @@ def write_dot(g: nx.Graph) -> bytes:
     chain top to bottom, one cluster per phase of each edition, so ``dot`` lays out a few hundred
     steps in seconds."""
     import networkx as nx
+
     names = {n: _dot_id(i) for i, n in enumerate(g.nodes)}
     steps = isinstance(g, nx.DiGraph) and not g.is_multigraph()
     h = nx.MultiDiGraph() if g.is_multigraph() else nx.DiGraph()
@@ -425,13 +432,15 @@ def _mermaid_text(text: str) -> str:
 
 
 _STEP_COLUMNS = (
-    "iri", "rite", "edition", "page", "sequence", "block", "phase", "stage", "stage_number", "char_start", "char_end", "text", "mode",
+    "iri", "rite", "edition", "page", "sequence", "block", "phase", "stage", "stage_number", "char_start", "char_end",
+    "text", "mode",
     "agent", "agent_en", "action", "action_en", "recipient", "recipient_en", "object", "cup", "cup_en",
     "wine", "wine_en", "place", "place_en", "facing", "facing_en",
 )  # fmt: skip
 _TOAST_COLUMNS = (
     "step", "rite", "edition", "order", "sequence", "block", "phase", "giver", "giver_role", "giver_en", "receiver",
-    "receiver_role", "receiver_en", "toast_type", "label_en", "cup", "cup_en", "wine", "wine_en", "text", "char_start", "char_end",
+    "receiver_role", "receiver_en", "toast_type", "label_en", "cup", "cup_en",
+    "wine", "wine_en", "text", "char_start", "char_end",
 )  # fmt: skip
 
 
@@ -520,16 +529,45 @@ class Format:
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
-        Format("graphml", "application/graphml+xml", "graphml", "http://graphml.graphdrawing.org/specification.html", write_graphml),
+        Format(
+            "graphml", "application/graphml+xml", "graphml", "http://graphml.graphdrawing.org/specification.html", write_graphml
+        ),
         Format("gexf", "application/gexf+xml", "gexf", "https://gexf.net/schema.html (1.3)", write_gexf),
         Format("cytoscape", "application/json", "cyjs", "https://js.cytoscape.org/#notation/elements-json", write_cytoscape),
         Format("d3", "application/json", "json", "networkx node_link_data (D3 force layout)", write_d3),
         Format("dot", "text/vnd.graphviz; charset=utf-8", "gv", "https://graphviz.org/doc/info/lang.html", write_dot),
-        Format("mermaid", "text/vnd.mermaid; charset=utf-8", "mmd", "https://mermaid.js.org/syntax/sequenceDiagram.html", write_mermaid),
+        Format(
+            "mermaid",
+            "text/vnd.mermaid; charset=utf-8",
+            "mmd",
+            "https://mermaid.js.org/syntax/sequenceDiagram.html",
+            write_mermaid,
+        ),
         Format("csv", "text/csv; charset=utf-8; header=present", "csv", "RFC 4180", write_csv),
-        Format("turtle", "text/turtle; charset=utf-8", "ttl", "https://www.w3.org/TR/turtle/", _rdf_writer(pyoxigraph.RdfFormat.TURTLE), True),
-        Format("ntriples", "application/n-triples", "nt", "https://www.w3.org/TR/n-triples/", _rdf_writer(pyoxigraph.RdfFormat.N_TRIPLES), True),
-        Format("jsonld", "application/ld+json", "jsonld", "https://www.w3.org/TR/json-ld11/", _rdf_writer(pyoxigraph.RdfFormat.JSON_LD), True),
+        Format(
+            "turtle",
+            "text/turtle; charset=utf-8",
+            "ttl",
+            "https://www.w3.org/TR/turtle/",
+            _rdf_writer(pyoxigraph.RdfFormat.TURTLE),
+            True,
+        ),
+        Format(
+            "ntriples",
+            "application/n-triples",
+            "nt",
+            "https://www.w3.org/TR/n-triples/",
+            _rdf_writer(pyoxigraph.RdfFormat.N_TRIPLES),
+            True,
+        ),
+        Format(
+            "jsonld",
+            "application/ld+json",
+            "jsonld",
+            "https://www.w3.org/TR/json-ld11/",
+            _rdf_writer(pyoxigraph.RdfFormat.JSON_LD),
+            True,
+        ),
     )
 }
 """Export format name → :class:`Format`, in the order they are listed to users."""
@@ -591,7 +629,11 @@ def export(
         view_name = "steps"
     selected = queries.editions(rite, edition)
     if (rite or edition) and not selected:
-        held = ", ".join(sorted({str(e["edition"]).rsplit("/", 2)[-2] + "/" + str(e["edition"]).rsplit("/", 1)[-1] for e in queries.editions()}))
+        held = ", ".join(
+            sorted(
+                {str(e["edition"]).rsplit("/", 2)[-2] + "/" + str(e["edition"]).rsplit("/", 1)[-1] for e in queries.editions()}
+            )
+        )
         raise NotFoundError(f"the graph holds no edition of {' '.join(x for x in (rite, edition) if x)} (it holds: {held})")
     rite_key = str(selected[0]["rite"]).rsplit("/", 1)[-1] if rite and selected else "all"
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", "-".join(x for x in (rite_key, edition) if x)).strip("-") or "selection"

@@ -213,7 +213,8 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
         # order by an expression over an aggregate)
         rows.sort(key=lambda r: (99 if r.get("n") is None else int(r["n"]), str(r["rite"]), str(r["edition"])))  # type: ignore[call-overload]
         labels = self.backend.select(
-            self._prefix_block + "SELECT ?rite ?label (LANG(?label) AS ?lang) WHERE { ?rite a yk:Rite ; rdfs:label ?label } ORDER BY ?rite ?lang"
+            self._prefix_block
+            + "SELECT ?rite ?label (LANG(?label) AS ?lang) WHERE { ?rite a yk:Rite ; rdfs:label ?label } ORDER BY ?rite ?lang"
         )
         out: dict[str, dict[str, object]] = {}
         for r in rows:
@@ -406,10 +407,12 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
                     keys[step] = (str(r["edition"]), int(str(r["sequence"])), step)
                     if r.get("rite"):
                         named.setdefault(step, {}).setdefault("rite", set()).add(str(r["rite"]))
-                for kind, path in (("agent", "yk:agent"), ("action", "yk:action/skos:broader*"), ("vessel", "yk:vessel/skos:broader*")):
-                    for r in self.backend.select(
-                        self._prefix_block + f"SELECT ?step ?c WHERE {{ ?step a yk:Step ; {path} ?c }}"
-                    ):
+                for kind, path in (
+                    ("agent", "yk:agent"),
+                    ("action", "yk:action/skos:broader*"),
+                    ("vessel", "yk:vessel/skos:broader*"),
+                ):
+                    for r in self.backend.select(self._prefix_block + f"SELECT ?step ?c WHERE {{ ?step a yk:Step ; {path} ?c }}"):
                         named.setdefault(str(r["step"]), {}).setdefault(kind, set()).add(str(r["c"]))
                 ordered = sorted(keys.values())
                 postings: dict[tuple[str, str], list[int]] = {}
@@ -606,13 +609,12 @@ SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
 }} ORDER BY ?edition ?number"""
         )
 
-
     def _selection(self, rite: str | None, edition: str | None) -> str:
         """A graph pattern binding ``?edition`` and ``?rite`` to the editions selected by ``rite`` and
         ``edition`` (the edition's key, the last segment of its IRI: ``shuzhu-excerpt``)."""
         pattern = "?edition a yk:Edition ; yk:editionOf ?rite . " + self._rite_filter(rite)
         if edition:
-            pattern += f' FILTER(STRENDS(STR(?edition), {_sparql_string("/" + edition)}))'
+            pattern += f" FILTER(STRENDS(STR(?edition), {_sparql_string('/' + edition)}))"
         return pattern
 
     def editions(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
@@ -637,7 +639,8 @@ SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
         -------
         list[dict]
             ``step``, ``edition``, ``rite`` (IRIs), ``sequence``, ``block``, ``text``, ``char_start``,
-            ``char_end`` (code points), ``giver``, ``receiver`` (concept IRIs, None if not named), ``type`` (concept IRI), ``type_label``
+            ``char_end`` (code points), ``giver``, ``receiver`` (concept IRIs, None if not named),
+            ``type`` (concept IRI), ``type_label``
             (as written: 献), ``giver_label`` and ``receiver_label`` (the toast's parties as written,
             ``下大夫二人``, joint ones as ``賔+卿``), ``vessel`` / ``vessel_label`` and ``wine`` / ``wine_label`` (None if not
             written), ``phase_label``.
@@ -688,7 +691,8 @@ SELECT ?step ?edition ?rite ?sequence ?block ?text ?char_start ?char_end ?giver 
             self._prefix_block
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
-       ?location ?facing ?modeIri ?edition ?page ?rite ?phase ?phase_number ?phase_label ?stage ?stage_number ?stage_label WHERE {{
+       ?location ?facing ?modeIri ?edition ?page ?rite ?phase ?phase_number ?phase_label
+       ?stage ?stage_number ?stage_label WHERE {{
   {self._selection(rite, edition)}
   ?step a yk:Step ; yk:inEdition ?edition .
   {STEP_FIELDS}

@@ -41,7 +41,13 @@ def source_text(stage: EditionStage) -> str:
 
 
 def add_stages(
-    add: Any, alignment: StageAlignment, steps: tuple[Step, ...], iris: list[URIRef], edition: URIRef, yk: Any, base: str | None = None
+    add: Any,
+    alignment: StageAlignment,
+    steps: tuple[Step, ...],
+    iris: list[URIRef],
+    edition: URIRef,
+    yk: Any,
+    base: str | None = None,
 ) -> int:
     """Write the stages of one edition into a graph.
 
@@ -84,7 +90,6 @@ def add_stages(
         for seq in stage.steps:
             add((iris[seq - 1], yk.inStage, si))
     return len(alignment.stages)
-
 
 
 def stage_rows(queries: Any, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:

@@ -111,7 +111,7 @@ def resolve(location: str | None, ground: Ground | None = None) -> Spot | None:
     while text and text[0] in _LEAD:
         text = text[1:]
     index = _cached_index(ground)
-    for label, feature in index:
+    for label, feature in index:  # noqa: B007  (the feature found is read after the break)
         if text.startswith(label):
             break
     else:

@@ -57,7 +57,7 @@ def rite_from_title(text: str, vocabulary: Vocabulary, head: int = 4000) -> Rite
     """
     start = re.sub(r"<[^>]*>", "", text[:head])  # KanripoXML tags and page markers are layout
     for line in start.splitlines():
-        body = line.lstrip("\u3000 \t#+TITLE:").strip()
+        body = line.lstrip("\u3000 \t#+TITLE:").strip()  # noqa: B005  (a set of characters to strip, as meant)
         for r in vocabulary.rites.values():
             for form in r.title_forms:
                 m = re.match(_ORDINAL, body[len(form) :]) if body.startswith(form) else None

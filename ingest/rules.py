@@ -27,9 +27,10 @@ FIELDS = ("mode", "action", "agent", "recipient", "vessel", "wine", "object", "l
 """The fields of a step a rule may decide, in the order the resolver fills them."""
 
 EXAMPLES_FILE = Path(__file__).with_name("data") / "rule_examples.tsv"
-"""The rules' examples, a TSV with a header row: ``rule``, ``rite``, ``edition``, ``step`` (``block/ordinal``, the
-step's place in its edition; ``-`` for a passage of its own), ``text`` (the clause as read), ``value`` (the rule's field on that step as ``yili-kg steps`` prints it, ``-`` for none), ``check``
-(``gold``: the hand annotation of ``../shared/gold`` gives the same value; ``text``: read against the text).
+"""The rules' examples, a TSV with a header row: ``rule``, ``rite``, ``edition``, ``step`` (``block/ordinal``,
+the step's place in its edition; ``-`` for a passage of its own), ``text`` (the clause as read), ``value`` (the
+rule's field on that step as ``yili-kg steps`` prints it, ``-`` for none), ``check`` (``gold``: the hand
+annotation of ``../shared/gold`` gives the same value; ``text``: read against the text).
 
 An example of the 儀禮述註 (edition ``shuzhu``) or of the 燕禮 excerpt (``shuzhu-excerpt``) is a clause of
 the text in the package; an example of edition ``-`` is a passage of its own, read as one paragraph of

@@ -352,7 +352,16 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
             if k > j and k + 1 < n and tokens[k].text == "少" and tokens[k + 1].kind == DIR:
                 k += 2
             # X之<direction>: 东楹之东
-            if k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == DIR or k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind == PLACE:
+            if (
+                k == j
+                and k + 1 < n
+                and tokens[k].kind == ZHI
+                and tokens[k + 1].kind == DIR
+                or k == j
+                and k + 1 < n
+                and tokens[k].kind == ZHI
+                and tokens[k + 1].kind == PLACE
+            ):
                 k += 2
                 while k < n and tokens[k].kind == DIR:
                     k += 1

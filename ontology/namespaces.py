@@ -1,7 +1,8 @@
 """Namespaces of the graph, declared once, and the one function that mints IRIs.
 
 Every IRI the project writes is made here (``mint``) from stable keys: the rite, the edition (the
-work's notation: ``shuzhu``), a place in the text's own structure (classic block, ordinal), a term id.  Rebuilding the same text therefore gives the same IRIs, and a scholar
+work's notation: ``shuzhu``), a place in the text's own structure (classic block, ordinal), a term id.
+Rebuilding the same text therefore gives the same IRIs, and a scholar
 can cite a step by its IRI.
 
 The base IRI defaults to :data:`DEFAULT_BASE` and can be changed with the environment variable

@@ -66,7 +66,9 @@ def main(argv: list[str]) -> int:
     folders = [Path(a) for a in argv] or [REPO.parent / "shared" / "corpus"]
     noto = noto_chars()
     rare = sorted(
-        ord(ch) for ch in corpus_chars(folders) if len(ch) == 1 and (ord(ch) > 0xFFFF or (is_han(ord(ch)) and ord(ch) not in noto))
+        ord(ch)
+        for ch in corpus_chars(folders)
+        if len(ch) == 1 and (ord(ch) > 0xFFFF or (is_han(ord(ch)) and ord(ch) not in noto))
     )
     if OUT.exists():
         shutil.rmtree(OUT)

@@ -19,8 +19,10 @@ def service(extractor):
     from yili.api.service import service_from_extractions
     from yili.ingest.document import read_file
 
-    files = [shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt"),
-             shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_001.txt")]
+    files = [
+        shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt"),
+        shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_001.txt"),
+    ]
     return service_from_extractions([extractor.extract(read_file(f)) for f in files])
 
 
@@ -69,8 +71,9 @@ def test_a_zhushu_step_page_marks_its_step_and_shows_no_print_layout(tab: Tab, s
     assert page.input_value("#edition") == "zhushu"
     # the commentary by authority: the 疏 of 賈公彦 is one statement, however many lines it was printed on
     shu = page.eval_on_selector_all(
-        ".comment", "ds => ds.filter(d => d.classList.contains('layer-shu') || /賈公[彦彥]/.test(d.querySelector('.who').textContent))"
-        " .map(d => d.querySelector('.text').textContent)"
+        ".comment",
+        "ds => ds.filter(d => d.classList.contains('layer-shu') || /賈公[彦彥]/.test(d.querySelector('.who').textContent))"
+        " .map(d => d.querySelector('.text').textContent)",
     )
     assert len(shu) == 1 and "此論主人有司從主人有事故立位于庿門外西方東面以待事也" in shu[0]
 
@@ -83,8 +86,7 @@ def test_searching_xuanduan_finds_it_written_with_the_avoided_character(tab: Tab
     page.press("#search-form input", "Enter")
     tab.wait_rendered("search")
     assert unquote(urlsplit(page.url).fragment) == "search?q=玄端"
-    marks = page.eval_on_selector_all(
-        ".hit[data-rite=shiguanli][data-edition=shuzhu] mark", "ms => ms.map(m => m.textContent)")
+    marks = page.eval_on_selector_all(".hit[data-rite=shiguanli][data-edition=shuzhu] mark", "ms => ms.map(m => m.textContent)")
     assert "𤣥端" in marks
     # the 注疏's too
     assert page.eval_on_selector_all(".hit[data-edition=zhushu] mark", "ms => ms.map(m => m.textContent)")
@@ -110,5 +112,7 @@ def test_the_glyph_of_xuan_is_drawn_from_the_vendored_font(tab: Tab, server: str
     assert abs(rare - common) < 1.5 and abs(both - 2 * common) < 1.5 and common > 10
     fonts = [u for u in tab.requests if u.endswith("-yili.woff")]
     assert any(u.endswith("/static/vendor/hanazono/HanaMinB-yili.woff") for u in fonts)
-    loaded = page.evaluate("""[...document.fonts].filter(f => f.family.replace(/"/g, '') === 'Yili Rare' && f.status === 'loaded').length""")
+    loaded = page.evaluate(
+        """[...document.fonts].filter(f => f.family.replace(/"/g, '') === 'Yili Rare' && f.status === 'loaded').length"""
+    )
     assert loaded >= 1

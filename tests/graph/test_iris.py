@@ -18,7 +18,9 @@ def _steps_by_iri(extraction) -> dict[str, str]:
 def _minted(extraction) -> set[str]:
     """Every IRI under the base that the edition's graph holds (subjects and objects)."""
     graph = build_dataset([extraction])
-    return {str(x).split("#")[0] for s, p, o, _g in graph.quads() for x in (s, o) if isinstance(x, URIRef) and str(x).startswith(BASE)}
+    return {
+        str(x).split("#")[0] for s, p, o, _g in graph.quads() for x in (s, o) if isinstance(x, URIRef) and str(x).startswith(BASE)
+    }
 
 
 def test_a_step_is_named_by_its_block_and_its_place_in_it(extraction):
@@ -85,7 +87,7 @@ def test_a_title_that_names_no_known_work_keeps_the_file_key(extractor, tmp_path
 # --------------------------------------------------------------------------------------------------
 # Every layout, random edits: an edit inside one classic block renames nothing outside it (issue 28)
 
-from functools import lru_cache  # noqa: E402
+from functools import cache  # noqa: E402
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -99,7 +101,7 @@ LAYOUTS = {
 ZHUSHU = ("corpus", "kanripo", "KR1d0028", "KR1d0028_003.txt")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _original(path: tuple[str, ...] | None) -> tuple[str, str]:
     """The text of a layout's chapter and a file name that gives its rite and edition."""
     if path is None:
@@ -123,7 +125,7 @@ def _extract(text: str, name: str):  # type: ignore[no-untyped-def]
     return _EXTRACTOR[0].extract(_parse_text(text, source=name, rite="text", edition="text", rite_given=False))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _before(path: tuple[str, ...] | None):  # type: ignore[no-untyped-def]
     text, name = _original(path)
     extraction = _extract(text, name)
@@ -148,7 +150,9 @@ def _edit_renames_nothing_outside_its_block(path, data) -> None:  # type: ignore
         return {i for i in iris if f"{key}{n}/" not in i and not i.endswith(f"{key}{n}") and f"{key}{n}-" not in i}
 
     steps_after = _steps_by_iri(after)
-    assert {i: t for i, t in steps_after.items() if i in outside([i])} == {i: t for i, t in steps_before.items() if i in outside([i])}
+    assert {i: t for i, t in steps_after.items() if i in outside([i])} == {
+        i: t for i, t in steps_before.items() if i in outside([i])
+    }
     assert outside(_minted(after)) == outside(minted_before)
 
 

@@ -119,7 +119,9 @@ def test_rules_table_counts_by_rite_and_flags_single_passages(package_extraction
     from yili.api.rules_table import count_rules, rules_table
 
     counts, rites = count_rules(package_extractions.values())
-    assert rites[:3] == ["shiguanli", "shixiangjianli", "xiangyinjiuli"] and len(rites) == 14  # the excerpt's 燕禮 and 13 chapters
+    assert (
+        rites[:3] == ["shiguanli", "shixiangjianli", "xiangyinjiuli"] and len(rites) == 14
+    )  # the excerpt's 燕禮 and 13 chapters
     opener = counts["agent.opener"]
     # once at the opening of the rite (士冠禮筮於廟門: the 主人), once at the opening of its 記
     assert opener.by_rite["yanli"] == 1 and opener.by_rite["shiguanli"] == 2
