@@ -303,6 +303,7 @@ def make_sparql_router(
     limits: SparqlLimits | None = None,
     query_page: Callable[[], Response] | None = None,
     store_path: Callable[[], str | None] | None = None,
+    evaluator: Any = None,
 ) -> SparqlRouter:
     """Build the router of the read-only SPARQL 1.1 Protocol endpoint at ``/sparql``.
 
@@ -324,6 +325,10 @@ def make_sparql_router(
     query_page : callable () -> Response, optional
         The HTML page answered to ``GET /sparql`` with no ``query`` when ``Accept`` names
         ``text/html`` (a browser): a query form.  Without it such a request is refused as before.
+    evaluator : object, optional
+        What evaluates the operations instead of the worker pool ``limits.isolation`` names: an
+        object with ``async evaluate(operation) -> _Answer`` and ``close()``
+        (:class:`~yili.api.routes_remote.RemoteEvaluator`, the proxy to a remote store).
 
     Returns
     -------
@@ -350,8 +355,9 @@ def make_sparql_router(
     >>> app.include_router(make_sparql_router(lambda: store, limits=SparqlLimits(timeout_s=5)))
     """
     limits = limits or SparqlLimits()
-    pool: _ProcessPool | _ThreadPool
-    pool = _ProcessPool(get_store, limits, store_path) if limits.isolation == "process" else _ThreadPool(get_store, limits)
+    pool: Any = evaluator
+    if pool is None:
+        pool = _ProcessPool(get_store, limits, store_path) if limits.isolation == "process" else _ThreadPool(get_store, limits)
 
     @asynccontextmanager
     async def lifespan(_app: Any) -> AsyncIterator[None]:
@@ -376,8 +382,11 @@ def make_sparql_router(
             return page
         if not named_graphs:
             store = get_store()
+            sizes = getattr(store, "graph_sizes", None)  # a remote store counts in one query
             named_graphs.extend(
-                sorted((g.value, sum(1 for _ in store.quads_for_pattern(None, None, None, g))) for g in store.named_graphs())
+                sizes()
+                if sizes is not None
+                else sorted((g.value, sum(1 for _ in store.quads_for_pattern(None, None, None, g))) for g in store.named_graphs())
             )
         from yili.api.service_description import SERIALIZATIONS, service_description  # rdflib: not in the workers
 
