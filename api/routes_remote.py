@@ -35,7 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi.responses import Response
-from yili.api.sparql import SparqlLimits, SparqlRouter, _release_frames, make_sparql_router
+from yili.api.sparql import SparqlLimits, SparqlRouter, make_sparql_router
+from yili.api.sparql_pool import _release_frames
 from yili.api.sparql_eval import _Answer, _evaluate, _Operation, _timeout_message
 from yili.graph.remote import RemoteRefusedError, RemoteTimeoutError, RemoteTooLargeError, SparqlHttpStore
 from yili.ontology.errors import EndpointBusyError, QueryTimeoutError, RequestTooLargeError
