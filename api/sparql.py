@@ -170,8 +170,8 @@ def make_sparql_router(
     store_path : callable () -> str or None, optional
         The folder of the on-disk store ``get_store`` returns (``yili-kg serve --store``), if it
         has one: each worker process then opens that folder read-only (the workers share the page
-        cache, start in a fraction of a second, and a spare one waits ready to replace a killed
-        one) instead of loading its own copy from an N-Quads dump.
+        cache, and one started in place of a killed one is ready in a fraction of a second) instead
+        of loading its own copy from an N-Quads dump.
     query_page : callable () -> Response, optional
         The HTML page answered to ``GET /sparql`` with no ``query`` when ``Accept`` names
         ``text/html`` (a browser): a query form.  Without it such a request is refused as before.

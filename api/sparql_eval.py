@@ -73,9 +73,9 @@ class SparqlLimits:
         With ``isolation="process"``, the longest a query waits for a free worker; past it the
         query is answered 503 ``busy`` with ``Retry-After`` (it never ran), not ``timeout``.
     long_query_s : float, default 0.5
-        With ``isolation="process"``, a query still running after this many seconds is *long*:
-        its worker's CPU priority is lowered (``nice`` 19) so that short queries on the other
-        workers come first.
+        With ``isolation="process"``, a query still running after this many seconds in its worker
+        is *long*: the thread evaluating it lowers its CPU priority (``nice`` 19) so that short
+        queries on the other workers come first.
     short_lane : int, default 2
         With ``isolation="process"``, workers that long queries cannot hold: at most
         ``max_concurrent_queries - short_lane`` long queries run at once, and a query that becomes
@@ -100,7 +100,7 @@ class SparqlLimits:
     isolation : {"process", "thread"}, default "process"
         Where queries are evaluated.  ``"process"``: in worker processes, each holding a copy of
         the store, killed when a query runs past its budget (so a hostile query costs its worker at
-        most ``timeout_s`` plus :data:`KILL_GRACE_S` and a restart); the safe choice for a public
+        most ``timeout_s`` plus :data:`~yili.api.sparql_pool.KILL_GRACE_S` and a restart); the safe choice for a public
         endpoint.  ``"thread"``: on threads of the server process, with no start-up cost and no
         copy, but a query past its budget stops only at its next result row and may hold its
         thread for minutes meanwhile; for tests and trusted users.
