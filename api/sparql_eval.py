@@ -90,8 +90,8 @@ class SparqlLimits:
         1/16 of this bound each) of queries that use none of ``NOW``, ``RAND``, ``UUID``,
         ``STRUUID`` or ``BNODE`` are kept (the functions whose value changes from one evaluation
         to the next, SPARQL 1.1 Query sections 17.4.3.10, 17.4.5.1, 17.4.2.8-9), the least recently
-        used going first.  Nothing is ever evaluated in the server process itself.  0 turns the
-        cache off.
+        used going first.  Nothing is evaluated in the server process itself but the queries
+        :func:`yili.api.sparql_cheap.is_cheap` proves cheap by their form.  0 turns the cache off.
     max_worker_memory_bytes : int, default 2 GiB
         With ``isolation="process"``, how much more address space a worker may take while it
         evaluates (``RLIMIT_AS`` over what it holds at start).  A query that needs more (a huge

@@ -31,8 +31,10 @@ The policy is ours (:class:`ProcessPool`):
   request is answered 503 at once; the worker checks the budget between result rows and so usually
   stops by itself and is kept, and otherwise pebble kills it :data:`KILL_GRACE_S` later and starts
   another, while the other workers go on serving;
-- nothing is ever evaluated in the server process: a repeated answer comes from a cache of the
-  answer itself (``answer_cache_bytes``), keyed by the query text, the dataset and the format, since
+- nothing is evaluated in the server process but a query whose parsed form proves it cheap
+  (:func:`yili.api.sparql_cheap.is_cheap`: one star of triple patterns around a bound node, no
+  path, plain comparisons, under the row cap; never because an earlier run was fast), on one of
+  its threads (:class:`ThreadPool`); a repeated answer comes from a cache of the answer itself (``answer_cache_bytes``), keyed by the query text, the dataset and the format, since
   the store is read-only while it is served.  A query that uses a function whose value changes from
   one evaluation to the next (``NOW``, ``RAND``, ``UUID``, ``STRUUID``, ``BNODE``; see
   :func:`_may_change`) is never kept, nor is a truncated answer;
@@ -76,6 +78,7 @@ from typing import Any
 import pebble
 import pyoxigraph
 from pyoxigraph import RdfFormat
+from yili.api.sparql_cheap import is_cheap
 from yili.api.sparql_eval import (
     SparqlLimits,
     _Answer,
@@ -142,6 +145,7 @@ class ProcessPool:
         self._long_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
         self.answers = _AnswerCache(limits.answer_cache_bytes)
         self._said_missing = False  # whether the log has said that the store on disk is gone
+        self._in_process = ThreadPool(get_store, limits)  # the queries sparql_cheap.is_cheap proves cheap
 
     def _running(self) -> tuple[pebble.ProcessPool, Future[None]]:
         """The pool, started at the first call: its workers spawned, and one task sent to each so
@@ -202,6 +206,10 @@ class ProcessPool:
         kept = self.answers.get(operation)
         if kept is not None:
             return kept
+        if is_cheap(operation.query):  # proven cheap by its form: on a thread of the server
+            answer = await self._in_process.evaluate(operation)
+            self.answers.put(operation, answer)
+            return answer
         deadline = time.monotonic() + limits.timeout_s
         key = _operation_key(operation)
         # whether it holds a long lane, has left it, has ended
