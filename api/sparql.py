@@ -47,7 +47,8 @@ Hostile input is bounded by :class:`SparqlLimits`.  Queries are evaluated in wor
 (``SparqlLimits.isolation = "process"``, the default: pebble's ``ProcessPool`` under our policy of
 turns, long-query lanes and an answer cache, :mod:`yili.api.sparql_pool`), which can be killed when
 a query runs past its budget, or on threads of the server (``"thread"``).  Nothing is evaluated on
-the event loop, and with ``"process"`` nothing in the server process at all.
+the event loop, and with ``"process"`` nothing in the server process but the queries whose parsed
+form proves them cheap (:func:`yili.api.sparql_cheap.is_cheap`), on its threads.
 
 Oxigraph's parser and planner recurse on nested and chained syntax, and a stack overflow in Rust
 ends the whole process (with the default 8 MiB thread stack, 3,000 nested ``{`` already do).  So
