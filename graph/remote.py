@@ -104,7 +104,7 @@ _FORM = re.compile(r"^(?:\s+|#[^\n]*|PREFIX\s+[^\s:]*:\s*<[^<>]*>|BASE\s*<[^<>]*
 
 
 def query_form(query: str) -> str | None:
-    """The form of a SPARQL query, ``SELECT``, ``ASK``, ``CONSTRUCT`` or ``DESCRIBE``: the keyword
+    r"""The form of a SPARQL query, ``SELECT``, ``ASK``, ``CONSTRUCT`` or ``DESCRIBE``: the keyword
     after its prologue (comments, ``PREFIX`` and ``BASE``), upper-cased; None for anything else (an
     update, a store's own syntax, a malformed text).
 

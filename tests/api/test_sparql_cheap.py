@@ -96,3 +96,14 @@ def test_a_cheap_query_answers_the_same_bytes_as_on_a_thread(on_disk) -> None:  
             f"<{EX}order>\t1",
         ]
     )
+
+
+def test_docstring_examples_of_the_endpoint_modules() -> None:
+    import doctest
+
+    from yili.api import sparql_cheap, sparql_pool, sparql_text
+    from yili.graph import remote
+
+    for module in (sparql_cheap, sparql_pool, sparql_text, remote):
+        failures, tried = doctest.testmod(module)
+        assert tried > 0 and failures == 0, module.__name__
