@@ -201,7 +201,11 @@ class ProcessPool:
         """
         pool, started = self._running()
         if not started.done():
-            await asyncio.shield(asyncio.wrap_future(started))
+            try:
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(started)), WORKER_START_TIMEOUT_S)
+            except TimeoutError:
+                log.error("The SPARQL worker processes did not start within %g s", WORKER_START_TIMEOUT_S)
+                raise RuntimeError("The SPARQL worker processes did not start; see the log.") from None
         limits = self._limits
         kept = self.answers.get(operation)
         if kept is not None:
