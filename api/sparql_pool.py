@@ -166,9 +166,10 @@ class ProcessPool:
                 pings = [self._pool.schedule(_ping, timeout=WORKER_START_TIMEOUT_S) for _ in range(limits.max_concurrent_queries)]
                 started: Future[None] = Future()
                 left = [len(pings)]
+                counting = threading.Lock()  # not self._lock, held here: a done ping calls back at once
 
                 def one_ready(_: Future[Any]) -> None:
-                    with self._lock:
+                    with counting:
                         left[0] -= 1
                         done = left[0] == 0
                     if done and not started.done():
