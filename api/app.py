@@ -308,12 +308,12 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
             query_page=lambda: html_page("sparql.html"),
             store_path=lambda: service.store_path,
         )
-        app.include_router(sparql)
-        app.sparql_get = sparql.get_app
-    else:
+    else:  # /sparql proxied to the remote store, with the same protocol, limits and errors
         from yili.api.routes_remote import make_remote_sparql_router
 
-        app.include_router(make_remote_sparql_router(service.endpoint))
+        sparql = make_remote_sparql_router(service.store, sparql_limits, query_page=lambda: html_page("sparql.html"))
+    app.include_router(sparql)
+    app.sparql_get = sparql.get_app
     app.include_router(make_export_router(service))
     compare = make_compare_router(service)  # /compare, /patterns, /next, /ngrams
     app.include_router(compare)

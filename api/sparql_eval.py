@@ -20,7 +20,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import pyoxigraph
@@ -73,9 +73,9 @@ class SparqlLimits:
         With ``isolation="process"``, the longest a query waits for a free worker; past it the
         query is answered 503 ``busy`` with ``Retry-After`` (it never ran), not ``timeout``.
     long_query_s : float, default 0.5
-        With ``isolation="process"``, a query still running after this many seconds is *long*:
-        its worker's CPU priority is lowered (``nice`` 19) so that short queries on the other
-        workers come first.
+        With ``isolation="process"``, a query still running after this many seconds in its worker
+        is *long*: the thread evaluating it lowers its CPU priority (``nice`` 19) so that short
+        queries on the other workers come first.
     short_lane : int, default 2
         With ``isolation="process"``, workers that long queries cannot hold: at most
         ``max_concurrent_queries - short_lane`` long queries run at once, and a query that becomes
@@ -90,8 +90,8 @@ class SparqlLimits:
         1/16 of this bound each) of queries that use none of ``NOW``, ``RAND``, ``UUID``,
         ``STRUUID`` or ``BNODE`` are kept (the functions whose value changes from one evaluation
         to the next, SPARQL 1.1 Query sections 17.4.3.10, 17.4.5.1, 17.4.2.8-9), the least recently
-        used going first.  Nothing is ever evaluated in the server process itself.  0 turns the
-        cache off.
+        used going first.  Nothing is evaluated in the server process itself but the queries
+        :func:`yili.api.sparql_cheap.is_cheap` proves cheap by their form.  0 turns the cache off.
     max_worker_memory_bytes : int, default 2 GiB
         With ``isolation="process"``, how much more address space a worker may take while it
         evaluates (``RLIMIT_AS`` over what it holds at start).  A query that needs more (a huge
@@ -100,7 +100,7 @@ class SparqlLimits:
     isolation : {"process", "thread"}, default "process"
         Where queries are evaluated.  ``"process"``: in worker processes, each holding a copy of
         the store, killed when a query runs past its budget (so a hostile query costs its worker at
-        most ``timeout_s`` plus :data:`KILL_GRACE_S` and a restart); the safe choice for a public
+        most ``timeout_s`` plus :data:`~yili.api.sparql_pool.KILL_GRACE_S` and a restart); the safe choice for a public
         endpoint.  ``"thread"``: on threads of the server process, with no start-up cost and no
         copy, but a query past its budget stops only at its next result row and may hold its
         thread for minutes meanwhile; for tests and trusted users.
@@ -350,24 +350,89 @@ class _Answer:
     cpu_s: float = 0.0
 
 
-_INLINE_BYTES = 64 * 1024
-"""Largest answer body (bytes) a worker sends inside its reply; a larger one follows the reply as raw
-bytes, which the server reads on a thread rather than on its event loop."""
+_WORKER: dict[str, Any] = {}
+"""In a worker process: its ``store``, or the ``error`` that kept it from opening one."""
 
 
-def _worker_main(connection: Connection, limits: SparqlLimits, server_pid: int) -> None:
-    """Entry point of a worker process: serve queries from ``connection`` until it closes.
+def _init_worker(path: str | None, nquads: bytes | None, max_memory_bytes: int, server_pid: int) -> None:
+    """Start a worker process (pebble's ``initializer``): cap its memory, watch the server, and open
+    the store's folder read-only (``path``) or load ``nquads`` into a store of its own.
 
-    Evaluation runs on a thread with a :data:`WORKER_STACK_BYTES` stack (see the module docstring).
-    Ctrl-C, which a terminal sends to the server and its workers alike, is ignored: the server
-    stops its workers itself.  A watcher thread ends the process if the server disappears.
+    Never raises (a failing initializer would make pebble start worker after worker): a store that
+    cannot be opened is kept as an error that each query then reports (:func:`_run_task`).
+    :func:`pyoxigraph.parse` keeps blank node labels (which ``Store.load`` would rename), so answers
+    are the same as from the server's own store.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _cap_memory(limits.max_worker_memory_bytes)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the workers too: the server stops them
+    _cap_memory(max_memory_bytes)
     threading.Thread(target=_exit_with_server, args=(server_pid,), name="sparql-server-watch", daemon=True).start()
-    evaluator = threading.Thread(target=_serve_queries, args=(connection, limits), name="sparql-evaluator")
-    _start_with_large_stack(evaluator)
-    evaluator.join()
+    try:
+        if path is not None:
+            _WORKER["store"] = pyoxigraph.Store.read_only(path)
+        else:
+            store = pyoxigraph.Store()
+            store.bulk_extend(pyoxigraph.parse(nquads or b"", format=RdfFormat.N_QUADS))
+            _WORKER["store"] = store
+    except OSError as exc:  # moved or deleted: named in one line, no traceback
+        missing = path is not None and not (Path(path) / "CURRENT").is_file()
+        _WORKER["error"] = (
+            "missing" if missing else "failed",
+            f"The store {path} that this endpoint serves cannot be opened: it was moved or deleted while served. "
+            "Put it back, or restart the server on another (yili-kg serve --store DIR)."
+            if missing
+            else f"cannot open the store: {exc}",
+        )
+    except Exception:
+        _WORKER["error"] = ("failed", traceback.format_exc())
+
+
+def _ping() -> int:
+    """A task that only says its worker has started (its process id)."""
+    return os.getpid()
+
+
+def _run_task(operation: _Operation, deadline: float, long_after_s: float, limits: SparqlLimits) -> tuple[str, Any]:
+    """Evaluate one query in a worker process (a pebble task), on a thread of its own with a
+    :data:`WORKER_STACK_BYTES` stack, until ``deadline`` (:func:`time.monotonic`, system-wide on
+    Linux).  After ``long_after_s`` seconds that thread lowers its CPU priority to ``nice`` 19 (Linux
+    keeps one per thread; the thread ends with the query, so the worker's next query starts at 0).
+
+    Returns ``("answer", _Answer)`` with the CPU time its evaluation took, ``("error", (name, kind,
+    status, message))`` for a :class:`YiliError` (a store that cannot be opened: a
+    ``StoreUnavailableError``), or ``("failed", traceback text)``: plain data, whatever pickles.
+    """
+    if "error" in _WORKER:
+        how, text = _WORKER["error"]
+        if how == "missing":
+            return "error", ("StoreUnavailableError", "store_unavailable", 503, text)
+        return "failed", text
+    store = _WORKER["store"]
+    reply: list[tuple[str, Any]] = []
+
+    def evaluate() -> None:
+        started = time.thread_time()
+        try:
+            answer = _evaluate(lambda: store, operation, limits, deadline, _NEVER)
+            reply.append(("answer", dataclasses.replace(answer, cpu_s=time.thread_time() - started)))
+        except YiliError as error:
+            reply.append(("error", (type(error).__name__, error.kind, error.status, error.message)))
+        except Exception:
+            reply.append(("failed", traceback.format_exc()))
+
+    thread = threading.Thread(target=evaluate, name="sparql-evaluator")
+    _start_with_large_stack(thread)
+    thread.join(long_after_s)
+    if thread.is_alive():
+        try:
+            os.setpriority(os.PRIO_PROCESS, thread.native_id or 0, 19)
+        except (OSError, AttributeError):
+            pass
+        thread.join()
+    return reply[0]
+
+
+_NEVER = threading.Event()
+"""The stop signal of a worker's evaluation: never set (the deadline suffices, and pebble kills past it)."""
 
 
 def _cap_memory(extra_bytes: int) -> None:
@@ -390,57 +455,6 @@ def _exit_with_server(server_pid: int) -> None:
     while os.getppid() == server_pid:
         time.sleep(1.0)
     os._exit(0)
-
-
-def _serve_queries(connection: Connection, limits: SparqlLimits) -> None:
-    """In a worker process: open or load the dataset, say ``("ready", triples)``, then answer each query.
-
-    The dataset comes as ``("path", folder)``, an on-disk store opened read-only, or as
-    ``("nquads", None)`` followed by N-Quads bytes; :func:`pyoxigraph.parse` keeps blank node labels (which
-    ``Store.load`` would rename), so answers are the same as from the server's own store.  Each
-    query comes as ``(operation, seconds left)``; the reply is ``("answer", _Answer)`` (with the CPU
-    time its evaluation took), or
-    ``("large", (media type, headers))`` followed by the body as raw bytes when it is over
-    :data:`_INLINE_BYTES`, ``("error", (name, kind, status, message))`` for a :class:`YiliError`, or
-    ``("failed", traceback)``.
-    """
-    try:
-        kind, path = connection.recv()
-        if kind == "path":
-            store = pyoxigraph.Store.read_only(path)
-        else:
-            store = pyoxigraph.Store()
-            store.bulk_extend(pyoxigraph.parse(connection.recv_bytes(), format=RdfFormat.N_QUADS))
-    except EOFError:
-        return
-    except OSError as exc:  # the store cannot be opened (moved or deleted): one line, no traceback
-        connection.send(("failed", f"cannot open the store: {exc}"))
-        return
-    except Exception:
-        connection.send(("failed", traceback.format_exc()))
-        return
-    connection.send(("ready", len(store) if kind != "path" else None))  # counting a store on disk reads it all
-    never = threading.Event()  # the server enforces the budget; the deadline suffices here
-    while True:
-        try:
-            operation, seconds_left = connection.recv()
-        except EOFError:
-            return
-        deadline = time.monotonic() + seconds_left
-        started = time.thread_time()
-        try:
-            answer = _evaluate(lambda: store, operation, limits, deadline, never)
-            answer = dataclasses.replace(answer, cpu_s=time.thread_time() - started)
-            if len(answer.body) > _INLINE_BYTES:  # the body follows as it is, unpickled
-                connection.send(("large", (answer.media_type, answer.headers)))
-                connection.send_bytes(answer.body)
-                continue
-            reply: tuple[str, Any] = ("answer", answer)
-        except YiliError as error:
-            reply = ("error", (type(error).__name__, error.kind, error.status, error.message))
-        except Exception:
-            reply = ("failed", traceback.format_exc())
-        connection.send(reply)
 
 
 _STACK_SIZE_LOCK = threading.Lock()

@@ -275,9 +275,14 @@ def rss_mib(pid: int) -> float:
     return total / 1024
 
 
-def wrk(url: str, seconds: int = 5, connections: int = 8, accept: str | None = None) -> tuple[float, float, int]:
-    """Requests/s, p50 latency (ms) and non-2xx count of ``wrk`` on ``url``."""
+def wrk(
+    url: str, seconds: int = 5, connections: int = 8, accept: str | None = None, script: Path | None = None
+) -> tuple[float, float, int]:
+    """Requests/s, p50 latency (ms) and non-2xx count of ``wrk`` on ``url`` (with a Lua ``script``
+    that makes each request, if given)."""
     cmd = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+    if script is not None:
+        cmd[1:1] = ["-s", str(script)]
     if accept:
         cmd[1:1] = ["-H", f"Accept: {accept}"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
@@ -287,6 +292,47 @@ def wrk(url: str, seconds: int = 5, connections: int = 8, accept: str | None = N
     latency = float(p50.group(1)) * scale[p50.group(2)] if p50 else float("nan")
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return rps, latency, int(bad.group(1)) if bad else 0
+
+
+ROTATE_LUA = r"""
+-- wrk: each request asks for the next path of the file $YILI_BENCH_PATHS (one a line), each thread
+-- starting at its own share of the list, so that no two requests in a run ask for the same step
+local paths = {}
+for line in io.lines(os.getenv("YILI_BENCH_PATHS")) do paths[#paths + 1] = line end
+local threads = 0
+function setup(thread) thread:set("id", threads); threads = threads + 1 end
+local i = 0
+function init(args) i = math.floor(#paths * (tonumber(id) or 0) / 2) end
+function request() i = i % #paths + 1; return wrk.format("GET", paths[i]) end
+"""
+
+
+def step_iris(store) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every step IRI of the graph, in a fixed shuffled order (seed 0): consecutive lookups fall on
+    other rites and editions, as clients' do."""
+    import random
+
+    rows = store.query(YK + "SELECT DISTINCT ?s WHERE { ?s a yk:Step } ORDER BY ?s", use_default_graph_as_union=True)
+    iris = [row["s"].value for row in rows]
+    random.Random(0).shuffle(iris)
+    return iris
+
+
+def point_lookup(step: str) -> str:
+    """The SPARQL point lookup of one step: its properties and values."""
+    return YK + f"SELECT ?p ?o WHERE {{ <{step}> ?p ?o }}"
+
+
+def wrk_rotating(path: str, port: int, steps: list[str], workdir: Path, seconds: int = 5, accept: str | None = None) -> tuple[float, float, int]:
+    """:func:`wrk` where each request is the point lookup of the next step of ``steps`` (rotating over
+    them; never the same query text twice in a run with fewer requests than steps), at
+    ``http://127.0.0.1:{port}{path}?query=``."""
+    paths = workdir / f"rotating-{port}.txt"
+    paths.write_text("".join(f"{path}?query={urllib.parse.quote(point_lookup(s))}\n" for s in steps), encoding="utf-8")
+    script = workdir / "rotating.lua"
+    script.write_text(ROTATE_LUA, encoding="utf-8")
+    os.environ["YILI_BENCH_PATHS"] = str(paths)
+    return wrk(f"http://127.0.0.1:{port}{path}", seconds=seconds, accept=accept, script=script)
 
 
 def sparql_url(port: int, query: str) -> str:
@@ -333,6 +379,7 @@ def bench_http(graph: Path) -> None:
     from yili.graph.store import open_store
 
     step, _ = first_step(open_store(graph / "store"))
+    steps = step_iris(open_store(graph / "store"))
     point = YK + f"SELECT ?p ?o WHERE {{ <{step}> ?p ?o }}"
     who = QUERIES["who toasts whom (GROUP BY)"]
     json_results = "application/sparql-results+json"
@@ -394,6 +441,8 @@ def bench_http(graph: Path) -> None:
 
             wrk(url(point), seconds=2, accept=json_results)  # warm-up
             results[name] = {"point lookup": wrk(url(point), accept=json_results)}
+            if name in ("yili-kg", "yili-kg x2", "oxigraph server"):
+                results[name]["rotating point lookup"] = wrk_rotating(path, port, steps, graph.parent, accept=json_results)
             if not name.startswith("bare"):
                 results[name]["who toasts whom"] = wrk(url(who), accept=json_results)
             if name.startswith("yili-kg"):
@@ -432,6 +481,13 @@ def bench_http(graph: Path) -> None:
                 targets = {"rdflib-endpoint": " (target: at least 2x)", "oxigraph server": " (target: at least 0.5x)"}
                 target = targets.get(peer, "")
                 print(f"  SPARQL point lookups: {ours_name} at {ratio:.2f}x {peer}{target}")
+    for ours_name in ("yili-kg", "yili-kg x2"):
+        if ours_name in results and "oxigraph server" in results:
+            ratio = results[ours_name]["rotating point lookup"][0] / results["oxigraph server"]["rotating point lookup"][0]
+            print(f"  SPARQL point lookups, a different step each request: {ours_name} at {ratio:.2f}x the Oxigraph server (target: at least 0.5x)")
+    if "yili-kg" in results and "yili-kg x2" in results:
+        ratio = results["yili-kg x2"]["rotating point lookup"][0] / results["yili-kg"]["rotating point lookup"][0]
+        print(f"  SPARQL point lookups, a different step each request: two processes at {ratio:.2f}x one (target: at least 1.6x)")
     if "oxigraph server" in results:
         ox = results["oxigraph server"]["point lookup"][0]
         for n in (1, 2):
@@ -613,6 +669,52 @@ def main() -> None:
     print(f"\nmax RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
+def rotating_alone(argv: list[str]) -> None:
+    """``bench.py rotating BUILD_DIR``: only the rotating point lookups (a different step each request),
+    over HTTP, of ``yili-kg serve --store`` (one process and two) and the Oxigraph server on the same
+    store, one after the other, each measured once after a warm-up."""
+    if len(argv) != 1 or not (Path(argv[0]) / "store").is_dir():
+        raise SystemExit("usage: bench.py rotating BUILD_DIR (a folder written by yili-kg build, with its store/)")
+    if shutil.which("wrk") is None:
+        raise SystemExit("bench: Debian's wrk is not installed (apt-get install wrk)")
+    from yili.graph.store import open_store
+
+    graph = Path(argv[0]).resolve()
+    store = open_store(graph / "store")
+    steps = step_iris(store)
+    del store
+    json_results = "application/sparql-results+json"
+    print(f"rotating SPARQL point lookups over {len(steps)} steps (wrk, 2 threads, 8 connections, 5 s), {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory(prefix="yili-bench-") as tmp:
+        work = Path(tmp)
+        ox_store = work / "oxigraph-store"
+        shutil.copytree(graph / "store", ox_store)
+        peers = {
+            "yili-kg": ([str(BIN / "yili-kg"), "serve", "--store", str(graph / "store"), "--port", "{port}"], "/rites", "/sparql"),
+            "yili-kg x2": (
+                [str(BIN / "yili-kg"), "serve", "--store", str(graph / "store"), "--port", "{port}", "--processes", "2"],
+                "/rites",
+                "/sparql",
+            ),
+            "oxigraph server": (
+                [str(BIN / "oxigraph"), "serve-read-only", "--location", str(ox_store), "--bind", "127.0.0.1:{port}", "--union-default-graph"],
+                "/query?query=ASK%7B%7D",
+                "/query",
+            ),
+        }
+        rps: dict[str, float] = {}
+        for name, (cmd, ready, path) in peers.items():
+            port = free_port()
+            with server([c.replace("{port}", str(port)) for c in cmd], port, ready):
+                # warm-up on one other query (the answer cache must not hold the steps measured)
+                wrk(f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(YK + 'ASK { ?s a yk:Step }')}", seconds=2, accept=json_results)
+                rps[name], p50, bad = wrk_rotating(path, port, steps, work, accept=json_results)
+                print(f"  {name:16} {rps[name]:8.0f} requests/s, p50 {p50:6.2f} ms" + (f", {bad} not 2xx" if bad else ""))
+        for name in ("yili-kg", "yili-kg x2"):
+            print(f"  {name} at {rps[name] / rps['oxigraph server']:.2f}x the Oxigraph server (target: at least 0.5x)")
+        print(f"  two processes at {rps['yili-kg x2'] / rps['yili-kg']:.2f}x one (target: at least 1.6x)")
+
+
 def main_viewer(argv: list[str]) -> None:
     """``bench.py viewer [DIR]``: only :func:`bench_viewer`, on the store in DIR or on a fresh build."""
     if argv:
@@ -629,7 +731,9 @@ if __name__ == "__main__":
         patterns_alone(sys.argv[2:])
 
 
-    if sys.argv[1:2] == ["viewer"]:
+    if sys.argv[1:2] == ["rotating"]:
+        rotating_alone(sys.argv[2:])
+    elif sys.argv[1:2] == ["viewer"]:
         main_viewer(sys.argv[2:])
     else:
         main()

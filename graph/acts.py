@@ -233,7 +233,8 @@ def acts_from_store(select, base: str | None = None) -> list[Act]:  # type: igno
                 vessel=key(vessel) if vessel is not None else None,
                 location=key(location) if location is not None else None,
                 mode=str(r.get("modeIri") or "").rsplit("mode-", 1)[-1] or "actual",
-                appendix=str(one(found, "appendix") or "").lower() == "true",
+                # xsd:boolean: "true" or "1" (Virtuoso gives back the latter)
+                appendix=str(one(found, "appendix") or "").lower() in ("true", "1"),
             )
         )
     out.sort(key=lambda a: (a.rite, a.edition, a.sequence, a.iri))

@@ -1,8 +1,8 @@
 """Nothing is ever evaluated in the server process: a repeated answer comes from a cache of the
 answer itself (``SparqlLimits.answer_cache_bytes``; the store is read-only), and a query whose
 answer may change (``NOW``, ``RAND``, ``UUID``, ``STRUUID``, ``BNODE``) is evaluated in a worker every
-time, where its budget holds.  What reaches a worker is seen by wrapping ``_Slot.run``; what the server
-would evaluate itself, by wrapping ``yili.api.sparql._evaluate`` (worker processes, other
+time, where its budget holds.  What reaches a worker is seen by wrapping ``ProcessPool._dispatch``; what the
+server would evaluate itself, by wrapping ``yili.api.sparql_pool._evaluate`` (worker processes, other
 interpreters, never call it)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from yili.api import sparql
+from yili.api import sparql_pool
 from yili.api.sparql import SparqlLimits, _may_change
 from yili.api.sparql_eval import TRUNCATED_HEADER
 
@@ -33,13 +33,13 @@ LABELS = ["主人獻賓", "賓酢主人"]
 def in_server(monkeypatch) -> list[str]:
     """The queries the server process evaluated itself, in order (there must be none)."""
     evaluated: list[str] = []
-    real: Callable[..., Any] = sparql._evaluate
+    real: Callable[..., Any] = sparql_pool._evaluate
 
     def recording(get_store, operation, *args, **kwargs):  # type: ignore[no-untyped-def]
         evaluated.append(operation.query)
         return real(get_store, operation, *args, **kwargs)
 
-    monkeypatch.setattr(sparql, "_evaluate", recording)
+    monkeypatch.setattr(sparql_pool, "_evaluate", recording)
     return evaluated
 
 
@@ -47,13 +47,13 @@ def in_server(monkeypatch) -> list[str]:
 def in_workers(monkeypatch) -> list[str]:
     """The queries sent to a worker process, in order."""
     sent: list[str] = []
-    real = sparql._Slot.run
+    real = sparql_pool.ProcessPool._dispatch
 
-    async def recording(self, job):  # type: ignore[no-untyped-def]
-        sent.append(job.operation.query)
-        return await real(self, job)
+    def recording(self, pool, operation, *args):  # type: ignore[no-untyped-def]
+        sent.append(operation.query)
+        return real(self, pool, operation, *args)
 
-    monkeypatch.setattr(sparql._Slot, "run", recording)
+    monkeypatch.setattr(sparql_pool.ProcessPool, "_dispatch", recording)
     return sent
 
 

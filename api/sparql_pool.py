@@ -1,0 +1,579 @@
+"""Where the SPARQL endpoint's queries are evaluated: worker processes (pebble's ``ProcessPool``) under
+our own small policy, or threads of the server.
+
+Oxigraph cannot be interrupted in the middle of one evaluation step (planning, a sort, an aggregate),
+and some small queries spend minutes in one: on an empty store, a property path of 1,000 steps or 400
+nested collections each take Oxigraph more than 30 s before the first row.  So queries are evaluated
+in worker *processes* (``SparqlLimits.isolation = "process"``, the default), which can be killed.
+
+The processes are a :class:`pebble.ProcessPool` of ``max_concurrent_queries`` workers, started with
+the ``spawn`` method (forking a server that has threads and a live Oxigraph store is unsafe) at the
+first query, and reused.  Pebble runs each query as a task with a timeout, kills the worker of a task
+past it or cancelled (SIGTERM, then SIGKILL), reports a worker that died during a task
+(``ProcessExpired``), and starts a new worker in place of each one that ended.  Each worker opens the
+served store's folder read-only when it has one (``store_path``: ``yili-kg serve`` always gives one),
+so the workers share the operating system's page cache and start in a fraction of a second; otherwise
+each loads the whole dataset from an N-Quads dump of the store (named graphs kept) made once per pool.
+
+The policy is ours (:class:`ProcessPool`):
+
+- at most ``max_concurrent_queries`` queries are given to the workers at once, served in arrival
+  order; one that waits ``max_queue_wait_s`` for its turn is answered 503 ``busy`` with
+  ``Retry-After``, without having run (the pool's first start, bounded by
+  :data:`WORKER_START_TIMEOUT_S`, does not count);
+- a query still running after ``long_query_s`` is long: the thread evaluating it lowers its own CPU
+  priority (``nice`` 19; Linux keeps one per thread, and each query has a thread of its own, which
+  ends with it), and at most ``max_concurrent_queries - short_lane`` long queries run at once (one
+  more is cancelled, which kills its worker, and answered ``busy``), so short queries always find a
+  worker.  A query that ran long once is remembered: sent again, it takes a long lane at once, or is
+  answered ``busy`` at once, without running, when they are all taken;
+- the budget (``timeout_s``) covers the wait for a turn and the evaluation.  When it runs out the
+  request is answered 503 at once; the worker checks the budget between result rows and so usually
+  stops by itself and is kept, and otherwise pebble kills it :data:`KILL_GRACE_S` later and starts
+  another, while the other workers go on serving;
+- nothing is evaluated in the server process but a query whose parsed form proves it cheap
+  (:func:`yili.api.sparql_cheap.is_cheap`: one star of triple patterns around a bound node, no
+  path, plain comparisons, under the row cap; never because an earlier run was fast), on one of
+  its threads (:class:`ThreadPool`); a repeated answer comes from a cache of the answer itself (``answer_cache_bytes``), keyed by the query text, the dataset and the format, since
+  the store is read-only while it is served.  A query that uses a function whose value changes from
+  one evaluation to the next (``NOW``, ``RAND``, ``UUID``, ``STRUUID``, ``BNODE``; see
+  :func:`_may_change`) is never kept, nor is a truncated answer;
+- a worker that dies during a query (a crash in Oxigraph, its memory cap) gets that query a 500
+  ``evaluation_crashed``; pebble replaces it;
+- the router's lifespan stops the pool when the application shuts down, and :mod:`atexit` hooks (ours
+  and pebble's) do so at interpreter exit; a worker also exits by itself if the server process
+  disappears.
+
+The price is memory (each worker is an interpreter of some 50 MiB, plus its own copy of the store when
+it has no folder on disk), a start of about 0.3 s per worker, and the copy of each query and answer
+through a pipe.  Because workers are spawned, the server's main module is imported again in each of
+them: a script that starts the server must do so under ``if __name__ == "__main__":``.
+
+``SparqlLimits.isolation = "thread"`` evaluates on a pool of threads in the server process instead
+(:class:`ThreadPool`; pyoxigraph releases the GIL while it evaluates): no start-up cost and no extra
+memory, but a query past its budget only stops at its next result row, and meanwhile keeps its thread.
+It suits tests and trusted users.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import multiprocessing
+import os
+import queue
+import re
+import signal
+import threading
+import time
+import traceback
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import CancelledError, Future
+from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import TimeoutError as FutureTimeoutError
+from typing import Any
+
+import pebble
+import pyoxigraph
+from pyoxigraph import RdfFormat
+from yili.api.sparql_cheap import is_cheap
+from yili.api.sparql_eval import (
+    SparqlLimits,
+    _Answer,
+    _bytes,
+    _evaluate,
+    _init_worker,
+    _Operation,
+    _ping,
+    _run_task,
+    _start_with_large_stack,
+    _timeout_message,
+)
+from yili.ontology.errors import (
+    EndpointBusyError,
+    EvaluationCrashedError,
+    NotAcceptableError,
+    QueryError,
+    QueryTimeoutError,
+    RequestTooLargeError,
+    StoreUnavailableError,
+    YiliError,
+)
+
+log = logging.getLogger("yili.api.sparql")
+
+WORKER_START_TIMEOUT_S = 120.0
+"""Longest the first start of the workers (opening or loading the dataset) is waited for (seconds)."""
+KILL_GRACE_S = 0.25
+"""How long a worker whose query ran out of time has to stop by itself before pebble kills it (s)."""
+
+_ERRORS_BY_NAME: dict[str, type[YiliError]] = {
+    error.__name__: error
+    for error in (
+        YiliError,
+        QueryError,
+        NotAcceptableError,
+        RequestTooLargeError,
+        QueryTimeoutError,
+        EndpointBusyError,
+        StoreUnavailableError,
+    )
+}
+"""The errors a worker reports, rebuilt by name in the server."""
+
+
+class ProcessPool:
+    """``limits.max_concurrent_queries`` worker processes (a :class:`pebble.ProcessPool`) and the
+    policy on them (see the module): turns, long-query lanes, the answer cache.
+
+    Nothing starts until the first query.  :meth:`close` stops the workers; a query after that starts
+    a new pool.  Used from any event loop and thread: the shared state is guarded by a lock.
+    """
+
+    def __init__(
+        self, get_store: Callable[[], pyoxigraph.Store], limits: SparqlLimits, store_path: Callable[[], str | None] | None = None
+    ) -> None:
+        self._get_store, self._store_path, self._limits = get_store, store_path, limits
+        self._lock = threading.Lock()
+        self._pool: pebble.ProcessPool | None = None
+        self._started: Future[None] | None = None
+        self._source: tuple[str | None, bytes | None] | None = None
+        self._turns = _Turns(limits.max_concurrent_queries)
+        self._long = 0
+        self._long_queries: OrderedDict[tuple[object, ...], None] = OrderedDict()
+        self.answers = _AnswerCache(limits.answer_cache_bytes)
+        self._said_missing = False  # whether the log has said that the store on disk is gone
+        self._in_process = ThreadPool(get_store, limits)  # the queries sparql_cheap.is_cheap proves cheap
+
+    def _running(self) -> tuple[pebble.ProcessPool, Future[None]]:
+        """The pool, started at the first call: its workers spawned, and one task sent to each so
+        that ``started`` is done when they have opened the dataset (or failed to: logged)."""
+        with self._lock:
+            if self._pool is None or self._started is None:
+                if self._source is None:  # the store is read-only: dumped once, kept for restarts
+                    path = self._store_path() if self._store_path is not None else None
+                    nquads = None if path else _bytes(self._get_store().dump(format=RdfFormat.N_QUADS))
+                    self._source = (path, nquads)
+                limits = self._limits
+                self._pool = pebble.ProcessPool(
+                    max_workers=limits.max_concurrent_queries,
+                    initializer=_init_worker,
+                    initargs=(*self._source, limits.max_worker_memory_bytes, _server_pid()),
+                    context=_SPAWN,
+                )
+                pings = [self._pool.schedule(_ping, timeout=WORKER_START_TIMEOUT_S) for _ in range(limits.max_concurrent_queries)]
+                started: Future[None] = Future()
+                left = [len(pings)]
+                counting = threading.Lock()  # not self._lock, held here: a done ping calls back at once
+
+                def one_ready(_: Future[Any]) -> None:
+                    with counting:
+                        left[0] -= 1
+                        done = left[0] == 0
+                    if done and not started.done():
+                        started.set_result(None)
+
+                for ping in pings:
+                    ping.add_done_callback(one_ready)
+                self._started = started
+                atexit.register(self.close)
+            return self._pool, self._started
+
+    async def evaluate(self, operation: _Operation) -> _Answer:
+        """Evaluate ``operation`` in a worker process within ``limits.timeout_s`` (see the module).
+
+        Raises
+        ------
+        EndpointBusyError
+            No turn within ``limits.max_queue_wait_s`` (it never ran), or it became long while the
+            long lanes were full, or it ran long before and they are full now: 503 with Retry-After.
+        QueryTimeoutError
+            The budget ran out.
+        EvaluationCrashedError
+            The worker process died during the query.
+        StoreUnavailableError
+            The on-disk store served was moved or deleted (the workers cannot open it).
+        YiliError
+            Whatever :func:`~yili.api.sparql_eval._evaluate` raises in the worker.
+        RuntimeError
+            Evaluation failed unexpectedly (logged).
+        """
+        pool, started = self._running()
+        if not started.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(started)), WORKER_START_TIMEOUT_S)
+            except TimeoutError:
+                log.error("The SPARQL worker processes did not start within %g s", WORKER_START_TIMEOUT_S)
+                raise RuntimeError("The SPARQL worker processes did not start; see the log.") from None
+        limits = self._limits
+        kept = self.answers.get(operation)
+        if kept is not None:
+            return kept
+        if is_cheap(operation.query):  # proven cheap by its form: on a thread of the server
+            answer = await self._in_process.evaluate(operation)
+            self.answers.put(operation, answer)
+            return answer
+        deadline = time.monotonic() + limits.timeout_s
+        key = _operation_key(operation)
+        # whether it holds a long lane, has left it, has ended
+        state = {"long": key in self._long_queries, "left": False, "done": False}
+        if state["long"] and not self._enter_long():
+            raise EndpointBusyError(_lanes_message(limits, known=True))  # not run: the short lane stays free
+        try:
+            await self._turns.take(min(limits.max_queue_wait_s, limits.timeout_s), _busy_message(limits))
+        except BaseException:
+            if state["long"]:
+                self._leave_long()
+            raise
+        task = self._dispatch(pool, operation, deadline, 0.0 if state["long"] else limits.long_query_s)
+
+        def leave_lane() -> None:  # once, when the query ends or its request does, whichever is first
+            with self._lock:
+                if state["long"] and not state["left"]:
+                    state["left"] = True
+                    self._long -= 1
+
+        def finished(_: Future[Any]) -> None:  # the worker is free again (pebble's thread)
+            self._turns.give_back()
+            with self._lock:
+                state["done"] = True
+            leave_lane()
+
+        task.add_done_callback(finished)
+        waiting = asyncio.shield(asyncio.wrap_future(task))  # a request that gives up cancels nothing
+        try:
+            if not state["long"] and limits.long_query_s < limits.timeout_s:
+                done = await _ran_for(task, waiting, limits.long_query_s, deadline)
+                if not done:  # long: it may hold a long lane, else it is stopped
+                    self._remember_long(key)
+                    with self._lock:
+                        refused = not state["done"] and self._long >= _long_lanes(limits)
+                        if not refused and not state["done"]:
+                            self._long += 1
+                            state["long"] = True
+                    if refused:
+                        task.cancel()  # pebble kills its worker
+                        raise EndpointBusyError(_lanes_message(limits))
+            reply = await asyncio.wait_for(waiting, timeout=max(0.0, deadline - time.monotonic()))
+        except TimeoutError:
+            raise QueryTimeoutError(_timeout_message(limits)) from None
+        except (CancelledError, FutureTimeoutError):  # cancelled by close(), or killed at its timeout
+            raise QueryTimeoutError(_timeout_message(limits)) from None
+        except pebble.ProcessExpired as expired:
+            raise _died(expired.exitcode) from None
+        except BrokenProcessPool:  # close() stopped the pool under it
+            raise QueryTimeoutError("The SPARQL endpoint is shutting down; the query was not finished.") from None
+        finally:
+            leave_lane()
+        try:
+            answer = _outcome(*reply)
+        except StoreUnavailableError as error:
+            if not self._said_missing:  # one line, not one per query
+                self._said_missing = True
+                log.error("SPARQL worker processes cannot start: %s", error.message)
+            raise
+        self.answers.put(operation, answer)
+        return answer
+
+    def _dispatch(self, pool: pebble.ProcessPool, operation: _Operation, deadline: float, long_after_s: float) -> Future[Any]:
+        """Give the query to a worker; pebble kills it :data:`KILL_GRACE_S` past the deadline."""
+        left = max(0.0, deadline - time.monotonic())
+        return pool.schedule(_run_task, args=(operation, deadline, long_after_s, self._limits), timeout=left + KILL_GRACE_S)
+
+    def _remember_long(self, key: tuple[object, ...]) -> None:
+        """Remember a query that ran long (the last 1,024 such)."""
+        with self._lock:
+            self._long_queries[key] = None
+            self._long_queries.move_to_end(key)
+            while len(self._long_queries) > 1024:
+                self._long_queries.popitem(last=False)
+
+    def _enter_long(self) -> bool:
+        """Count one more long query if a long lane is free (``max_concurrent_queries - short_lane``)."""
+        with self._lock:
+            if self._long >= _long_lanes(self._limits):
+                return False
+            self._long += 1
+            return True
+
+    def _leave_long(self) -> None:
+        with self._lock:
+            self._long -= 1
+
+    def close(self) -> None:
+        """Stop every worker process and wait until each is reaped; idempotent."""
+        with self._lock:
+            pool, self._pool, self._started = self._pool, None, None
+            atexit.unregister(self.close)
+        if pool is not None:
+            pool.stop()
+            pool.join(timeout=10)
+
+
+_SPAWN = multiprocessing.get_context("spawn")
+
+
+def _server_pid() -> int:
+    return os.getpid()
+
+
+async def _ran_for(task: Future[Any], waiting: asyncio.Future[Any], seconds: float, deadline: float) -> bool:
+    """Whether ``task`` ended before it had run ``seconds`` in its worker: the time it waited for a
+    worker (one being replaced, say) does not count, so a point lookup that waits for a new worker is
+    not taken for a long query.  Gives up (False) at ``deadline``."""
+    while not task.running() and not task.done() and time.monotonic() < deadline:
+        await asyncio.wait({waiting}, timeout=0.02)
+    if task.done():
+        return True
+    done, _ = await asyncio.wait({waiting}, timeout=seconds)
+    return bool(done)
+
+
+class _Turns:
+    """``size`` turns at the workers, given in arrival order (thread-safe, any event loop)."""
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._lock = threading.Lock()
+        self._waiters: deque[Future[None]] = deque()
+
+    async def take(self, timeout_s: float, busy: str) -> None:
+        """Take a turn, waiting at most ``timeout_s``; EndpointBusyError past it."""
+        with self._lock:
+            if self._free > 0 and not self._waiters:
+                self._free -= 1
+                return
+            waiter: Future[None] = Future()
+            self._waiters.append(waiter)
+        given = asyncio.wrap_future(waiter)
+        try:
+            done, _ = await asyncio.wait({given}, timeout=timeout_s)
+        except BaseException:  # the request was cancelled: a turn it was given goes back
+            if not waiter.cancel():
+                waiter.add_done_callback(lambda _: self.give_back())
+            raise
+        if not done and waiter.cancel():
+            raise EndpointBusyError(busy)
+
+    def give_back(self) -> None:
+        """Give a turn back: to the query that has waited longest, else to the free ones."""
+        with self._lock:
+            while self._waiters:
+                waiter = self._waiters.popleft()
+                if waiter.set_running_or_notify_cancel():
+                    break
+            else:
+                self._free += 1
+                return
+        waiter.set_result(None)
+
+
+def _outcome(tag: str, detail: Any) -> _Answer:
+    """The answer in a worker's reply (:func:`~yili.api.sparql_eval._run_task`), or its error raised."""
+    if tag == "answer":
+        return detail  # type: ignore[no-any-return]
+    if tag == "error":
+        name, kind, status, message = detail
+        error = _ERRORS_BY_NAME.get(name, YiliError)(message)
+        error.kind, error.status = kind, status
+        raise error
+    log.error("SPARQL evaluation failed in a worker process:\n%s", detail)
+    raise RuntimeError("SPARQL evaluation failed; see the log.")
+
+
+def _died(code: int | None) -> YiliError:
+    """The error for a query whose worker process ended under it (exit ``code``; negative: a signal)."""
+    how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit status {code}"
+    log.error("A SPARQL worker process died during a query (%s); pebble starts another", how)
+    return EvaluationCrashedError(
+        f"The worker process evaluating this query died ({how}): it needed more than its memory cap "
+        "(SparqlLimits.max_worker_memory_bytes), or the query engine crashed; it has been replaced. Large "
+        "joins and sorts (a cross product ordered by its variables), very deep nesting or very long chains "
+        "can do this: narrow or simplify the query."
+    )
+
+
+class ThreadPool:
+    """A few daemon threads of the server that evaluate queries off the event loop
+    (``isolation="thread"``).  Daemon threads, so a query Oxigraph cannot interrupt never holds up
+    the process at exit."""
+
+    def __init__(self, get_store: Callable[[], pyoxigraph.Store], limits: SparqlLimits) -> None:
+        self._get_store = get_store
+        self._limits = limits
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], _Answer], Future[_Answer]]] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    def _submit(self, job: Callable[[], _Answer]) -> Future[_Answer]:
+        future: Future[_Answer] = Future()
+        with self._lock:
+            if len(self._threads) < self._limits.max_concurrent_queries:
+                thread = threading.Thread(target=self._work, name=f"sparql-worker-{len(self._threads)}", daemon=True)
+                _start_with_large_stack(thread)
+                self._threads.append(thread)
+        self._jobs.put((job, future))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            job, future = self._jobs.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(job())
+            except YiliError as error:
+                _release_frames(error)
+                future.set_exception(error)
+            except Exception as error:
+                log.exception("SPARQL evaluation failed")
+                _release_frames(error)
+                future.set_exception(RuntimeError("SPARQL evaluation failed; see the log."))
+
+    async def evaluate(self, operation: _Operation) -> _Answer:
+        """Evaluate ``operation`` on a worker thread within ``limits.timeout_s``.
+
+        Raises
+        ------
+        QueryTimeoutError
+            The budget ran out (the worker is told to stop at its next result row).
+        YiliError
+            Whatever :func:`~yili.api.sparql_eval._evaluate` raises.
+        """
+        limits = self._limits
+        deadline = time.monotonic() + limits.timeout_s
+        stop = threading.Event()
+        future = self._submit(lambda: _evaluate(self._get_store, operation, limits, deadline, stop))
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limits.timeout_s)
+        except TimeoutError:
+            raise QueryTimeoutError(_timeout_message(limits)) from None
+        finally:
+            if not future.done():
+                stop.set()
+
+    def close(self) -> None:
+        """Nothing to stop: the threads are daemons, and a running query cannot be interrupted."""
+
+
+def _release_frames(error: BaseException) -> None:
+    """Clear the frames held by ``error`` and the errors chained to it, here on the worker thread.
+
+    Those frames hold pyoxigraph's result iterators, which are bound to the thread that made them
+    and must not be released on another one (the event loop's, which receives the error).
+    """
+    pending: list[BaseException] = [error]
+    seen: set[int] = set()
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if current.__traceback__ is not None:
+            traceback.clear_frames(current.__traceback__)
+            current.__traceback__ = None
+        pending.extend(chained for chained in (current.__cause__, current.__context__) if chained)
+
+
+def _long_lanes(limits: SparqlLimits) -> int:
+    """How many long queries may run at once: every worker but the short lane, and at least one."""
+    return max(1, limits.max_concurrent_queries - limits.short_lane)
+
+
+def _busy_message(limits: SparqlLimits) -> str:
+    return (
+        f"The SPARQL endpoint is busy: no worker was free within {limits.max_queue_wait_s:g} s "
+        f"(SparqlLimits.max_queue_wait_s); the query was not evaluated. Send it again after the Retry-After delay."
+    )
+
+
+def _lanes_message(limits: SparqlLimits, known: bool = False) -> str:
+    lanes = _long_lanes(limits)
+    what = (
+        f"this query ran past {limits.long_query_s:g} s before" if known else f"this query ran past {limits.long_query_s:g} s"
+    )
+    done = "it was not evaluated" if known else "it was stopped"
+    return (
+        f"The SPARQL endpoint is busy: {what} while {lanes} long queries were already running "
+        f"(SparqlLimits.short_lane keeps {limits.short_lane} worker(s) for short queries); {done}. "
+        "Send it again after the Retry-After delay, or narrow it."
+    )
+
+
+def _operation_key(operation: _Operation) -> tuple[object, ...]:
+    """What makes two queries the same for the long-query memory and the cache: text, dataset, format."""
+    return (operation.query, operation.default_graphs, operation.named_graphs, operation.accept, operation.format)
+
+
+_CHANGING = re.compile(r"(?<![A-Za-z0-9_])(?:NOW|RAND|UUID|STRUUID|BNODE)(?![A-Za-z0-9_])", re.IGNORECASE)
+_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+
+
+def _may_change(query: str) -> bool:
+    r"""Whether two evaluations of ``query`` on the same store may give different answers: whether it
+    may call ``NOW``, ``RAND``, ``UUID``, ``STRUUID`` or ``BNODE`` (SPARQL 1.1 Query, sections
+    17.4.3.10, 17.4.5.1 and 17.4.2.8-9: the functions whose value is new at each evaluation).
+
+    Decided on the raw text, conservatively: ``\u``/``\U`` escapes are decoded first (SPARQL 1.1
+    Query, section 19.2, allows them anywhere in a query), then any of those names standing as a
+    word (any case; not inside a longer run of ASCII letters, digits and ``_``) counts, even in a
+    string, a comment, an IRI or a variable name.  A false alarm only costs the cache a query.
+
+    >>> _may_change("SELECT (rand() AS ?r) {}")
+    True
+    >>> _may_change("SELECT (\\u004Eow() AS ?t) {}")
+    True
+    >>> _may_change("SELECT ?known ?brand WHERE { ?s ?p ?known }")
+    False
+    """
+
+    def decode(match: re.Match[str]) -> str:
+        code = int(match.group(1) or match.group(2), 16)
+        return chr(code) if code < 0x110000 else match.group(0)
+
+    return _CHANGING.search(_ESCAPE.sub(decode, query)) is not None
+
+
+class _AnswerCache:
+    """The answers a server keeps (``SparqlLimits.answer_cache_bytes``), by operation
+    (:func:`_operation_key`), the least recently used dropped first.
+
+    Thread-safe.  Kept: whole answers (no header, so never a truncated one) of at most 1/16 of the
+    bound each, to operations :func:`_may_change` does not flag.  The store must be read-only for as
+    long as the cache lives.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._answers: OrderedDict[tuple[object, ...], _Answer] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, operation: _Operation) -> _Answer | None:
+        """The answer kept for ``operation``, or None."""
+        if not self._answers:
+            return None
+        with self._lock:
+            key = _operation_key(operation)
+            answer = self._answers.get(key)
+            if answer is not None:
+                self._answers.move_to_end(key)
+            return answer
+
+    def put(self, operation: _Operation, answer: _Answer) -> None:
+        """Keep ``answer`` to ``operation`` if it may be kept (see the class)."""
+        size = len(answer.body)
+        if answer.headers or size > self._max_bytes // 16 or _may_change(operation.query):
+            return
+        with self._lock:
+            key = _operation_key(operation)
+            old = self._answers.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old.body)
+            self._answers[key] = _Answer(answer.body, answer.media_type, {})
+            self._bytes += size
+            while self._bytes > self._max_bytes:
+                _, dropped = self._answers.popitem(last=False)
+                self._bytes -= len(dropped.body)
