@@ -290,7 +290,8 @@ async function renderPlan(rite, params, token) {
     const now = new Map();
     for (const m of mine) {
       if (m.sequence > seq) break;
-      now.set(m.role || m.person, m);
+      if (m.present === false) now.delete(m.role || m.person); // the text took him out (出, seen off)
+      else now.set(m.role || m.person, m);
     }
     people.replaceChildren();
 
@@ -301,7 +302,7 @@ async function renderPlan(rite, params, token) {
       const off = same.indexOf(m) * 0.09;
       const x = m.x + off, y = -m.y;
       const g = svgEl("g", { class: `person ${m.status}${who === selected ? " selected" : ""}`, "data-person": m.person, "data-x": m.x, "data-y": m.y,
-        "data-place": m.place || "", "data-facing": m.facing || "", tabindex: "0" });
+        "data-place": m.place || "", "data-facing": m.facing || "", "data-facing-rule": m.facing_rule || "", tabindex: "0" });
       const v = facingVector(m.facing);
       if (v) g.append(svgEl("line", { x1: x, y1: y, x2: x + v[0] * 0.08, y2: y - v[1] * 0.08 }));
       g.append(svgEl("circle", { cx: x, cy: y, r: 0.035 }));
@@ -323,8 +324,8 @@ async function renderPlan(rite, params, token) {
     if (!selected) { list.replaceChildren(); return; }
     const seq = Number(slider.value);
     list.replaceChildren(...mine.filter((m) => (m.role || m.person) === selected && m.sequence <= seq).map((m) =>
-      el("li", {}, el("span", { class: "seq" }, m.sequence), ` ${m.person} ${m.place || "—"} ${m.facing || ""} `,
-        el("small", { lang: "en" }, `${m.status} · ${m.rule}`))));
+      el("li", {}, el("span", { class: "seq" }, m.sequence), ` ${m.person} ${m.present === false ? "out" : m.place || "—"} ${m.facing || ""} `,
+        el("small", { lang: "en" }, `${m.status} · ${m.rule}${m.facing_rule ? ` · facing ${m.facing_status} · ${m.facing_rule}` : ""}`))));
   }
   slider.oninput = draw;
   const play = document.getElementById("plan-play");
