@@ -87,7 +87,8 @@ def scene_rows(queries: Any, step_iri: str) -> list[dict[str, object]] | None:
     Returns
     -------
     list[dict] | None
-        One dict per person present, in the order they entered: ``person`` (as written), ``role``
+        One dict per person present, in the order they entered: ``placement`` (the IRI of the
+        yk:Placement that holds), ``person`` (as written), ``role``
         (concept IRI or None), ``place``, ``x``, ``y`` (floats or None), ``facing``, ``status``
         (``written``/``inferred``), ``rule``, ``source``, ``set_at`` (the IRI of the step that set it)
         and ``set_at_sequence``, ``facing_status``, ``facing_rule``, ``facing_set_at`` (IRI; None with
@@ -117,6 +118,7 @@ SELECT ?p ?person ?role ?place ?x ?y ?facing ?status ?rule ?source ?at ?atseq ?f
         key = str(r["role"] or r["person"])
         first_seen.setdefault(key, len(first_seen))
         last[key] = {
+            "placement": r["p"],
             "person": r["person"],
             "role": r["role"],
             "place": r["place"],
@@ -165,3 +167,16 @@ SELECT ?person ?role ?place ?x ?y ?facing ?status ?rule ?step ?sequence ?text ?e
         r["x"] = float(str(r["x"])) if r["x"] is not None else None
         r["y"] = float(str(r["y"])) if r["y"] is not None else None
     return rows
+
+
+def placement_triples(store: Any, placements: list[str]) -> str:
+    """The triples of the placements ``placements`` (IRIs) as N-Triples, in a stable order (sorted
+    lines): what a scene's JSON-LD is made from (the graph's own statements, nothing added)."""
+    if not placements:
+        return ""
+    values = " ".join(f"<{p}>" for p in placements)
+    triples = store.query(f"CONSTRUCT {{ ?p ?q ?o }} WHERE {{ VALUES ?p {{ {values} }} ?p ?q ?o }}", use_default_graph_as_union=True)
+    text = triples.serialize(format=pyoxigraph.RdfFormat.N_TRIPLES)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    return "".join(sorted(text.splitlines(keepends=True)))

@@ -47,3 +47,34 @@ SELECT (COUNT(?p) AS ?n) WHERE { ?p a yk:Placement ; yk:personLabel "主人" ; y
     n = int(r.json()["results"]["bindings"][0]["n"]["value"])
     steps_of_host = client.get("/steps", params={"agent": "主人", "limit": 1}).json()["total"]
     assert 0 < n < steps_of_host  # a placement per move, not per step
+
+
+def test_scene_as_json_ld(client):
+    """``Accept: application/ld+json``: the placements that hold at the step, with the graph's own
+    statements, compacted with ontology/context.jsonld; read back as RDF they give the same values."""
+    from decimal import Decimal
+
+    from rdflib import Graph, Literal, Namespace, URIRef
+
+    r = client.get("/steps/yanli/shuzhu-excerpt/16/2/scene", headers={"Accept": "application/ld+json"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/ld+json") and r.headers["vary"] == "Accept"
+    doc = r.json()
+    assert doc["@context"]["placeLabel"] == {"@id": "yk:placeLabel"} and doc["@context"]["dctSource"] == {"@id": "dcterms:source"}
+    nodes = {n["personLabel"]: n for n in doc["@graph"]}
+    host = nodes["主人"]
+    assert host["id"].endswith("/placement/yanli/shuzhu-excerpt/16/2/role-zhuren") and host["type"] == "Placement"
+    assert (host["placeLabel"], host["positionStatus"], host["positionRule"], host["facingLabel"], host["facingRule"]) == (
+        "西階上", "written", "climb", "東面", "place")  # fmt: skip
+    assert host["atStep"].endswith("/step/yanli/shuzhu-excerpt/16/2")
+    # as RDF: yk:x is an xsd:decimal, dcterms:source the sentence; the same persons as the JSON scene
+    g = Graph().parse(data=r.text, format="json-ld")
+    yk = Namespace("https://w3id.org/yili-kg/ontology#")
+    node = URIRef(host["id"])
+    assert g.value(node, yk.x) == Literal(Decimal("-0.8")) and g.value(node, yk.y) == Literal(Decimal("0.08"))
+    assert "阼階" in str(g.value(node, URIRef("http://purl.org/dc/terms/source")))
+    persons = {p["person"] for p in client.get("/steps/yanli/shuzhu-excerpt/16/2/scene").json()["persons"]}
+    assert {str(o) for o in g.objects(None, yk.personLabel)} == persons
+    # the guest is out after 賔出 (8/1): no placement of his in that scene's JSON-LD
+    out = client.get("/steps/yanli/shuzhu-excerpt/8/1/scene", headers={"Accept": "application/ld+json"}).json()
+    assert "賔" not in {n["personLabel"] for n in out["@graph"]} and "公" in {n["personLabel"] for n in out["@graph"]}
+    assert client.get("/steps/yanli/shuzhu-excerpt/16/2/scene", headers={"Accept": "text/html"}).status_code == 406
