@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from yili.api.resources import choose_format
 from yili.api.service import Service
-from yili.graph.scenes import move_rows, placement_triples, scene_rows
+from yili.graph.scenes import furnishing_rows, move_rows, placement_triples, scene_rows
 from yili.ontology.errors import NotFoundError
 from yili.ontology.namespaces import mint
 
@@ -67,6 +67,21 @@ def make_scenes_router(service: Service) -> APIRouter:
         ``rite`` and ``edition`` select as for ``/stages`` (an unknown rite answers 404)."""
         _only_params(request, {"rite", "edition"})
         rows = move_rows(service.queries, rite=(rite or "").strip() or None, edition=(edition or "").strip() or None)
+        return [r | {"url": _step_url(service, str(r["step"]))} for r in rows]
+
+    @router.get("/furnishings", summary="The vessels and mats the text sets out, where and from which step (for the plan)", responses=_errors(400, 404))
+    def all_furnishings(
+        request: Request,
+        rite: Annotated[str | None, Query(description="Keep one rite (its key or name)", max_length=50)] = None,
+        edition: Annotated[str | None, Query(description="Keep one edition (its key: shuzhu)", max_length=50)] = None,
+    ) -> list[dict[str, Any]]:
+        """The things set out (:func:`yili.ingest.scenes.furnishings`), in ritual order: ``object`` (as
+        written), ``kind`` (``mat``, ``vessel``, ``thing``), ``place`` (as written), ``x``, ``y`` (on the
+        plan: depths of the hall, x east, y north), ``facing`` (a mat's, or null), ``step`` (IRI),
+        ``sequence``, ``removed_sequence`` (the step that clears it away, 徹, or null), ``edition``,
+        ``url`` (the step's page); ``rite`` and ``edition`` select as for ``/moves`` (unknown rite: 404)."""
+        _only_params(request, {"rite", "edition"})
+        rows = furnishing_rows(service.queries, rite=(rite or "").strip() or None, edition=(edition or "").strip() or None)
         return [r | {"url": _step_url(service, str(r["step"]))} for r in rows]
 
     @router.get("/ground", summary="The plan of the ritual ground (ontology/ground.ttl)", responses=_errors(400))

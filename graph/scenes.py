@@ -18,7 +18,7 @@ from typing import Any
 
 import pyoxigraph
 from rdflib import URIRef
-from yili.ingest.scenes import moves
+from yili.ingest.scenes import furnishings, moves
 from yili.ingest.steps import Step
 from yili.ontology.namespaces import mint
 
@@ -180,3 +180,69 @@ def placement_triples(store: Any, placements: list[str]) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     return "".join(sorted(text.splitlines(keepends=True)))
+
+
+def add_furnishings(add: Any, steps: tuple[Step, ...], iris: list[URIRef], yk: Any, base: str | None = None) -> int:
+    """Write the vessels, mats and things set out (:func:`yili.ingest.scenes.furnishings`) into an
+    edition's graph: one ``yk:Furnishing`` per step that sets one out, IRI
+    ``furnishing/{rite}/{edition}/{block}/{ordinal}``, with ``yk:atStep``, ``yk:objectLabel`` (as written),
+    ``yk:furnishingKind`` (``mat``, ``vessel``, ``thing``), ``yk:placeLabel``, ``yk:x``, ``yk:y``
+    (``xsd:decimal``), ``yk:facingLabel`` (a mat's, when written), ``yk:removedAt`` (the step that clears
+    it away, 徹) and ``dcterms:source``.
+
+    Returns
+    -------
+    int
+        How many were written.
+    """
+    from rdflib.namespace import DCTERMS, RDF
+
+    n = 0
+    for it in furnishings(steps):
+        step = steps[it.step - 1]
+        fi = mint("furnishing", *step.key.split("/"), base=base)
+        add((fi, RDF.type, yk.Furnishing))
+        add((fi, yk.atStep, iris[it.step - 1]))
+        add((fi, yk.objectLabel, pyoxigraph.Literal(it.object)))
+        add((fi, yk.furnishingKind, pyoxigraph.Literal(it.kind)))
+        add((fi, yk.placeLabel, pyoxigraph.Literal(it.place)))
+        add((fi, yk.x, pyoxigraph.Literal(repr(float(it.x)), datatype=_DECIMAL)))
+        add((fi, yk.y, pyoxigraph.Literal(repr(float(it.y)), datatype=_DECIMAL)))
+        if it.facing:
+            add((fi, yk.facingLabel, pyoxigraph.Literal(it.facing)))
+        if it.removed:
+            add((fi, yk.removedAt, iris[it.removed - 1]))
+        add((fi, DCTERMS.source, pyoxigraph.Literal(it.source)))
+        n += 1
+    return n
+
+
+def furnishing_rows(queries: Any, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
+    """Every furnishing (vessel, mat, thing set out) of the selected editions, in order (edition, step):
+    ``object``, ``kind``, ``place``, ``x``, ``y`` (floats), ``facing`` (or None), ``step`` (IRI),
+    ``sequence``, ``removed_sequence`` (the sequence of the step that clears it away, or None),
+    ``edition``.
+
+    Raises
+    ------
+    UnknownTermError
+        ``rite`` names no rite.
+    """
+    rows = queries.backend.select(
+        queries._prefix_block
+        + f"""
+SELECT ?object ?kind ?place ?x ?y ?facing ?step ?sequence ?removed_sequence ?edition WHERE {{
+  {queries._selection(rite, edition)}
+  ?f a yk:Furnishing ; yk:atStep ?step ; yk:objectLabel ?object ; yk:furnishingKind ?kind ; yk:placeLabel ?place ;
+     yk:x ?x ; yk:y ?y .
+  ?step yk:inEdition ?edition ; yk:sequence ?sequence .
+  OPTIONAL {{ ?f yk:facingLabel ?facing }}
+  OPTIONAL {{ ?f yk:removedAt ?gone . ?gone yk:sequence ?removed_sequence }}
+}} ORDER BY ?edition ?sequence"""
+    )
+    for r in rows:
+        r["x"] = float(str(r["x"]))
+        r["y"] = float(str(r["y"]))
+        r["sequence"] = int(str(r["sequence"]))
+        r["removed_sequence"] = int(str(r["removed_sequence"])) if r["removed_sequence"] is not None else None
+    return rows

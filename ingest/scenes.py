@@ -335,3 +335,86 @@ def moves(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) ->
                 out.append(pos)
                 last[role] = pos
     return out
+
+
+MAT, VESSEL, THING = "mat", "vessel", "thing"
+
+
+@dataclass(frozen=True)
+class Item:
+    """A vessel, mat or thing set out at a written place, drawn on the plan from its step on.
+
+    Attributes
+    ----------
+    step : int
+        The sequence number of the step that sets it out.
+    object : str
+        What is set out, as written (洗, 席, 筵, 服); joint objects joined by ``+`` as in the step.
+    kind : str
+        ``mat`` (席, 筵), ``vessel`` (a vessel of the vocabulary, or the basin 洗, the jar 尊, the basket 篚)
+        or ``thing``.
+    place : str
+        The location as written (東榮, 門中闑西閾外).
+    x, y : float
+        Its point on the plan (depths of the hall, x east, y north), by :func:`~yili.ingest.ground.resolve`.
+    facing : str | None
+        The way a mat is laid, as written (西面: one sitting on it faces west).
+    removed : int | None
+        The sequence number of the step that clears it away (徹 naming it), if any.
+    source : str
+        The sentence of the rule of setting out (``ykg:set-out`` in ``ground.ttl``).
+    """
+
+    step: int
+    object: str
+    kind: str
+    place: str
+    x: float
+    y: float
+    facing: str | None
+    removed: int | None
+    source: str
+
+
+def _kind(step: Step, ground: Ground) -> str:
+    """``mat``, ``vessel`` or ``thing`` for what ``step`` sets out (``yk:vesselWord`` in ``ground.ttl``)."""
+    obj = step.object or ""
+    key = step.object_term.key if step.object_term else ""
+    if key == "place-xi-mat" or obj.endswith(_MATS):
+        return MAT
+    if key.startswith("vessel-") or step.vessel is not None or any(w in obj for w in ground.vessel_words):
+        return VESSEL
+    return THING
+
+
+def furnishings(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> list[Item]:
+    """The vessels, mats and things the text sets out at a place, in order: each actual step whose act
+    sets out (``ykg:set-out``: 設, 陳, 布, 筵, 具饌) with an object and a written location that resolves on
+    the plan.  A later actual step that clears away (徹) an object of the same name marks the last such
+    item not yet cleared ``removed`` at that step.
+
+    Returns
+    -------
+    list[Item]
+        In the order of the steps; a step with an unresolved location (服北: a place set by the rite) or
+        no object gives none.
+    """
+    ground = ground or load_ground()
+    out: list[Item] = []
+    for step in steps:
+        if step.mode != "actual":
+            continue
+        if step.action.key in ground.set_out and step.object and step.location:
+            spot = resolve(step.location, ground)
+            if spot is None:
+                continue
+            facing = step.facing.label if step.facing else None
+            out.append(Item(step.sequence, step.object, _kind(step, ground), step.location, spot.x, spot.y, facing, None, ground.set_out_source))
+        elif step.action.key in ground.clear and step.object:
+            for name in step.object.split("+"):
+                for k in range(len(out) - 1, -1, -1):
+                    item = out[k]
+                    if item.removed is None and (item.object == name or item.object.split("+")[-1] == name):
+                        out[k] = Item(item.step, item.object, item.kind, item.place, item.x, item.y, item.facing, step.sequence, item.source)
+                        break
+    return out

@@ -126,7 +126,10 @@ class Ground:
 
     ``bows`` are the action keys of a bow, whose facing the text writes once at a place and then leaves
     out (``ykg:bow``, with ``bow_source``); ``see_off`` the action keys by which one sees another off,
-    who then leaves the scene (``ykg:see-off``, with ``see_off_source``).  Both sorted."""
+    who then leaves the scene (``ykg:see-off``, with ``see_off_source``); ``set_out`` the acts that set
+    out a vessel, a mat or a thing at a written place (``ykg:set-out``) and ``clear`` those that clear
+    them away (``ykg:clear-away``), each with its sentence; ``vessel_words`` the words that make what is
+    set out a vessel (``yk:vesselWord``).  All sorted."""
 
     features: dict[str, Feature]
     relations: tuple[Relation, ...]
@@ -137,6 +140,11 @@ class Ground:
     bow_source: str = ""
     see_off: tuple[str, ...] = ()
     see_off_source: str = ""
+    set_out: tuple[str, ...] = ()
+    set_out_source: str = ""
+    clear: tuple[str, ...] = ()
+    clear_source: str = ""
+    vessel_words: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -231,9 +239,13 @@ def load_ground() -> Ground:
 
     bows, bow_source = acts("FacingRule")
     see_off, see_off_source = acts("LeaveRule")
+    set_out, set_out_source = acts("SetOutRule")
+    clear, clear_source = acts("ClearRule")
+    vessel_words = tuple(sorted({str(o) for o in g.objects(None, URIRef(_YK + "vesselWord"))}))
     return Ground(
         features=features, relations=tuple(relations), motions=motions, stairs_of=stairs_of, stairs_source=stairs_source,
         bows=bows, bow_source=bow_source, see_off=see_off, see_off_source=see_off_source,
+        set_out=set_out, set_out_source=set_out_source, clear=clear, clear_source=clear_source, vessel_words=vessel_words,
     )  # fmt: skip
 
 

@@ -249,14 +249,15 @@ function facingVector(facing) {
  * button run the rite step by step; a click on a mark lists where he has been. */
 async function renderPlan(rite, params, token) {
   document.title = "位 Floor plan · 儀禮 yili-kg";
-  const [ground, steps, moves, stages, phases] = await Promise.all([
+  const [ground, steps, moves, stages, phases, furnishings] = await Promise.all([
     getJSON("/ground"), allSteps({ rite }), getJSON(`/moves${query({ rite })}`), getJSON(`/stages${query({ rite })}`),
-    getJSON(`/phases${query({ rite })}`),
+    getJSON(`/phases${query({ rite })}`), getJSON(`/furnishings${query({ rite })}`),
   ]);
   if (token !== state.token) return;
   const edition = steps.length ? steps[0].edition : null;
   const chain = steps.filter((s) => s.edition === edition);
   const mine = moves.filter((m) => m.edition === edition);
+  const things = furnishings.filter((f) => f.edition === edition);
   const svg = document.getElementById("plan-svg");
   svg.setAttribute("viewBox", "-1.9 -2.3 3.8 6.2"); // x from -1.9 to 1.9; plan y from 2.3 (north) down to -3.9
   const base = svgEl("g", { class: "ground" });
@@ -273,7 +274,8 @@ async function renderPlan(rite, params, token) {
     base.append(label);
   }
   const people = svgEl("g", { class: "people" });
-  svg.replaceChildren(base, people);
+  const setOut = svgEl("g", { class: "furnishings" });
+  svg.replaceChildren(base, setOut, people);
   const stageOf = new Map();
   for (const st of stages) for (const m of st.members) stageOf.set(m, st);
   const phaseOf = new Map();
@@ -294,6 +296,23 @@ async function renderPlan(rite, params, token) {
       else now.set(m.role || m.person, m);
     }
     people.replaceChildren();
+    // the vessels and mats the text has set out by this step, and not cleared away (徹)
+    setOut.replaceChildren(...things.filter((f) => f.sequence <= seq && (f.removed_sequence === null || f.removed_sequence > seq)).map((f) => {
+      const g = svgEl("g", { class: `furnishing ${f.kind}`, "data-object": f.object, "data-kind": f.kind, "data-place": f.place,
+        "data-x": f.x, "data-y": f.y, "data-facing": f.facing || "" });
+      const across = f.facing && /[東东西]/.test(f.facing); // a mat laid facing east or west runs north-south
+      if (f.kind === "mat") {
+        const w = across ? 0.06 : 0.2, h = across ? 0.2 : 0.06;
+        g.append(svgEl("rect", { x: f.x - w / 2, y: -f.y - h / 2, width: w, height: h }));
+      } else if (f.kind === "vessel") {
+        g.append(svgEl("rect", { x: f.x - 0.03, y: -f.y - 0.03, width: 0.06, height: 0.06, rx: 0.015 }));
+      } else {
+        g.append(svgEl("circle", { cx: f.x, cy: -f.y, r: 0.02 }));
+      }
+      g.append(svgEl("title", {}, `${f.object} ${f.place}${f.facing ? " " + f.facing : ""}`));
+      g.append(svgEl("text", { x: f.x + 0.035, y: -f.y + 0.06 }, f.object));
+      return g;
+    }));
 
     for (const [who, m] of now) {
       if (m.x === null || m.y === null) continue;

@@ -225,9 +225,9 @@ def test_the_routes_compared_cover_every_get_route(embedded):
     # remote store in the same round (stages, scenes, comparison, patterns, search, commentary) are not yet
     # compared over a remote store: listed here so that a route added later without a comparison still fails
     not_yet_compared = {
-        "/stages", "/moves", "/ground", "/steps/{rite}/{edition}/{block}/{ordinal}/scene", "/compare", "/patterns",
+        "/stages", "/moves", "/furnishings", "/ground", "/steps/{rite}/{edition}/{block}/{ordinal}/scene", "/compare", "/patterns",
         "/next", "/ngrams", "/search", "/glosses", "/citations", "/graph/vocabulary",
-        *(f"/{kind}/{{key}}" for kind in ("stage", "placement", "statement", "gloss", "reading", "citation")),
+        *(f"/{kind}/{{key}}" for kind in ("stage", "placement", "furnishing", "statement", "gloss", "reading", "citation")),
     }  # fmt: skip
     assert (paths - templates) - not_yet_compared == {"/sparql"}
 

@@ -78,3 +78,10 @@ def test_scene_as_json_ld(client):
     out = client.get("/steps/yanli/shuzhu-excerpt/8/1/scene", headers={"Accept": "application/ld+json"}).json()
     assert "賔" not in {n["personLabel"] for n in out["@graph"]} and "公" in {n["personLabel"] for n in out["@graph"]}
     assert client.get("/steps/yanli/shuzhu-excerpt/16/2/scene", headers={"Accept": "text/html"}).status_code == 406
+
+
+def test_furnishings_route(client):
+    rows = client.get("/furnishings", params={"rite": "yanli"}).json()
+    assert [(r["object"], r["kind"], r["place"], r["x"], r["y"], r["url"]) for r in rows] == [
+        ("席", "mat", "西阶上少东", -0.8, 0.08, "/steps/yanli/shuzhu-excerpt/82/1")]  # 席工于西阶上少东
+    assert client.get("/furnishings", params={"rite": "nosuchrite"}).status_code == 404

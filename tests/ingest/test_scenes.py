@@ -195,3 +195,21 @@ def test_yanli_exit_entry_and_bow_facing(extraction):
     host = scene["role-zhuren"]
     assert (step.text, host.place, host.facing, host.facing_status, host.facing_rule) == ("拜", "阼階下", "北面", INFERRED, "bow")
     assert f"step {written}" in host.facing_source
+
+
+def test_shiguanli_vessels_and_mats_set_out(shiguan):
+    """The things set out at a written place (設, 陳, 布, 筵): the divination mat in the gate, the basin under
+    the east eave, the capping mat by the east wall until 徹…筵 clears it, the mat west of the door."""
+    from yili.ingest.scenes import furnishings
+
+    items = {(shiguan.steps[i.step - 1].key, i.object): i for i in furnishings(shiguan.steps)}
+    mat = items[("shiguanli/shuzhu/6/1", "席")]  # 布席於門中闑西閾外西面
+    assert (mat.kind, mat.place, mat.x, mat.y, mat.facing, mat.removed) == ("mat", "門中闑西閾外", 0.0, -3.0, "西面", None)
+    basin = items[("shiguanli/shuzhu/25/3", "洗")]  # 設洗直於東榮南北
+    assert (basin.kind, basin.place, basin.x, basin.y) == ("vessel", "東榮", 1.5, 0.0)
+    capping = items[("shiguanli/shuzhu/47/1", "筵")]  # 筵于東序少北西面 … 徹皮弁冠櫛筵 (59/1)
+    cleared = next(s for s in shiguan.steps if s.key == "shiguanli/shuzhu/59/1")
+    assert (capping.kind, capping.facing, capping.removed, cleared.text) == ("mat", "西面", cleared.sequence, "徹皮弁冠櫛筵")
+    assert items[("shiguanli/shuzhu/60/1", "筵")].facing == "南面"  # 筵於户西南面
+    assert len(items) == 6  # 筵二在南, 尊…在服北: their place is set by the rite (no point on the plan)
+
