@@ -418,3 +418,73 @@ def furnishings(steps: tuple[Step, ...] | list[Step], ground: Ground | None = No
                         out[k] = Item(item.step, item.object, item.kind, item.place, item.x, item.y, item.facing, step.sequence, item.source)
                         break
     return out
+
+
+@dataclass(frozen=True)
+class SceneCheck:
+    """How the scenes of a run of steps agree with what the text writes.
+
+    Attributes
+    ----------
+    total : int
+        Agents of actual steps with a written location (one per agent).
+    same : int
+        Of them, how many stand at that location after the step (the same text, or a place of the plan
+        that is, or lies in, the written one: 阼階上 for 阼階).
+    misses : tuple[tuple[str, str, str | None, str], ...]
+        (step key, person, place after the step, location written) for each one that does not.
+    two_places : int
+        Persons found at two places after one step (a role and its name as written both present): 0.
+    before_entering : int
+        Agents of actual steps absent from the scene after the step, the step not taking them out (0).
+    """
+
+    total: int
+    same: int
+    misses: tuple[tuple[str, str, str | None, str], ...]
+    two_places: int
+    before_entering: int
+
+    @property
+    def share(self) -> float:
+        """``same / total`` (1.0 with nothing to check)."""
+        return self.same / self.total if self.total else 1.0
+
+
+def same_place(place: str | None, written: str, ground: Ground | None = None) -> bool:
+    """Whether a scene's ``place`` is the location ``written``: the same text, or the feature it resolves
+    to is the written one's or one of its parts (阼階上 of 阼階)."""
+    if place == written:
+        return True
+    ground = ground or load_ground()
+    want, got = resolve(written, ground), resolve(place, ground)
+    return bool(want and got and (got.feature == want.feature or got.feature.startswith(want.feature + "-")))
+
+
+def check_scenes(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> SceneCheck:
+    """Check the scenes of ``steps`` against their written locations (:class:`SceneCheck`): the measure
+    ``benchmarks/scenes.py`` reports on the shared gold and ``tests/ingest/test_scenes.py`` holds."""
+    ground = ground or load_ground()
+    total = same = two = before = 0
+    misses: list[tuple[str, str, str | None, str]] = []
+    for step, scene in zip(steps, scenes(steps, ground), strict=True):
+        names: dict[str, int] = {}
+        for key, p in scene.items():
+            names[p.person] = names.get(p.person, 0) + 1
+            two += key != p.role  # a position filed under another person's key
+        two += sum(n - 1 for n in names.values())
+        if step.mode != "actual" or step.summary:
+            continue
+        leaves = ground.motions.get(step.action.key) is not None and ground.motions[step.action.key].kind == "exit"
+        for t in step.agent:
+            if t.key and not t.key.startswith("role-"):
+                continue
+            p = scene.get(t.key or t.label)
+            before += p is None and not leaves
+            if step.location:
+                total += 1
+                if p is not None and same_place(p.place, step.location, ground):
+                    same += 1
+                else:
+                    misses.append((step.key, t.label, p.place if p else None, step.location))
+    return SceneCheck(total, same, tuple(misses), two, before)

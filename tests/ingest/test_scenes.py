@@ -123,6 +123,24 @@ def test_on_the_shared_gold_the_agent_stands_at_the_written_location(vocabulary)
     assert same / total >= 0.95  # 378 of 380 when written (主人拜于位 is at his 位; 相 is no role of the vocabulary)
 
 
+def test_scenes_on_each_gold_set(vocabulary):
+    """Per gold set (``python benchmarks/scenes.py`` prints it): the agent stands at the written location
+    after the step, no person is at two places, no agent is absent from the scene of his step."""
+    from yili.ingest.scenes import check_scenes
+
+    files = [shared_path("gold", "steps.jsonl"), *map(str, sorted(glob.glob(str(shared_path("gold", "kanripo")) + "/steps_*.jsonl")))]
+    found = {}
+    for f in files:
+        c = check_scenes(_gold_steps([json.loads(line) for line in open(f, encoding="utf-8")], vocabulary))
+        found[str(f).rsplit("/", 1)[-1]] = (c.total, c.same, c.two_places, c.before_entering)
+        assert c.share >= 0.95 and c.two_places == 0 and c.before_entering == 0, (f, c)
+    assert found == {
+        "steps.jsonl": (51, 51, 0, 0), "steps_pinli.jsonl": (42, 42, 0, 0), "steps_shiguanli.jsonl": (67, 67, 0, 0),
+        "steps_shisangli.jsonl": (81, 80, 0, 0), "steps_shixiangjianli.jsonl": (9, 9, 0, 0),
+        "steps_teshengkuishi.jsonl": (36, 36, 0, 0), "steps_xiangsheli.jsonl": (93, 93, 0, 0),
+    }  # fmt: skip  (士喪 22/4 主人拜于位: 位 is his standing place, not a place of the plan)
+
+
 def test_scenes_csv_from_the_command_line(capsys):
     import csv
     import io
