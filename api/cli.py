@@ -517,8 +517,8 @@ def cmd_scenes(args: argparse.Namespace) -> int:
     out.writerow(["step", "sequence", "person", "place", "x", "y", "facing", "status", "rule", "source", "facing_status", "facing_rule", "present"])
     for e in extractions:
         for p in moves(e.steps):
-            step = e.steps[p.step - 1]
-            out.writerow([str(step_iri(step, base)), p.step, p.person, p.place or "", "" if p.x is None else p.x,
+            step = e.steps[(p.at or p.step) - 1]
+            out.writerow([str(step_iri(step, base)), p.at or p.step, p.person, p.place or "", "" if p.x is None else p.x,
                           "" if p.y is None else p.y, p.facing or "", p.status, p.rule, p.source, p.facing_status or "",
                           p.facing_rule or "", "true" if p.present else "false"])  # fmt: skip
     return 0

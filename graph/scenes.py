@@ -52,11 +52,12 @@ def add_placements(add: Any, steps: tuple[Step, ...], iris: list[URIRef], yk: An
 
     n = 0
     for p in moves(steps):
-        step = steps[p.step - 1]
+        assert p.at is not None
+        step = steps[p.at - 1]  # the step of the move: one placement per person and step
         rite, edition, block, ordinal = step.key.split("/")
         pi = mint("placement", rite, edition, block, ordinal, p.role, base=base)
         add((pi, RDF.type, yk.Placement))
-        add((pi, yk.atStep, iris[p.step - 1]))
+        add((pi, yk.atStep, iris[p.at - 1]))
         if p.role.startswith("role-") and vocab:
             add((pi, yk.person, URIRef(vocab + p.role)))
         add((pi, yk.personLabel, pyoxigraph.Literal(p.person)))

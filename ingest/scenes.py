@@ -92,6 +92,9 @@ class Position:
     present : bool
         False once the text has taken him out (rules ``exit``, ``seen-off``): he is in no scene until he
         enters again; ``place``, ``x``, ``y`` and ``facing`` are then None.
+    at : int | None
+        In :func:`moves` only: the sequence number of the step at which this change happens (the place
+        may have been set earlier, at ``step``, and the facing at ``facing_step``); None in a scene.
     """
 
     person: str
@@ -109,6 +112,7 @@ class Position:
     facing_step: int | None = None
     facing_source: str = ""
     present: bool = True
+    at: int | None = None
 
     def as_record(self) -> dict[str, object]:
         """JSON-ready dict of every attribute."""
@@ -116,7 +120,7 @@ class Position:
 
 
 FIELDS = ("person", "role", "place", "x", "y", "facing", "status", "step", "rule", "source", "facing_status", "facing_rule",
-          "facing_step", "facing_source", "present")  # fmt: skip
+          "facing_step", "facing_source", "present", "at")  # fmt: skip
 """The attributes of :class:`Position`, in the order of :meth:`Position.as_record`."""
 
 
@@ -326,13 +330,16 @@ def _spot(p: Position) -> Spot | None:
 def moves(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> list[Position]:
     """Only the changes: each position a step sets (place or facing, or his leaving: ``present`` False),
     in order; what the graph and the CSV hold (the scene at a step is the last change of each person up
-    to it, leaving out those whose last change took them out)."""
+    to it, leaving out those whose last change took them out).  Each has ``at``, the step of the change:
+    at most one change per person and step."""
+    from dataclasses import replace
+
     out: list[Position] = []
     last: dict[str, Position] = {}
-    for scene in _states(steps, ground or load_ground()):
+    for step, scene in zip(steps, _states(steps, ground or load_ground()), strict=True):
         for role, pos in scene.items():
             if last.get(role) != pos:
-                out.append(pos)
+                out.append(replace(pos, at=step.sequence))
                 last[role] = pos
     return out
 

@@ -79,6 +79,9 @@ def test_no_one_acts_before_entering_and_each_is_at_one_place(extraction):
     changes = moves(extraction.steps)
     assert len(changes) < sum(len(s) for s in all_scenes) / 3
     assert all(p.status in (WRITTEN, INFERRED) and p.rule for p in changes)
+    # one change per person and step (a placement's IRI is its step and person)
+    assert len({(p.at, p.role) for p in changes}) == len(changes)
+    assert all(p.at is not None and p.at >= p.step for p in changes)
 
 
 def _gold_steps(rows, vocabulary):
