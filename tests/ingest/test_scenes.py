@@ -234,3 +234,12 @@ def test_shiguanli_vessels_and_mats_set_out(shiguan):
     assert items[("shiguanli/shuzhu/60/1", "筵")].facing == "南面"  # 筵於户西南面
     assert len(items) == 6  # 筵二在南, 尊…在服北: their place is set by the rite (no point on the plan)
 
+
+
+def test_on_the_extracted_steps_no_one_acts_out_of_the_scene_or_at_two_places(shiguan, extraction):
+    """Read end to end from the extractor's steps (士冠禮, the 燕禮 excerpt): every agent is in the scene of
+    his step unless the step takes him out, no one is at two places, and the written locations hold."""
+    from yili.ingest.scenes import check_scenes
+
+    assert [(c.total, c.same, c.two_places, c.before_entering) for c in map(check_scenes, (shiguan.steps, extraction.steps))] == [
+        (66, 66, 0, 0), (93, 92, 0, 0)]  # fmt: skip
