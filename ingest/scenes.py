@@ -235,7 +235,8 @@ def _face(
             and standing is not None and standing.place == pos.place and standing.facing):  # fmt: skip
         return face(standing.facing, INFERRED, "stand", motion.source + "; the facing of his standing place " + (pos.place or ""))
     if pos.step == step.sequence and pos.rule == "mat" and mat_facing is not None:
-        return face(mat_facing[0], INFERRED, "mat", f"the mat laid facing {mat_facing[0]} (step {mat_facing[1]})")
+        why = (motion.source + "; ") if motion else ""
+        return face(mat_facing[0], INFERRED, "mat", f"{why}the mat laid facing {mat_facing[0]} (step {mat_facing[1]})")
     spot = resolve(pos.place, ground) if pos.place else None
     mine = pos.role + " " + _where(spot) if spot is not None else ""
     if step.action.key in ground.bows and mine in bowed:
