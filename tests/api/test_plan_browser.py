@@ -113,6 +113,15 @@ def test_the_plan_draws_the_vessels_and_mats_the_text_sets_out(tab: Tab, server:
     assert _things(page)["筵@東序少北"]["facing"] == "西面"
     _slide(page, seq["/steps/shiguanli/shuzhu/59/1"])  # 徹皮弁冠櫛筵: cleared away
     assert "筵@東序少北" not in _things(page) and "洗@東榮" in _things(page)
+    # 賔出 takes the guest off the plan; 賔禮辭 before any 入: he is drawn outside the gate
+    guest = 'g.person[data-person="賔"]'
+    with httpx.Client(base_url=server, timeout=30) as api:  # before it he is in the scene (賔降直西序東面: no point on the plan)
+        before = api.get("/steps/shiguanli/shuzhu/69/3/scene").json()["persons"]
+    assert [p["place"] for p in before if p["person"] == "賔"] == ["直西序"]
+    _slide(page, seq["/steps/shiguanli/shuzhu/70/1"])
+    assert page.eval_on_selector_all(f"#plan-svg {guest}", "gs => gs.length") == 0
+    _slide(page, seq["/steps/shiguanli/shuzhu/71/2"])
+    assert page.eval_on_selector(f"#plan-svg {guest}", "g => g.dataset.place") == "門外"
     tab.assert_clean()
 
 
