@@ -243,3 +243,12 @@ def test_on_the_extracted_steps_no_one_acts_out_of_the_scene_or_at_two_places(sh
 
     assert [(c.total, c.same, c.two_places, c.before_entering) for c in map(check_scenes, (shiguan.steps, extraction.steps))] == [
         (66, 66, 0, 0), (93, 92, 0, 0)]  # fmt: skip
+
+
+def test_going_out_of_the_chamber_is_onto_the_hall_not_out_of_the_scene(extractor):
+    """有司徹 主婦洗爵于房中出: 出 from the 房 (north of the hall's back 楣) leads onto the hall (rule
+    ``exit-room``), where she acts next (尊南西面拜); 出 from the court would take her out."""
+    e = extractor.extract(read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_017.txt")))
+    step, scene = after(e, "yousiche/shuzhu/61/2")
+    wife = scene["role-zhufu"]
+    assert (step.text, wife.place, wife.x, wife.y, wife.status, wife.rule) == ("出", "堂", 0.0, 0.5, INFERRED, "exit-room")
