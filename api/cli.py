@@ -533,8 +533,9 @@ def cmd_ngrams(args: argparse.Namespace) -> int:
 def cmd_scenes(args: argparse.Namespace) -> int:
     """``yili-kg scenes [INPUT ...]``: who is where, as CSV (RFC 4180, UTF-8): one row per move, each
     person's place, point on the plan of ``ontology/ground.ttl`` (x east, y north, in depths of the hall),
-    facing, ``written`` or ``inferred``, and the rule that set it (:mod:`yili.ingest.scenes`).  The scene
-    at a step is the last row of each person up to it."""
+    facing, ``written`` or ``inferred``, and the rule that set it (:mod:`yili.ingest.scenes`), then the
+    facing's status and rule and ``present`` (``false``: the move takes him out of the scene: 出, seen
+    off).  The scene at a step is the last row of each person up to it."""
     import csv
 
     from yili.graph.build import step_iri
@@ -543,12 +544,13 @@ def cmd_scenes(args: argparse.Namespace) -> int:
     base = _base(args.base_iri)
     _e, extractions = _extract(args.inputs, args.vocab, args.rite)
     out = csv.writer(sys.stdout, lineterminator="\r\n")
-    out.writerow(["step", "sequence", "person", "place", "x", "y", "facing", "status", "rule", "source"])
+    out.writerow(["step", "sequence", "person", "place", "x", "y", "facing", "status", "rule", "source", "facing_status", "facing_rule", "present"])
     for e in extractions:
         for p in moves(e.steps):
-            step = e.steps[p.step - 1]
-            out.writerow([str(step_iri(step, base)), p.step, p.person, p.place or "", "" if p.x is None else p.x,
-                          "" if p.y is None else p.y, p.facing or "", p.status, p.rule, p.source])  # fmt: skip
+            step = e.steps[(p.at or p.step) - 1]
+            out.writerow([str(step_iri(step, base)), p.at or p.step, p.person, p.place or "", "" if p.x is None else p.x,
+                          "" if p.y is None else p.y, p.facing or "", p.status, p.rule, p.source, p.facing_status or "",
+                          p.facing_rule or "", "true" if p.present else "false"])  # fmt: skip
     return 0
 
 

@@ -44,6 +44,7 @@ KINDS: dict[str, str] = {
     "phase": "a section of a rite (主人献賔, 賔酢主人, …)",
     "stage": "a stage (節) of a rite as 楊復's 儀禮圖 divides it (筮于廟門, 戒賔, …)",
     "placement": "a move: where a person stands and faces from a step on (who is where)",
+    "furnishing": "a vessel, mat or thing the text sets out at a place, from a step on (設洗, 布席)",
     "statement": "what one authority says on a block (鄭玄's note, 賈公彦's 疏, 楊氏曰 …)",
     "gloss": "a gloss of a word of the classic, a Web Annotation (酳猶衍也)",
     "reading": "a variant reading of a word of the classic (古文X為Y)",

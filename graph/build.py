@@ -21,7 +21,7 @@ import pyoxigraph
 from rdflib import BNode, Dataset, Graph, Literal, Namespace, URIRef
 from rdflib.compare import to_canonical_graph
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
-from yili.graph.scenes import add_placements
+from yili.graph.scenes import add_furnishings, add_placements
 from yili.graph.stages import add_stages
 from yili.ingest.document import Document, commentary_statements, plain_reading
 from yili.ingest.pipeline import Extraction
@@ -318,6 +318,7 @@ class GraphBuilder:
         if extraction.stages is not None:  # 楊復's stages (節), beside the phases
             add_stages(g.add, extraction.stages, steps, iris, edition, yk, b)
         add_placements(g.add, steps, iris, yk, b, str(_rebase(URIRef(str(YKV)), b)))  # who is where: the moves
+        add_furnishings(g.add, steps, iris, yk, b)  # the vessels and mats set out
         return gid
 
     def _provenance(self, g: _GraphWriter, gid: URIRef, doc: Document) -> None:

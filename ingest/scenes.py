@@ -1,8 +1,9 @@
 """Who is where at every step: the place and facing of each person present, by rules of the language and of
-the ritual, each position marked ``written`` or ``inferred`` with the step and the rule that set it.
+the ritual, each position marked ``written`` or ``inferred`` with the step and the rule that set it, and
+the facing likewise (``facing_status``, ``facing_rule``).
 
-The rules, in order (the first that answers decides; ``ontology/ground.ttl`` holds the motions and whose
-steps each flight is, with the sentences they rest on):
+The rules of place, in order (the first that answers decides; ``ontology/ground.ttl`` holds the motions
+and whose steps each flight is, with the sentences they rest on):
 
 1. ``climb``: 升 goes to the head of the steps: those written (升自阼階), else those he stands at the foot
    of, else his side's (阼階 the host's: 士冠禮注 阼猶酢也東階所以荅酢賓客也, quoted in 釋宫); a place
@@ -15,11 +16,30 @@ steps each flight is, with the sentences they rest on):
    燕禮 賔西階上拜, 筵前受爵, 反位: to the head of the west steps).  ``return``: 復位, 復 (with no place, or
    其位): back to his standing place.
 6. ``mat``: 就席 / 即席: to the mat laid for the rite (布席于…, 筵于…), else the guest's mat (戶牖間).
-7. ``enter`` / ``exit``: 入 inside the gate, 出 outside it (unless a place is written).
+7. ``enter``: 入 inside the gate.  ``exit``: 出 with no place written takes him out of the scene (鄉飲酒禮
+   賔出衆賔皆出主人送于門外再拜); with a place (出門左) he is there.  ``seen-off``: the one a step sees off
+   (拜送, 送 with no cup or gift: 士冠禮 主人退賔拜送) leaves the scene too.  One who is out comes back
+   with 入; if the text makes him act before that, he acts outside the gate (``outside``: 門外).
 8. otherwise he stays where he was (``near`` for 進 退 辟 還: a short move).
 
-A written facing (西面) sets the facing; otherwise the last one holds.  A person enters the scene the first
-time a step makes him its agent; no rule moves anyone who is not an agent.  Plain records only: no RDF.
+The rules of facing, in order (``facing_rule``):
+
+- ``written``: a facing written at the step (西面).
+- ``stand``, ``return``, ``back``: 即位 / 立 with no place (or at the place of his standing place), 復位,
+  反位 take the facing of the position they go back to (the standing place keeps the facing written when
+  it was taken: 即位于門東西面).
+- ``mat``: 即席 faces the way the mat was laid (士冠禮 布席于門中闑西閾外西面 … 即席坐西面).
+- ``bow``: a bow (拜, 再拜, 荅拜, 拜送 …: ``ykg:bow``) by one at a place where the rite has already written
+  the facing of his bow faces that way (鄉飲酒禮 主人阼階上北面再拜, his later bows at 阼階上: 北面).
+- ``place``: one who arrives at a place that has a facing of its own (阼階上 西面, 西階上 東面, 阼階下
+  西面, 西階下 東面: ``yk:facing`` in ``ground.ttl``, with its sentence) faces that way.
+- ``front``: one who arrives in front of the guest's mat (筵前, 席前) faces it, north (鄉飲酒禮
+  賔之席前西北面獻賔: ``yk:frontFacing``).
+- ``enter``: 入 faces north, towards the hall (釋宫 宫必南鄉).
+- otherwise the last facing holds (its status, rule and step unchanged).
+
+A person enters the scene the first time a step makes him its agent; no rule moves anyone who is not an
+agent, except the one a step sees off.  Plain records only: no RDF.
 """
 
 from __future__ import annotations
@@ -61,6 +81,20 @@ class Position:
         The rule that set it (``written``, ``climb``, ``return``…, see the module).
     source : str
         The sentence the rule or the place rests on.
+    facing_status : str | None
+        ``written`` (the facing is written at the step that set it) or ``inferred``; None with no facing.
+    facing_rule : str | None
+        The facing rule that set it (``written``, ``place``, ``bow``, ``stand``… see the module).
+    facing_step : int | None
+        The sequence number of the step that set the facing.
+    facing_source : str
+        The sentence the facing rule rests on ('' when written).
+    present : bool
+        False once the text has taken him out (rules ``exit``, ``seen-off``): he is in no scene until he
+        enters again; ``place``, ``x``, ``y`` and ``facing`` are then None.
+    at : int | None
+        In :func:`moves` only: the sequence number of the step at which this change happens (the place
+        may have been set earlier, at ``step``, and the facing at ``facing_step``); None in a scene.
     """
 
     person: str
@@ -73,10 +107,21 @@ class Position:
     step: int
     rule: str
     source: str
+    facing_status: str | None = None
+    facing_rule: str | None = None
+    facing_step: int | None = None
+    facing_source: str = ""
+    present: bool = True
+    at: int | None = None
 
     def as_record(self) -> dict[str, object]:
         """JSON-ready dict of every attribute."""
-        return {k: getattr(self, k) for k in ("person", "role", "place", "x", "y", "facing", "status", "step", "rule", "source")}
+        return {k: getattr(self, k) for k in FIELDS}
+
+
+FIELDS = ("person", "role", "place", "x", "y", "facing", "status", "step", "rule", "source", "facing_status", "facing_rule",
+          "facing_step", "facing_source", "present", "at")  # fmt: skip
+"""The attributes of :class:`Position`, in the order of :meth:`Position.as_record`."""
 
 
 def _spot_of(key: str, ground: Ground) -> Spot | None:
@@ -85,7 +130,8 @@ def _spot_of(key: str, ground: Ground) -> Spot | None:
 
 def scenes(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> list[dict[str, Position]]:
     """The scene after each step: ``result[i]`` maps each person present (role key) to his position after
-    ``steps[i]``, in the order they entered.
+    ``steps[i]``, in the order they entered; one the text has taken out (``exit``, ``seen-off``) is in
+    no scene until he enters again.
 
     Parameters
     ----------
@@ -100,50 +146,138 @@ def scenes(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -
         One dict per step (the same length as ``steps``), keyed by the role's concept key, or by the
         name as written for a person the vocabulary does not know (復者).
     """
-    ground = ground or load_ground()
+    return [{k: p for k, p in state.items() if p.present} for state in _states(steps, ground or load_ground())]
+
+
+def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[str, Position]]:
+    """As :func:`scenes`, with those who went out kept (``present`` False)."""
     here: dict[str, Position] = {}
     standing: dict[str, Position] = {}
     previous: dict[str, Position] = {}  # where each one was before his last move
+    bowed: dict[str, tuple[str, int]] = {}  # person and place (feature, relations) → the facing last written for his bow there
     mat: Spot | None = None
+    mat_facing: tuple[str, int] | None = None
     out: list[dict[str, Position]] = []
     for step in steps:
-        if step.mode == "actual" and step.action.key in _MAT_ACTIONS and step.location and (step.object or "").endswith(_MATS) or step.mode == "actual" and step.action.key in _MAT_ACTIONS and step.location and step.action.key == "action-xi-mat":
+        actual = step.mode == "actual"
+        if actual and step.action.key in _MAT_ACTIONS and step.location and (
+            (step.object or "").endswith(_MATS) or step.action.key == "action-xi-mat"
+        ):
             mat = resolve(step.location, ground)
-        if step.mode == "actual" and not step.summary:
+            mat_facing = (step.facing.label, step.sequence) if step.facing else None
+        if actual and not step.summary:
+            agents = set()
             for term in step.agent:
                 if term.key and not term.key.startswith("role-"):
                     continue
                 who = term.key or term.label  # a person the vocabulary does not know is kept by name
+                agents.add(who)
                 before = here.get(who)
                 came_from = previous.get(who)
                 pos = _move(step, who, term.label, before, standing.get(who), mat, ground, came_from)
+                pos = _face(step, pos, before, standing.get(who), came_from, mat_facing, bowed, ground)
                 if before is not None and before.place != pos.place:
                     previous[who] = before
                 here[who] = pos
                 motion = ground.motions.get(step.action.key)
                 if motion is not None and motion.kind == "stand" and pos.place is not None:
                     standing[who] = pos
-                elif before is None and pos.place is not None and step.location:
+                elif (before is None or not before.present) and pos.place is not None and step.location:
                     standing.setdefault(who, pos)
+                if step.facing and step.action.key in ground.bows and pos.present:
+                    spot = resolve(pos.place, ground) if pos.place else None
+                    if spot is not None:
+                        bowed[who + " " + _where(spot)] = (step.facing.label, step.sequence)
+            if step.action.key in ground.see_off and not step.object and step.vessel is None:
+                for term in step.recipient:
+                    who = term.key or term.label
+                    seen = here.get(who)
+                    if seen is not None and seen.present and who not in agents:
+                        previous[who] = seen
+                        here[who] = _gone(seen, step, "seen-off", ground.see_off_source)
         out.append(dict(here))
     return out
+
+
+def _where(spot: Spot) -> str:
+    """The key of a resolved place for the ``bow`` rule: its feature and the relation words applied."""
+    return spot.feature + "".join(spot.relations)
+
+
+def _gone(p: Position, step: Step, rule: str, source: str) -> Position:
+    """``p``'s person taken out of the scene at ``step``."""
+    return Position(p.person, p.role, None, None, None, None, INFERRED, step.sequence, rule, source, present=False)
+
+
+def _face(
+    step: Step, pos: Position, before: Position | None, standing: Position | None, came_from: Position | None,
+    mat_facing: tuple[str, int] | None, bowed: dict[str, tuple[str, int]], ground: Ground,
+) -> Position:
+    """``pos`` with its facing set by the facing rules of the module, in order."""
+    from dataclasses import replace
+
+    if not pos.present:
+        return pos
+
+    def face(facing: str | None, status: str, rule: str, source: str) -> Position:
+        return replace(pos, facing=facing, facing_status=status if facing else None, facing_rule=rule if facing else None,
+                       facing_step=step.sequence if facing else None, facing_source=source if facing else "")  # fmt: skip
+
+    if step.facing:
+        return face(step.facing.label, WRITTEN, "written", "")
+    moved = before is None or not before.present or before.place != pos.place or pos.step == step.sequence
+    motion = ground.motions.get(step.action.key)
+    if pos.step == step.sequence and pos.rule in ("stand", "return", "back"):
+        went = came_from if pos.rule == "back" else standing
+        if went is not None and went.facing:
+            return face(went.facing, INFERRED, pos.rule, (motion.source if motion else "") + "; the facing of " + (went.place or "his place"))
+    if (pos.step == step.sequence and pos.rule == "written" and motion is not None and motion.kind == "stand"
+            and standing is not None and standing.place == pos.place and standing.facing):  # fmt: skip
+        return face(standing.facing, INFERRED, "stand", motion.source + "; the facing of his standing place " + (pos.place or ""))
+    if pos.step == step.sequence and pos.rule == "mat" and mat_facing is not None:
+        why = (motion.source + "; ") if motion else ""
+        return face(mat_facing[0], INFERRED, "mat", f"{why}the mat laid facing {mat_facing[0]} (step {mat_facing[1]})")
+    spot = resolve(pos.place, ground) if pos.place else None
+    mine = pos.role + " " + _where(spot) if spot is not None else ""
+    if step.action.key in ground.bows and mine in bowed:
+        facing, at = bowed[mine]
+        return face(facing, INFERRED, "bow", f"{ground.bow_source}; as written for a bow at {pos.place} (step {at})")
+    if moved and spot is not None and not spot.relations and ground.features[spot.feature].facing:
+        feature = ground.features[spot.feature]
+        return face(feature.facing, INFERRED, "place", feature.facing_source or "")
+    if moved and spot is not None and spot.relations == ("前",) and ground.features[spot.feature].front_facing:
+        feature = ground.features[spot.feature]
+        return face(feature.front_facing, INFERRED, "front", feature.facing_source or "")
+    if motion is not None and motion.kind == "enter" and motion.facing:
+        return face(motion.facing, INFERRED, "enter", motion.facing_source or "")
+    if before is not None and before.present and before.facing:
+        return replace(pos, facing=before.facing, facing_status=before.facing_status, facing_rule=before.facing_rule,
+                       facing_step=before.facing_step, facing_source=before.facing_source)  # fmt: skip
+    return face(None, INFERRED, "", "")
+
+
+def _inside(p: Position | None, ground: Ground) -> bool:
+    """Whether ``p`` is in the 室 or the 房 (north of the hall's back 楣): 出 there leads to the hall."""
+    hall = ground.features["ground-tang"]
+    return p is not None and p.y is not None and p.y > hall.y + hall.depth / 2
 
 
 def _move(
     step: Step, role: str, label: str, before: Position | None, standing: Position | None, mat: Spot | None, ground: Ground,
     came_from: Position | None = None,
 ) -> Position:
-    """The position of ``role`` after ``step`` (the rules of the module, in order)."""
-    facing = step.facing.label if step.facing else (before.facing if before else None)
+    """The position of ``role`` after ``step`` (the rules of place of the module, in order; the facing is
+    left to :func:`_face`)."""
     motion = ground.motions.get(step.action.key)
     kind = motion.kind if motion else None
     written = resolve(step.location, ground) if step.location and step.location not in _OWN_PLACE else None
+    out = before is not None and not before.present
 
     def at(place: str | None, spot: Spot | None, status: str, rule: str, source: str) -> Position:
-        return Position(label, role, place, spot.x if spot else None, spot.y if spot else None, facing, status, step.sequence, rule, source)
+        return Position(label, role, place, spot.x if spot else None, spot.y if spot else None, None, status, step.sequence, rule, source)
 
     on_stairs = written is not None and bool(ground.features[written.feature].top)
-    if kind in ("ascend", "descend") and (not step.location or on_stairs):  # 升席, 降阶西: the place as written
+    if kind in ("ascend", "descend") and (not step.location or on_stairs) and not out:  # 升席, 降阶西: the place as written
         end = "top" if kind == "ascend" else "foot"
         stairs = None
         status = INFERRED
@@ -166,23 +300,27 @@ def _move(
             return at(target.label, target, status, rule, why)
     if step.location and step.location not in _OWN_PLACE:
         return at(step.location, written, WRITTEN, "written", written.source if written else "the place as written")
-    if kind == "back" and came_from is not None:
+    if kind == "exit" and not out:
+        if _inside(before, ground):  # 出 from the 室 or 房: onto the hall
+            spot = resolve("堂", ground)
+            return at("堂", spot, INFERRED, "exit-room", motion.source if motion else "")
+        gone = before or at(None, None, INFERRED, "exit", "")
+        return _gone(gone, step, "exit", motion.source if motion else "")
+    if kind == "enter":
+        spot = resolve("門內", ground)
+        return at("門內", spot, INFERRED, "enter", motion.source if motion else "")
+    if out:  # the text makes him act before it brings him in: he is outside the gate
+        spot = resolve("門外", ground)
+        return at("門外", spot, INFERRED, "outside", "he went out (出) and the text has not brought him in (入)")
+    if kind == "back" and came_from is not None and came_from.present:
         return at(came_from.place, _spot(came_from), INFERRED, "back", motion.source if motion else "")
     if kind in ("stand", "return", "back") and standing is not None:
         return at(standing.place, _spot(standing), INFERRED, "return" if kind == "return" else "stand", motion.source if motion else "")
     if kind == "mat":
         spot = mat or resolve("筵", ground)
         return at(spot.label if spot else "筵", spot, INFERRED, "mat", motion.source if motion else "")
-    if kind == "enter":
-        spot = resolve("門內", ground)
-        return at("門內", spot, INFERRED, "enter", motion.source if motion else "")
-    if kind == "exit":
-        spot = resolve("門外", ground)
-        return at("門外", spot, INFERRED, "exit", motion.source if motion else "")
     if before is not None:
-        from dataclasses import replace
-
-        return replace(before, facing=facing)
+        return before
     return at(None, None, INFERRED, "unknown", "")
 
 
@@ -191,13 +329,170 @@ def _spot(p: Position) -> Spot | None:
 
 
 def moves(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> list[Position]:
-    """Only the changes: each position a step sets (place or facing), in order; what the graph and the
-    CSV hold (the scene at a step is the last change of each person up to it)."""
+    """Only the changes: each position a step sets (place or facing, or his leaving: ``present`` False),
+    in order; what the graph and the CSV hold (the scene at a step is the last change of each person up
+    to it, leaving out those whose last change took them out).  Each has ``at``, the step of the change:
+    at most one change per person and step."""
+    from dataclasses import replace
+
     out: list[Position] = []
     last: dict[str, Position] = {}
-    for scene in scenes(steps, ground):
+    for step, scene in zip(steps, _states(steps, ground or load_ground()), strict=True):
         for role, pos in scene.items():
             if last.get(role) != pos:
-                out.append(pos)
+                out.append(replace(pos, at=step.sequence))
                 last[role] = pos
     return out
+
+
+MAT, VESSEL, THING = "mat", "vessel", "thing"
+
+
+@dataclass(frozen=True)
+class Item:
+    """A vessel, mat or thing set out at a written place, drawn on the plan from its step on.
+
+    Attributes
+    ----------
+    step : int
+        The sequence number of the step that sets it out.
+    object : str
+        What is set out, as written (洗, 席, 筵, 服); joint objects joined by ``+`` as in the step.
+    kind : str
+        ``mat`` (席, 筵), ``vessel`` (a vessel of the vocabulary, or the basin 洗, the jar 尊, the basket 篚)
+        or ``thing``.
+    place : str
+        The location as written (東榮, 門中闑西閾外).
+    x, y : float
+        Its point on the plan (depths of the hall, x east, y north), by :func:`~yili.ingest.ground.resolve`.
+    facing : str | None
+        The way a mat is laid, as written (西面: one sitting on it faces west).
+    removed : int | None
+        The sequence number of the step that clears it away (徹 naming it), if any.
+    source : str
+        The sentence of the rule of setting out (``ykg:set-out`` in ``ground.ttl``).
+    """
+
+    step: int
+    object: str
+    kind: str
+    place: str
+    x: float
+    y: float
+    facing: str | None
+    removed: int | None
+    source: str
+
+
+def _kind(step: Step, ground: Ground) -> str:
+    """``mat``, ``vessel`` or ``thing`` for what ``step`` sets out (``yk:vesselWord`` in ``ground.ttl``)."""
+    obj = step.object or ""
+    key = step.object_term.key if step.object_term else ""
+    if key == "place-xi-mat" or obj.endswith(_MATS):
+        return MAT
+    if key.startswith("vessel-") or step.vessel is not None or any(w in obj for w in ground.vessel_words):
+        return VESSEL
+    return THING
+
+
+def furnishings(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> list[Item]:
+    """The vessels, mats and things the text sets out at a place, in order: each actual step whose act
+    sets out (``ykg:set-out``: 設, 陳, 布, 筵, 具饌) with an object and a written location that resolves on
+    the plan.  A later actual step that clears away (徹) an object of the same name marks the last such
+    item not yet cleared ``removed`` at that step.
+
+    Returns
+    -------
+    list[Item]
+        In the order of the steps; a step with an unresolved location (服北: a place set by the rite) or
+        no object gives none.
+    """
+    ground = ground or load_ground()
+    out: list[Item] = []
+    for step in steps:
+        if step.mode != "actual":
+            continue
+        if step.action.key in ground.set_out and step.object and step.location:
+            spot = resolve(step.location, ground)
+            if spot is None:
+                continue
+            facing = step.facing.label if step.facing else None
+            out.append(Item(step.sequence, step.object, _kind(step, ground), step.location, spot.x, spot.y, facing, None, ground.set_out_source))
+        elif step.action.key in ground.clear and step.object:
+            for name in step.object.split("+"):
+                for k in range(len(out) - 1, -1, -1):
+                    item = out[k]
+                    if item.removed is None and (item.object == name or item.object.split("+")[-1] == name):
+                        out[k] = Item(item.step, item.object, item.kind, item.place, item.x, item.y, item.facing, step.sequence, item.source)
+                        break
+    return out
+
+
+@dataclass(frozen=True)
+class SceneCheck:
+    """How the scenes of a run of steps agree with what the text writes.
+
+    Attributes
+    ----------
+    total : int
+        Agents of actual steps with a written location (one per agent).
+    same : int
+        Of them, how many stand at that location after the step (the same text, or a place of the plan
+        that is, or lies in, the written one: 阼階上 for 阼階).
+    misses : tuple[tuple[str, str, str | None, str], ...]
+        (step key, person, place after the step, location written) for each one that does not.
+    two_places : int
+        Persons found at two places after one step (a role and its name as written both present): 0.
+    before_entering : int
+        Agents of actual steps absent from the scene after the step, the step not taking them out (0).
+    """
+
+    total: int
+    same: int
+    misses: tuple[tuple[str, str, str | None, str], ...]
+    two_places: int
+    before_entering: int
+
+    @property
+    def share(self) -> float:
+        """``same / total`` (1.0 with nothing to check)."""
+        return self.same / self.total if self.total else 1.0
+
+
+def same_place(place: str | None, written: str, ground: Ground | None = None) -> bool:
+    """Whether a scene's ``place`` is the location ``written``: the same text, or the feature it resolves
+    to is the written one's or one of its parts (阼階上 of 阼階)."""
+    if place == written:
+        return True
+    ground = ground or load_ground()
+    want, got = resolve(written, ground), resolve(place, ground)
+    return bool(want and got and (got.feature == want.feature or got.feature.startswith(want.feature + "-")))
+
+
+def check_scenes(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> SceneCheck:
+    """Check the scenes of ``steps`` against their written locations (:class:`SceneCheck`): the measure
+    ``benchmarks/scenes.py`` reports on the shared gold and ``tests/ingest/test_scenes.py`` holds."""
+    ground = ground or load_ground()
+    total = same = two = before = 0
+    misses: list[tuple[str, str, str | None, str]] = []
+    for step, scene in zip(steps, scenes(steps, ground), strict=True):
+        names: dict[str, int] = {}
+        for key, p in scene.items():
+            names[p.person] = names.get(p.person, 0) + 1
+            two += key != p.role  # a position filed under another person's key
+        two += sum(n - 1 for n in names.values())
+        if step.mode != "actual" or step.summary:
+            continue
+        leaves = ground.motions.get(step.action.key) is not None and ground.motions[step.action.key].kind == "exit"
+        for t in step.agent:
+            if t.key and not t.key.startswith("role-"):
+                continue
+            p = scene.get(t.key or t.label)
+            before += p is None and not leaves
+            if step.location:
+                total += 1
+                if p is not None and same_place(p.place, step.location, ground):
+                    same += 1
+                else:
+                    misses.append((step.key, t.label, p.place if p else None, step.location))
+    return SceneCheck(total, same, tuple(misses), two, before)

@@ -391,6 +391,7 @@ def align(book: StageBook, blocks, steps: tuple[Step, ...]) -> StageAlignment:  
         for i in range(n):
             y_to_e[a + i] = b + i
             e_taken[b + i] = True
+    in_order = frozenset(y_to_e)  # matched in the order of both texts (not moved)
     # the passages 楊復 moved: unmatched runs of his text, looked for in the edition's unmatched letters
     runs: list[tuple[int, int]] = []
     i = 0
@@ -450,7 +451,7 @@ def align(book: StageBook, blocks, steps: tuple[Step, ...]) -> StageAlignment:  
     out: list[EditionStage] = []
     matched = exactly = 0
     for st in book.stages:
-        opening = _opening(ystart[st.number], st.number, ystage, y_to_e)
+        opening = _opening(ystart[st.number], st.number, ystage, y_to_e, in_order)
         mine = members.get(st.number, [])
         ok = exact = False
         if opening is not None and mine:
@@ -485,29 +486,48 @@ def _opens_at(opening: tuple[int, int], first: int, owner: list[int], first_e: d
     -------
     (holds, exact) : tuple[bool, bool]
         ``holds``: the step that holds that letter (or, when no step holds it, words the extractor
-        reads as no step, the next step after it) is ``first``; ``exact``: moreover that step begins at
-        most :data:`OPENING_TOLERANCE` letters, or as many as 楊復 has unmatched, before it (a step that
-        begins further back also holds the end of the stage before: the extractor cut no clause there).
+        reads as no step, the next step after it) is ``first``; or that step belongs to the stage
+        before and ``first`` is the very next step: the extractor's clause runs across 楊復's boundary
+        (鄉射 ``皆如三耦以反位司射猶`` | ``挾一个``; 士喪 ``…闔門主人揖`` | ``就次``), so the nearest step
+        boundary after the opening is where the stage begins.  ``exact``: the step that holds the
+        letter is ``first`` and begins at most :data:`OPENING_TOLERANCE` letters, or as many as 楊復 has
+        unmatched, before it (a step that begins further back also holds the end of the stage before).
     """
     at, unmatched = opening
     k = max(0, min(at, len(owner) - 1))
     while k < len(owner) and owner[k] == 0:
         k += 1
-    holds = k < len(owner) and owner[k] == first
-    return holds, holds and first_e[first] >= at - max(OPENING_TOLERANCE, unmatched)
+    if k >= len(owner):
+        return False, False
+    if owner[k] == first:
+        return True, first_e[first] >= at - max(OPENING_TOLERANCE, unmatched)
+    # the opening falls inside a step that runs on from the stage before: does the stage begin at the next step?
+    holder = owner[k]
+    j = k
+    while j < len(owner) and owner[j] in (holder, 0):
+        j += 1
+    return j < len(owner) and owner[j] == first == holder + 1 and first_e.get(holder, at) < at, False
 
 
-def _opening(start: int, number: int, ystage: list[int], y_to_e: dict[int, int]) -> tuple[int, int] | None:
+def _opening(
+    start: int, number: int, ystage: list[int], y_to_e: dict[int, int], in_order: frozenset[int] | None = None
+) -> tuple[int, int] | None:
     """Where in the edition's letters 楊復's stage ``number`` begins, and how sure: the edition letter
     that the first letter of the stage's first run of four letters matched in a row aligns with, and
     how many of 楊復's letters come before that run (0 when the stage's first letter matched; a variant,
     a 記 or a word 楊復 adds, or his own 今案 that opens a stage outside parentheses, make more);
-    None if no such run is in the stage."""
-    k = start
-    while k < len(ystage) and ystage[k] == number:
-        if all(k + t in y_to_e and y_to_e[k + t] == y_to_e[k] + t for t in range(4)):
-            return y_to_e[k], k - start
-        k += 1
+    None if no such run is in the stage.
+
+    A run matched in the order of both texts (``in_order``: the first pass of :func:`align`) is taken
+    before one found by the search for moved passages: a stage opens where it stands in the narrative,
+    and words of 楊復's own that quote the 記 (鄉射 三耦初射 opens with his 今案 …記曰適堂西皆出入于司馬之南)
+    would otherwise place it at the 記."""
+    for allowed in ((in_order,) if in_order is not None else ()) + (None,):
+        k = start
+        while k < len(ystage) and ystage[k] == number:
+            if all(k + t in y_to_e and y_to_e[k + t] == y_to_e[k] + t and (allowed is None or k + t in allowed) for t in range(4)):
+                return y_to_e[k], k - start
+            k += 1
     return None
 
 

@@ -44,6 +44,11 @@ class Feature:
         How the numbers follow from the sentence.
     top, foot : str | None
         For a flight of steps, the keys of the features at its head and its foot.
+    facing, facing_source : str | None
+        The way one stands at this place when the text writes none (阼階上 西面), and the sentence that
+        says so (``yk:facing``, ``yk:facingSource``); None for most places.
+    front_facing : str | None
+        The way one faces in front of it (筵前: 北面, ``yk:frontFacing``; its sentence is ``facing_source``).
     """
 
     key: str
@@ -57,6 +62,9 @@ class Feature:
     derivation: str
     top: str | None = None
     foot: str | None = None
+    facing: str | None = None
+    facing_source: str | None = None
+    front_facing: str | None = None
 
     @property
     def label(self) -> str:
@@ -99,23 +107,44 @@ class Motion:
         header of ``ontology/motion`` in ``ground.ttl`` says what each does).
     source : str
         The sentence it rests on.
+    facing, facing_source : str | None
+        The way the verb turns its agent when the text writes none (入: 北面, towards the hall), and the
+        sentence that says so; None if it turns no one.
     """
 
     action: str
     kind: str
     source: str
+    facing: str | None = None
+    facing_source: str | None = None
 
 
 @dataclass(frozen=True)
 class Ground:
     """The plan: its features by key, the relations, the motions by action key, and whose steps each
-    flight is (role key → the key of the steps' feature; a role not listed takes the west steps)."""
+    flight is (role key → the key of the steps' feature; a role not listed takes the west steps).
+
+    ``bows`` are the action keys of a bow, whose facing the text writes once at a place and then leaves
+    out (``ykg:bow``, with ``bow_source``); ``see_off`` the action keys by which one sees another off,
+    who then leaves the scene (``ykg:see-off``, with ``see_off_source``); ``set_out`` the acts that set
+    out a vessel, a mat or a thing at a written place (``ykg:set-out``) and ``clear`` those that clear
+    them away (``ykg:clear-away``), each with its sentence; ``vessel_words`` the words that make what is
+    set out a vessel (``yk:vesselWord``).  All sorted."""
 
     features: dict[str, Feature]
     relations: tuple[Relation, ...]
     motions: dict[str, Motion]
     stairs_of: dict[str, str]
     stairs_source: str
+    bows: tuple[str, ...] = ()
+    bow_source: str = ""
+    see_off: tuple[str, ...] = ()
+    see_off_source: str = ""
+    set_out: tuple[str, ...] = ()
+    set_out_source: str = ""
+    clear: tuple[str, ...] = ()
+    clear_source: str = ""
+    vessel_words: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -167,6 +196,9 @@ def load_ground() -> Ground:
             derivation=str(one(s, _YK + "derivation") or ""),
             top=str(top).rsplit("/", 1)[-1] if top else None,
             foot=str(foot).rsplit("/", 1)[-1] if foot else None,
+            facing=one(s, _YK + "facing"),  # type: ignore[arg-type]
+            facing_source=one(s, _YK + "facingSource"),  # type: ignore[arg-type]
+            front_facing=one(s, _YK + "frontFacing"),  # type: ignore[arg-type]
         )
     relations = []
     for s in sorted(g.subjects(URIRef(str(_rdf_type())), URIRef(_YK + "LocationRelation"))):
@@ -187,13 +219,34 @@ def load_ground() -> Ground:
         kind = str(one(s, _YK + "motionKind") or "")
         if kind not in MOTION_KINDS or not action:
             raise VocabularyError(f"{GROUND_FILE}: {s}: a motion needs yk:action and a yk:motionKind of {', '.join(MOTION_KINDS)}")
-        motions[action] = Motion(action=action, kind=kind, source=str(one(s, _SOURCE) or ""))
+        motions[action] = Motion(
+            action=action, kind=kind, source=str(one(s, _SOURCE) or ""),
+            facing=one(s, _YK + "facing"), facing_source=one(s, _YK + "facingSource"),  # type: ignore[arg-type]
+        )  # fmt: skip
     stairs_of: dict[str, str] = {}
     stairs_source = ""
     for s, role in sorted(g.subject_objects(URIRef(_YK + "usedBy"))):
         stairs_of[str(role).rsplit("/", 1)[-1]] = str(s).rsplit("/", 1)[-1]
         stairs_source = str(one(s, _YK + "usedBySource") or stairs_source)
-    return Ground(features=features, relations=tuple(relations), motions=motions, stairs_of=stairs_of, stairs_source=stairs_source)
+
+    def acts(cls: str) -> tuple[tuple[str, ...], str]:
+        keys: set[str] = set()
+        source = ""
+        for s in sorted(g.subjects(URIRef(str(_rdf_type())), URIRef(_YK + cls))):
+            keys.update(str(o).rsplit("/", 1)[-1] for o in g.objects(s, URIRef(_YK + "action")))
+            source = str(one(s, _SOURCE) or source)
+        return tuple(sorted(keys)), source
+
+    bows, bow_source = acts("FacingRule")
+    see_off, see_off_source = acts("LeaveRule")
+    set_out, set_out_source = acts("SetOutRule")
+    clear, clear_source = acts("ClearRule")
+    vessel_words = tuple(sorted({str(o) for o in g.objects(None, URIRef(_YK + "vesselWord"))}))
+    return Ground(
+        features=features, relations=tuple(relations), motions=motions, stairs_of=stairs_of, stairs_source=stairs_source,
+        bows=bows, bow_source=bow_source, see_off=see_off, see_off_source=see_off_source,
+        set_out=set_out, set_out_source=set_out_source, clear=clear, clear_source=clear_source, vessel_words=vessel_words,
+    )  # fmt: skip
 
 
 def _rdf_type() -> str:

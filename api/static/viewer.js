@@ -249,14 +249,15 @@ function facingVector(facing) {
  * button run the rite step by step; a click on a mark lists where he has been. */
 async function renderPlan(rite, params, token) {
   document.title = "位 Floor plan · 儀禮 yili-kg";
-  const [ground, steps, moves, stages, phases] = await Promise.all([
+  const [ground, steps, moves, stages, phases, furnishings] = await Promise.all([
     getJSON("/ground"), allSteps({ rite }), getJSON(`/moves${query({ rite })}`), getJSON(`/stages${query({ rite })}`),
-    getJSON(`/phases${query({ rite })}`),
+    getJSON(`/phases${query({ rite })}`), getJSON(`/furnishings${query({ rite })}`),
   ]);
   if (token !== state.token) return;
   const edition = steps.length ? steps[0].edition : null;
   const chain = steps.filter((s) => s.edition === edition);
   const mine = moves.filter((m) => m.edition === edition);
+  const things = furnishings.filter((f) => f.edition === edition);
   const svg = document.getElementById("plan-svg");
   svg.setAttribute("viewBox", "-1.9 -2.3 3.8 6.2"); // x from -1.9 to 1.9; plan y from 2.3 (north) down to -3.9
   const base = svgEl("g", { class: "ground" });
@@ -273,7 +274,8 @@ async function renderPlan(rite, params, token) {
     base.append(label);
   }
   const people = svgEl("g", { class: "people" });
-  svg.replaceChildren(base, people);
+  const setOut = svgEl("g", { class: "furnishings" });
+  svg.replaceChildren(base, setOut, people);
   const stageOf = new Map();
   for (const st of stages) for (const m of st.members) stageOf.set(m, st);
   const phaseOf = new Map();
@@ -290,9 +292,27 @@ async function renderPlan(rite, params, token) {
     const now = new Map();
     for (const m of mine) {
       if (m.sequence > seq) break;
-      now.set(m.role || m.person, m);
+      if (m.present === false) now.delete(m.role || m.person); // the text took him out (出, seen off)
+      else now.set(m.role || m.person, m);
     }
     people.replaceChildren();
+    // the vessels and mats the text has set out by this step, and not cleared away (徹)
+    setOut.replaceChildren(...things.filter((f) => f.sequence <= seq && (f.removed_sequence === null || f.removed_sequence > seq)).map((f) => {
+      const g = svgEl("g", { class: `furnishing ${f.kind}`, "data-object": f.object, "data-kind": f.kind, "data-place": f.place,
+        "data-x": f.x, "data-y": f.y, "data-facing": f.facing || "" });
+      const across = f.facing && /[東东西]/.test(f.facing); // a mat laid facing east or west runs north-south
+      if (f.kind === "mat") {
+        const w = across ? 0.06 : 0.2, h = across ? 0.2 : 0.06;
+        g.append(svgEl("rect", { x: f.x - w / 2, y: -f.y - h / 2, width: w, height: h }));
+      } else if (f.kind === "vessel") {
+        g.append(svgEl("rect", { x: f.x - 0.03, y: -f.y - 0.03, width: 0.06, height: 0.06, rx: 0.015 }));
+      } else {
+        g.append(svgEl("circle", { cx: f.x, cy: -f.y, r: 0.02 }));
+      }
+      g.append(svgEl("title", {}, `${f.object} ${f.place}${f.facing ? " " + f.facing : ""}`));
+      g.append(svgEl("text", { x: f.x + 0.035, y: -f.y + 0.06 }, f.object));
+      return g;
+    }));
 
     for (const [who, m] of now) {
       if (m.x === null || m.y === null) continue;
@@ -301,7 +321,7 @@ async function renderPlan(rite, params, token) {
       const off = same.indexOf(m) * 0.09;
       const x = m.x + off, y = -m.y;
       const g = svgEl("g", { class: `person ${m.status}${who === selected ? " selected" : ""}`, "data-person": m.person, "data-x": m.x, "data-y": m.y,
-        "data-place": m.place || "", "data-facing": m.facing || "", tabindex: "0" });
+        "data-place": m.place || "", "data-facing": m.facing || "", "data-facing-rule": m.facing_rule || "", tabindex: "0" });
       const v = facingVector(m.facing);
       if (v) g.append(svgEl("line", { x1: x, y1: y, x2: x + v[0] * 0.08, y2: y - v[1] * 0.08 }));
       g.append(svgEl("circle", { cx: x, cy: y, r: 0.035 }));
@@ -323,8 +343,8 @@ async function renderPlan(rite, params, token) {
     if (!selected) { list.replaceChildren(); return; }
     const seq = Number(slider.value);
     list.replaceChildren(...mine.filter((m) => (m.role || m.person) === selected && m.sequence <= seq).map((m) =>
-      el("li", {}, el("span", { class: "seq" }, m.sequence), ` ${m.person} ${m.place || "—"} ${m.facing || ""} `,
-        el("small", { lang: "en" }, `${m.status} · ${m.rule}`))));
+      el("li", {}, el("span", { class: "seq" }, m.sequence), ` ${m.person} ${m.present === false ? "out" : m.place || "—"} ${m.facing || ""} `,
+        el("small", { lang: "en" }, `${m.status} · ${m.rule}${m.facing_rule ? ` · facing ${m.facing_status} · ${m.facing_rule}` : ""}`))));
   }
   slider.oninput = draw;
   const play = document.getElementById("plan-play");

@@ -77,6 +77,7 @@ def test_the_plan_draws_and_the_slider_moves_the_host_up_the_east_steps(tab: Tab
     _slide(page, seq["/steps/shiguanli/shuzhu/45/1"])
     host = _host(page)
     assert host is not None and (host["place"], float(host["x"]), float(host["y"])) == ("阼階上", 0.8, 0.08)
+    assert (host["facing"], host["facingRule"]) == ("西面", "place")  # 阼階上 faces west (特牲 主人出立于阼階上西面)
     assert page.text_content("#plan-text") == "主人升"
     assert page.text_content("#plan-stage").endswith("迎賔")  # 楊復's stage of the step
     # a click on the host lists where he has been
@@ -86,6 +87,42 @@ def test_the_plan_draws_and_the_slider_moves_the_host_up_the_east_steps(tab: Tab
     shoot(tab, "plan")
     tab.assert_clean()
 
+
+def _things(page: Any) -> dict[str, dict[str, str]]:
+    return {f"{d['object']}@{d['place']}": d for d in page.eval_on_selector_all("#plan-svg g.furnishing", "gs => gs.map(g => ({...g.dataset}))")}
+
+
+def test_the_plan_draws_the_vessels_and_mats_the_text_sets_out(tab: Tab, server: str) -> None:  # noqa: F811
+    with httpx.Client(base_url=server, timeout=30) as api:
+        steps = api.get("/steps", params={"rite": "shiguanli", "limit": 1000}).json()["items"]
+    seq = {s["url"]: s["sequence"] for s in steps}
+    page = tab.page
+    page.goto(server + "/#plan?rite=shiguanli")
+    tab.wait_rendered("plan")
+    _slide(page, seq["/steps/shiguanli/shuzhu/6/1"] - 1)
+    assert "席@門中闑西閾外" not in _things(page)  # not yet laid
+    _slide(page, seq["/steps/shiguanli/shuzhu/6/1"])  # 布席於門中闑西閾外西面: the divination mat in the gate
+    mat = _things(page)["席@門中闑西閾外"]
+    assert (mat["kind"], float(mat["x"]), float(mat["y"]), mat["facing"]) == ("mat", 0.0, -3.0, "西面")
+    _slide(page, seq["/steps/shiguanli/shuzhu/25/3"])  # 設洗直於東榮南北: the basin below the east eave
+    basin = _things(page)["洗@東榮"]
+    assert (basin["kind"], float(basin["x"]), float(basin["y"])) == ("vessel", 1.5, 0.0)
+    drawn = page.eval_on_selector('#plan-svg g.furnishing[data-object="洗"] rect', "r => [Number(r.getAttribute('x')), Number(r.getAttribute('y'))]")
+    assert drawn == [1.47, -0.03]  # centred on its point, north up (svg y = -y)
+    _slide(page, seq["/steps/shiguanli/shuzhu/47/1"])  # 筵于東序少北西面: the capping mat
+    assert _things(page)["筵@東序少北"]["facing"] == "西面"
+    _slide(page, seq["/steps/shiguanli/shuzhu/59/1"])  # 徹皮弁冠櫛筵: cleared away
+    assert "筵@東序少北" not in _things(page) and "洗@東榮" in _things(page)
+    # 賔出 takes the guest off the plan; 賔禮辭 before any 入: he is drawn outside the gate
+    guest = 'g.person[data-person="賔"]'
+    with httpx.Client(base_url=server, timeout=30) as api:  # before it he is in the scene (賔降直西序東面: no point on the plan)
+        before = api.get("/steps/shiguanli/shuzhu/69/3/scene").json()["persons"]
+    assert [p["place"] for p in before if p["person"] == "賔"] == ["直西序"]
+    _slide(page, seq["/steps/shiguanli/shuzhu/70/1"])
+    assert page.eval_on_selector_all(f"#plan-svg {guest}", "gs => gs.length") == 0
+    _slide(page, seq["/steps/shiguanli/shuzhu/71/2"])
+    assert page.eval_on_selector(f"#plan-svg {guest}", "g => g.dataset.place") == "門外"
+    tab.assert_clean()
 
 
 def test_the_timeline_runs_by_yang_fus_stages_where_yilitu_covers_the_rite(tab: Tab, server: str) -> None:  # noqa: F811

@@ -30,6 +30,7 @@ def test_rest_routes_answer_as_their_schema_says(service):
         "GET /phases",
         "GET /stages",
         "GET /moves",
+        "GET /furnishings",
         "GET /ground",
         "GET /steps/{rite}/{edition}/{block}/{ordinal}/scene",
         "GET /rites",

@@ -13,10 +13,10 @@ CHAPTERS = ("001", "003", "004", "005", "008", "009", "010", "011", "012", "013"
 
 # the share of 楊復's stage openings that fall in the first step of a stage, per chapter of the 述註,
 # as measured when this was written (floors: an extractor change that moves a boundary shows here).
-# Below 1.0 the extractor's clause runs across 楊復's boundary (鄉射 無筭樂賓興 | 賔興樂正命奏陔…).
+# Below 1.0 a stage opens on words the extractor reads as no step (鄉射 張侯: 乃張侯下綱不及地…; 聘 有言有故).
 SHUZHU_FLOORS = {
-    "001": 1.0, "003": 1.0, "004": 1.0, "005": 0.88, "008": 0.96, "009": 1.0, "010": 1.0,
-    "011": 1.0, "012": 0.92, "013": 1.0, "014": 0.93, "015": 0.96, "017": 0.97,
+    "001": 1.0, "003": 1.0, "004": 1.0, "005": 0.97, "008": 0.98, "009": 1.0, "010": 1.0,
+    "011": 1.0, "012": 1.0, "013": 1.0, "014": 1.0, "015": 1.0, "017": 1.0,
 }
 
 
@@ -95,7 +95,27 @@ def test_openings_match_first_steps_on_shuzhu(shuzhu):
     matched = openings = 0
     for ch, (_e, a) in shuzhu.items():
         assert a.share >= SHUZHU_FLOORS[ch], (ch, a.matched, a.openings)
+        assert a.share >= 0.95, (ch, a.matched, a.openings)  # every chapter, as the issue asks
         matched += a.matched
         openings += a.openings
     assert openings == 314
-    assert matched / openings >= 0.95
+    assert matched / openings >= 0.99  # 312 of 314
+
+
+def test_an_opening_is_found_in_the_narrative_before_the_moved_passages(shuzhu):
+    """鄉射 三耦初射 opens with 楊復's own 今案, which quotes the 記 (記曰適堂西皆出入于司馬之南): the opening
+    is the first run matched in the order of both texts (司射去扑倚于西階之西升堂), not the 記."""
+    e, a = shuzhu["005"]
+    st = next(s for s in a.stages if s.title == "三耦初射")
+    first = e.steps[st.first - 1]
+    assert (st.opening_matched, st.opening_exact) == (True, True)
+    assert first.text.startswith("司射去扑") or "司射去扑" in first.text, first.text
+
+
+def test_a_clause_that_runs_across_a_boundary_opens_the_stage_at_the_next_step(shuzhu):
+    """士喪 居次: the extractor reads 皆西面于東方闔門主人揖 as one clause, and 楊復's stage opens at 主人揖;
+    the stage begins at the next step, 就次: matched, not exact."""
+    e, a = shuzhu["012"]
+    st = next(s for s in a.stages if s.title == "居次")
+    assert e.steps[st.first - 1].text == "就次" and e.steps[st.first - 2].text.endswith("闔門主人揖")
+    assert (st.opening_matched, st.opening_exact) == (True, False)
