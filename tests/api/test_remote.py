@@ -193,6 +193,7 @@ JSON_ROUTES = [
     "/stages?rite=士相見禮",
     "/stages?rite=覲禮&edition=shuzhu",
     "/moves?rite=覲禮",
+    "/furnishings?rite=燕禮",
     "/ground",
     "/steps/yanli/shuzhu-excerpt/16/2/scene",
     "/steps/jinli/shuzhu/3/1/scene",
@@ -227,6 +228,7 @@ RDF_ROUTES = [
     "/statement/jinli/shuzhu/8/1?format=ntriples",
     "/citation/jinli/shuzhu/14/1?format=ntriples",
     "/placement/shixiangjianli/shuzhu/10/5/role-zhuren?format=ntriples",
+    "/furnishing/yanli/shuzhu-excerpt/82/1?format=ntriples",
 ]
 BYTE_ROUTES = [
     "/export/graphml?rite=燕禮",
