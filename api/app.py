@@ -9,6 +9,7 @@ handler (:func:`install_handlers`), never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import urllib.parse
@@ -352,25 +353,31 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         vary = {"Vary": "Accept"}
         if best_offer(request.headers.get("accept", ""), ("application/json", "text/html")) == "text/html":
             return html_page("viewer.html", headers=vary)
-        return JSONResponse({
-            "name": "yili-kg",
-            "summary": service.summary,
-            "links": {
-                "toasts": "/toasts",
-                "steps": "/steps?limit=50&offset=0",
-                "phases": "/phases",
-                "rites": "/rites",
-                "sparql": "/sparql",
-                "docs": "/docs",
-                "term": "/terms/賓",
+        return JSONResponse(
+            {
+                "name": "yili-kg",
+                "summary": service.summary,
+                "links": {
+                    "toasts": "/toasts",
+                    "steps": "/steps?limit=50&offset=0",
+                    "phases": "/phases",
+                    "rites": "/rites",
+                    "sparql": "/sparql",
+                    "docs": "/docs",
+                    "term": "/terms/賓",
+                },
             },
-        }, headers=vary)
+            headers=vary,
+        )
 
     @app.get(
         "/toasts",
         summary="Who toasts whom, in ritual order, paginated",
         response_class=JSONResponse,
-        responses={200: {"description": "A page of toasts", "content": {"application/json": {"schema": {"type": "object"}}}}, **_errors(400, 404)},
+        responses={
+            200: {"description": "A page of toasts", "content": {"application/json": {"schema": {"type": "object"}}}},
+            **_errors(400, 404),
+        },
     )
     async def toasts(
         request: Request,
@@ -396,9 +403,13 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         key = request.url.query
         body = answers.get(key)
         if body is None:
-            page = q.toasts(giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite), limit=limit, offset=offset)
+            page = q.toasts(
+                giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite), limit=limit, offset=offset
+            )
             items = [{**t, "url": _step_url(service, str(t["step"]))} for t in page.items]
-            body = json.dumps(_paged(request, items, page.total, limit, offset), ensure_ascii=False, separators=(",", ":")).encode()
+            body = json.dumps(
+                _paged(request, items, page.total, limit, offset), ensure_ascii=False, separators=(",", ":")
+            ).encode()
             answers.put(key, body)
         return Response(body, media_type="application/json")
 
@@ -501,7 +512,10 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         summary="A step's IRI path: 303 See Other to where the step is described",
         status_code=303,
         response_class=Response,
-        responses={303: {"description": "See Other: /steps/{rite}/{edition}/{block}/{ordinal}, with the same query"}, **_errors(400, 404)},
+        responses={
+            303: {"description": "See Other: /steps/{rite}/{edition}/{block}/{ordinal}, with the same query"},
+            **_errors(400, 404),
+        },
     )
     def step_iri(rite: str, edition: str, block: str, ordinal: str, request: Request) -> Response:
         """The path of a step's IRI (``step/yanli/shuzhu-excerpt/3/2``), for a graph served under its
@@ -614,10 +628,8 @@ def _give_back_memory() -> None:
     import gc
 
     gc.collect()
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
 
 
 class _Answers:

@@ -53,7 +53,9 @@ def _documents(inputs: Sequence[str]):  # type: ignore[no-untyped-def]
         key = (doc.rite, doc.edition)
         if key in seen:
             same = Path(seen[key]).resolve() == Path(p).resolve()
-            why = "is given twice" if same else f"and {seen[key]} are the same edition of the same rite ({doc.rite}/{doc.edition})"
+            why = (
+                "is given twice" if same else f"and {seen[key]} are the same edition of the same rite ({doc.rite}/{doc.edition})"
+            )
             raise InputError(f"{p}: {why}, and would mint the same IRIs; give each edition of a rite once")
         seen[key] = p
         docs.append(doc)
@@ -115,7 +117,9 @@ def _extractions(extractor, docs, rite: str | None, vocab: Sequence[str], jobs: 
 
     n = min(jobs or os.cpu_count() or 1, len(docs))
     # kept on the terminal when done (leave=True): the build's phases follow it (cmd_build)
-    bar = tqdm(total=len(docs), unit="text", desc="yili-kg: reading", disable=len(docs) < 2 or not sys.stderr.isatty(), leave=True)
+    bar = tqdm(
+        total=len(docs), unit="text", desc="yili-kg: reading", disable=len(docs) < 2 or not sys.stderr.isatty(), leave=True
+    )
     try:
         if n > 1:
             from concurrent.futures import ProcessPoolExecutor
@@ -134,7 +138,9 @@ def _extractions(extractor, docs, rite: str | None, vocab: Sequence[str], jobs: 
         bar.close()
 
 
-def _extract(inputs: Sequence[str], vocab: Sequence[str], rite: str | None = None, jobs: int | None = 1, stages: str | None = None):  # type: ignore[no-untyped-def]
+def _extract(
+    inputs: Sequence[str], vocab: Sequence[str], rite: str | None = None, jobs: int | None = 1, stages: str | None = None
+):  # type: ignore[no-untyped-def]
     """Extract every input, read as ``rite`` if given (else each as the rite its title or cast
     names), in ``jobs`` processes (None: all cores); a text in which no ritual act is recognised is
     an error, and so are two inputs that would mint the same IRIs (the same rite and edition keys).
@@ -544,7 +550,23 @@ def cmd_scenes(args: argparse.Namespace) -> int:
     base = _base(args.base_iri)
     _e, extractions = _extract(args.inputs, args.vocab, args.rite)
     out = csv.writer(sys.stdout, lineterminator="\r\n")
-    out.writerow(["step", "sequence", "person", "place", "x", "y", "facing", "status", "rule", "source", "facing_status", "facing_rule", "present"])
+    out.writerow(
+        [
+            "step",
+            "sequence",
+            "person",
+            "place",
+            "x",
+            "y",
+            "facing",
+            "status",
+            "rule",
+            "source",
+            "facing_status",
+            "facing_rule",
+            "present",
+        ]
+    )
     for e in extractions:
         for p in moves(e.steps):
             step = e.steps[(p.at or p.step) - 1]
@@ -590,7 +612,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if len(reports) > 1:
         reports.append(overall(reports))
     if args.json:
-        print(json.dumps([r.as_dict() for r in reports] if len(reports) > 1 else reports[0].as_dict(), ensure_ascii=False, indent=2))
+        print(
+            json.dumps([r.as_dict() for r in reports] if len(reports) > 1 else reports[0].as_dict(), ensure_ascii=False, indent=2)
+        )
     else:
         print("\n\n".join(r.format(args.worst) for r in reports))
     return 0
@@ -609,7 +633,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         result = validate_graph(union_graph(build_dataset(extractions)))
     print(result.format())
     if result.conforms and args.graph and not _holds_steps(args.graph):
-        print(f"yili-kg: warning: {args.graph} holds no yili-kg steps: nothing in it was checked against the step shapes", file=sys.stderr)
+        print(
+            f"yili-kg: warning: {args.graph} holds no yili-kg steps: nothing in it was checked against the step shapes",
+            file=sys.stderr,
+        )
     return 0 if result.conforms else 1
 
 
@@ -637,7 +664,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     base = _base(args.base_iri)
     built = [x for x in ("--graph", "--store", "--corpus", "--excerpt", "--endpoint") if getattr(args, x[2:])]
     if len(built) > 1:
-        raise InputError(f"give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not {' and '.join(built)}")
+        raise InputError(
+            f"give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not {' and '.join(built)}"
+        )
     if args.endpoint and (args.inputs or args.vocab or args.rite or args.processes > 1):
         given = "INPUT" if args.inputs else "--vocab" if args.vocab else "--rite" if args.rite else "--processes"
         raise InputError(f"{given}: with --endpoint the graph the remote store holds is served as it is, from one process")
@@ -706,7 +735,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _share_on_disk(service)
     s = service.summary
     if not s.get("steps"):
-        print(f"yili-kg: warning: {args.graph or args.store} holds no yili-kg steps; only SPARQL will find anything", file=sys.stderr)
+        print(
+            f"yili-kg: warning: {args.graph or args.store} holds no yili-kg steps; only SPARQL will find anything",
+            file=sys.stderr,
+        )
     app = create_app(service)
     ready = (
         f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
@@ -748,7 +780,10 @@ def cmd_push(args: argparse.Namespace) -> int:
     _check_url(args.url, "URL")
     given = [x for x in ("--graph", "--store", "--excerpt") if getattr(args, x[2:])]
     if len(given) > 1 or (given and args.inputs):
-        raise InputError(f"give INPUT files or one of --graph FILE, --store DIR, --excerpt, not {' and '.join(given + (['INPUT'] if args.inputs else []))}")
+        raise InputError(
+            "give INPUT files or one of --graph FILE, --store DIR, --excerpt, not "
+            f"{' and '.join(given + (['INPUT'] if args.inputs else []))}"
+        )
     if args.store:
         from yili.graph.store import open_store
 
@@ -766,7 +801,9 @@ def cmd_push(args: argparse.Namespace) -> int:
         from yili.api.default_corpus import cached_build, embedded_corpus
         from yili.graph.store import open_store
 
-        build = cached_build(embedded_corpus(), base=base, vocab=args.vocab, rite=args.rite, jobs=_jobs(args.jobs) if args.jobs else None)
+        build = cached_build(
+            embedded_corpus(), base=base, vocab=args.vocab, rite=args.rite, jobs=_jobs(args.jobs) if args.jobs else None
+        )
         store = open_store(build.store)
     graph_store = args.graph_store or args.url
     sent = push(store, graph_store, auth=auth)
@@ -1065,7 +1102,10 @@ def parser() -> argparse.ArgumentParser:
     common(b)
     b.add_argument("--out", default="build", metavar="DIR", help="output folder (default: build)")
     b.add_argument(
-        "--jobs", default=None, metavar="N", help="processes to extract many files in (1-64; default: all cores); the same graph as one"
+        "--jobs",
+        default=None,
+        metavar="N",
+        help="processes to extract many files in (1-64; default: all cores); the same graph as one",
     )
     b.set_defaults(func=cmd_build)
 
@@ -1111,7 +1151,9 @@ def parser() -> argparse.ArgumentParser:
     ng.add_argument("--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle")
     ng.set_defaults(func=cmd_ngrams)
 
-    sc = sub.add_parser("scenes", help="print who is where at each move as CSV (step, person, place, x, y, facing, written|inferred)")
+    sc = sub.add_parser(
+        "scenes", help="print who is where at each move as CSV (step, person, place, x, y, facing, written|inferred)"
+    )
     common(sc)
     sc.set_defaults(func=cmd_scenes)
 
@@ -1155,7 +1197,8 @@ def parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--endpoint",
         metavar="URL",
-        help="serve the graph a remote SPARQL 1.1 endpoint holds (loaded with yili-kg push): every REST route, the viewer, the exports",
+        help="serve the graph a remote SPARQL 1.1 endpoint holds (loaded with yili-kg push): "
+        "every REST route, the viewer, the exports",
     )
     sv.add_argument("--auth", metavar="USER:PASS", help="HTTP authentication for --endpoint")
     sv.add_argument("--host", default="127.0.0.1")

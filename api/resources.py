@@ -164,9 +164,7 @@ def context_document() -> dict[str, Any]:
     return json.loads((resources.files("yili.ontology") / "context.jsonld").read_text(encoding="utf-8"))
 
 
-def represent(
-    triples: list[pyoxigraph.Triple], media: str, *, iri: str, base: str, title: str, vary: dict[str, str]
-) -> Response:
+def represent(triples: list[pyoxigraph.Triple], media: str, *, iri: str, base: str, title: str, vary: dict[str, str]) -> Response:
     """``triples`` as a response in ``media`` (one of :data:`FORMATS`' values): an RDF
     serialization by Oxigraph with the project's prefixes, or an HTML page listing them."""
     if media == "text/html":
@@ -184,12 +182,14 @@ def _html(triples: list[pyoxigraph.Triple], *, iri: str, base: str, title: str) 
     def short(node: object) -> str:
         if isinstance(node, pyoxigraph.NamedNode):
             value = node.value
-            label = next((f"{p}:{value[len(ns):]}" for p, ns in prefixes if value.startswith(ns) and len(value) > len(ns)), value)
+            label = next(
+                (f"{p}:{value[len(ns) :]}" for p, ns in prefixes if value.startswith(ns) and len(value) > len(ns)), value
+            )
             href = "/" + value[len(base) :] if value.startswith(base) else value
             return f'<a href="{html.escape(href)}">{html.escape(label)}</a>'
         if isinstance(node, pyoxigraph.Literal):
             lang = f' lang="{html.escape(node.language)}"' if node.language else ""
-            tag = f' <small>@{html.escape(node.language)}</small>' if node.language else ""
+            tag = f" <small>@{html.escape(node.language)}</small>" if node.language else ""
             return f"<span{lang}>{html.escape(node.value)}</span>{tag}"
         return f"<code>_:{html.escape(str(getattr(node, 'value', node)))}</code>"
 
@@ -219,8 +219,8 @@ def _html(triples: list[pyoxigraph.Triple], *, iri: str, base: str, title: str) 
         + "<style>body{font-family:'Noto Sans CJK TC','Noto Sans CJK SC',sans-serif;margin:2em;max-width:70em}"
         "table{border-collapse:collapse;margin-bottom:1.5em}td{border-top:1px solid #ddd;padding:.2em .8em;vertical-align:top}"
         "h1{font-size:1.3em}h2{font-size:1em}</style></head><body>"
-        f'<h1>{html.escape(title)}</h1><p><code>{html.escape(iri)}</code></p>'
-        f"<p>Also as: {alternates} · <a href=\"/\">viewer</a> · <a href=\"/sparql\">SPARQL</a></p>"
+        f"<h1>{html.escape(title)}</h1><p><code>{html.escape(iri)}</code></p>"
+        f'<p>Also as: {alternates} · <a href="/">viewer</a> · <a href="/sparql">SPARQL</a></p>'
         + "".join(sections)
         + "</body></html>"
     )
@@ -353,16 +353,17 @@ def make_resource_router(store: Any, base: str) -> APIRouter:
         return answer(request, f"{base}ontology", triples, lambda: "yili-kg ontology and vocabulary")
 
     @router.get(
-        "/ontology/alignments", summary="The ontology's alignments to other vocabularies", response_class=Response, responses=_RESPONSES
+        "/ontology/alignments",
+        summary="The ontology's alignments to other vocabularies",
+        response_class=Response,
+        responses=_RESPONSES,
     )
     def alignments(request: Request) -> Response:
         """``{base}ontology/alignments``: the packaged ``ontology/alignments.ttl`` (the ontology's
         alignments to PROV-O, P-Plan, Web Annotation, CIDOC-CRM and Dublin Core, kept out of the
         graph so that a reasoner loads them only when asked), as JSON-LD, Turtle, N-Triples, RDF/XML
         or HTML (``Accept``; ``format=`` overrides); ``Vary: Accept``."""
-        return answer(
-            request, f"{base}ontology/alignments", lambda: _alignments(base), lambda: "yili-kg ontology alignments"
-        )
+        return answer(request, f"{base}ontology/alignments", lambda: _alignments(base), lambda: "yili-kg ontology alignments")
 
     @router.get(
         "/context.jsonld",

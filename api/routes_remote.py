@@ -36,8 +36,8 @@ from typing import Any
 
 from fastapi.responses import Response
 from yili.api.sparql import SparqlLimits, SparqlRouter, make_sparql_router
-from yili.api.sparql_pool import _release_frames
 from yili.api.sparql_eval import _Answer, _evaluate, _Operation, _timeout_message
+from yili.api.sparql_pool import _release_frames
 from yili.graph.remote import RemoteRefusedError, RemoteTimeoutError, RemoteTooLargeError, SparqlHttpStore
 from yili.ontology.errors import EndpointBusyError, QueryTimeoutError, RequestTooLargeError
 
@@ -80,9 +80,7 @@ class _Proxied:
         if left <= 0:
             raise QueryTimeoutError(_timeout_message(self._limits))
         try:
-            return self._remote.query(
-                query, base_iri=base_iri, dataset=dataset, timeout=left, max_bytes=REMOTE_ANSWER_MAX_BYTES
-            )
+            return self._remote.query(query, base_iri=base_iri, dataset=dataset, timeout=left, max_bytes=REMOTE_ANSWER_MAX_BYTES)
         except RemoteRefusedError as error:
             raise SyntaxError(f"the store {self._remote.endpoint} refused it: {error.remote_message}") from None
         except RemoteTimeoutError:

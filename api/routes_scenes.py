@@ -56,7 +56,9 @@ def make_scenes_router(service: Service) -> APIRouter:
         persons = [r | {"set_at_url": _step_url(service, str(r["set_at"]))} for r in rows]
         return JSONResponse({"step": iri, "url": _step_url(service, iri), "persons": persons}, headers=vary)
 
-    @router.get("/moves", summary="Every move of the selected editions, in order (for replaying a rite)", responses=_errors(400, 404))
+    @router.get(
+        "/moves", summary="Every move of the selected editions, in order (for replaying a rite)", responses=_errors(400, 404)
+    )
     def all_moves(
         request: Request,
         rite: Annotated[str | None, Query(description="Keep one rite (its key or name)", max_length=50)] = None,
@@ -69,7 +71,11 @@ def make_scenes_router(service: Service) -> APIRouter:
         rows = move_rows(service.queries, rite=(rite or "").strip() or None, edition=(edition or "").strip() or None)
         return [r | {"url": _step_url(service, str(r["step"]))} for r in rows]
 
-    @router.get("/furnishings", summary="The vessels and mats the text sets out, where and from which step (for the plan)", responses=_errors(400, 404))
+    @router.get(
+        "/furnishings",
+        summary="The vessels and mats the text sets out, where and from which step (for the plan)",
+        responses=_errors(400, 404),
+    )
     def all_furnishings(
         request: Request,
         rite: Annotated[str | None, Query(description="Keep one rite (its key or name)", max_length=50)] = None,

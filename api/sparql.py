@@ -88,6 +88,7 @@ from yili.api.sparql_eval import (  # the evaluation side, which worker processe
     _Operation,
     media_ranges,
 )
+from yili.api.sparql_pool import KILL_GRACE_S, WORKER_START_TIMEOUT_S, ProcessPool, ThreadPool, _may_change, _release_frames
 from yili.api.sparql_text import (
     _DATASET_PARAMETERS,
     _GET_PARAMETERS,
@@ -97,7 +98,6 @@ from yili.api.sparql_text import (
     _count_brackets,
     _has_service,
 )
-from yili.api.sparql_pool import KILL_GRACE_S, WORKER_START_TIMEOUT_S, ProcessPool, ThreadPool, _may_change, _release_frames
 from yili.ontology.errors import (
     EndpointBusyError,
     EvaluationCrashedError,

@@ -103,7 +103,7 @@ def is_cheap(query: str) -> bool:
     """Whether ``query`` has the form the module describes (cheap whatever the data), read by this
     module's own parser; False for anything else, including any text it cannot read.
 
-    >>> is_cheap("PREFIX yk: <https://w3id.org/yili-kg/ontology#> SELECT ?p ?o WHERE { <https://w3id.org/yili-kg/step/yanli/shuzhu/1/1> ?p ?o }")
+    >>> is_cheap("SELECT ?p ?o WHERE { <https://w3id.org/yili-kg/step/yanli/shuzhu/1/1> ?p ?o }")
     True
     >>> is_cheap("SELECT * { <http://example.org/a> <http://example.org/n> ?n FILTER(?n < 3) } LIMIT 10")
     True

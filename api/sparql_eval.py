@@ -10,6 +10,7 @@ only one that imports FastAPI.  :mod:`yili.api.sparql` re-exports every name it 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
@@ -42,6 +43,7 @@ TRUNCATED_HEADER = "X-SPARQL-Results-Truncated"
 
 WORKER_STACK_BYTES = 256 * 1024 * 1024
 """Stack of each evaluating thread: room for Oxigraph's recursion on ``SparqlLimits.max_brackets``."""
+
 
 @dataclass(frozen=True)
 class SparqlLimits:
@@ -423,10 +425,8 @@ def _run_task(operation: _Operation, deadline: float, long_after_s: float, limit
     _start_with_large_stack(thread)
     thread.join(long_after_s)
     if thread.is_alive():
-        try:
+        with contextlib.suppress(OSError, AttributeError):
             os.setpriority(os.PRIO_PROCESS, thread.native_id or 0, 19)
-        except (OSError, AttributeError):
-            pass
         thread.join()
     return reply[0]
 

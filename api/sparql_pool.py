@@ -34,7 +34,8 @@ The policy is ours (:class:`ProcessPool`):
 - nothing is evaluated in the server process but a query whose parsed form proves it cheap
   (:func:`yili.api.sparql_cheap.is_cheap`: one star of triple patterns around a bound node, no
   path, plain comparisons, under the row cap; never because an earlier run was fast), on one of
-  its threads (:class:`ThreadPool`); a repeated answer comes from a cache of the answer itself (``answer_cache_bytes``), keyed by the query text, the dataset and the format, since
+  its threads (:class:`ThreadPool`); a repeated answer comes from a cache of the answer itself
+  (``answer_cache_bytes``), keyed by the query text, the dataset and the format, since
   the store is read-only while it is served.  A query that uses a function whose value changes from
   one evaluation to the next (``NOW``, ``RAND``, ``UUID``, ``STRUUID``, ``BNODE``; see
   :func:`_may_change`) is never kept, nor is a truncated answer;
@@ -71,8 +72,8 @@ import traceback
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
-from concurrent.futures.process import BrokenProcessPool
 from concurrent.futures import TimeoutError as FutureTimeoutError
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pebble
@@ -491,9 +492,7 @@ def _busy_message(limits: SparqlLimits) -> str:
 
 def _lanes_message(limits: SparqlLimits, known: bool = False) -> str:
     lanes = _long_lanes(limits)
-    what = (
-        f"this query ran past {limits.long_query_s:g} s before" if known else f"this query ran past {limits.long_query_s:g} s"
-    )
+    what = f"this query ran past {limits.long_query_s:g} s before" if known else f"this query ran past {limits.long_query_s:g} s"
     done = "it was not evaluated" if known else "it was stopped"
     return (
         f"The SPARQL endpoint is busy: {what} while {lanes} long queries were already running "

@@ -98,9 +98,6 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-
-
-
 def _count_brackets(query: str) -> int:
     """How many ``{ ( [ <`` the query holds, strings, IRIs and comments included.
 

@@ -125,7 +125,8 @@ def bench_build(workdir: Path) -> tuple[Path, str]:
     t_jieba = jieba_seconds(texts)
     mib = size / 2**20
     print(
-        f"yili-kg build, {len(files)} files, {mib:.1f} MiB of text, --jobs 1: {seconds:.1f} s ({mib / seconds:.2f} MiB/s), max RSS {rss / 1024:.0f} MiB ({rss / 1024 / mib:.0f} MiB per MiB of input)"
+        f"yili-kg build, {len(files)} files, {mib:.1f} MiB of text, --jobs 1: {seconds:.1f} s ({mib / seconds:.2f} MiB/s), max "
+        f"RSS {rss / 1024:.0f} MiB ({rss / 1024 / mib:.0f} MiB per MiB of input)"
     )
     print(f"jieba's cut (HMM off) of the same text: {t_jieba:.1f} s ({mib / t_jieba:.2f} MiB/s)")
     print(f"  -> the build runs at {t_jieba / seconds:.2f}x jieba's cut speed (target: at least 0.5x)")
@@ -164,8 +165,14 @@ def build_against_floor(workdir: Path) -> float:
     shutil.rmtree(workdir / "bulk", ignore_errors=True)
     floor = t_jieba + t_load
     print(f"yili-kg build, {len(files)} chapters, {mib:.2f} MiB of text, --jobs 1: {seconds:.1f} s, max RSS {rss / 1024:.0f} MiB")
-    print(f"jieba's cut (HMM off): {t_jieba:.1f} s; bulk_load of its {quads} quads ({nquads.stat().st_size / 2**20:.1f} MiB of N-Quads): {t_load:.1f} s")
-    print(f"  -> the build takes {seconds / floor:.2f}x their sum {floor:.1f} s: ratio {floor / seconds:.2f}x (target: at least 0.5x)")
+    print(
+        f"jieba's cut (HMM off): {t_jieba:.1f} s; bulk_load of its {quads} quads ({nquads.stat().st_size / 2**20:.1f} MiB of "
+        f"N-Quads): {t_load:.1f} s"
+    )
+    print(
+        f"  -> the build takes {seconds / floor:.2f}x their sum {floor:.1f} s: ratio {floor / seconds:.2f}x (target: at least "
+        "0.5x)"
+    )
     return floor / seconds
 
 
@@ -182,7 +189,8 @@ def linearity(workdir: Path) -> None:
         runs[n], _ = build([str(f)], workdir / f"x{n}", jobs=1)
         shutil.rmtree(workdir / f"x{n}", ignore_errors=True)
     print(
-        f"excerpt x16: {runs[16]:.1f} s; x64: {runs[64]:.1f} s -> 4x the input in {runs[64] / runs[16]:.2f}x the time (target: at most 4.4x)"
+        f"excerpt x16: {runs[16]:.1f} s; x64: {runs[64]:.1f} s -> 4x the input in {runs[64] / runs[16]:.2f}x the time (target: "
+        "at most 4.4x)"
     )
 
 
@@ -206,7 +214,8 @@ def bench_in_process(graph: Path) -> None:
         t_rdf, rows_rdf = timed(lambda q=q: list(ds.query(q)), 1)
         same = len(rows_ox) == len(rows_rdf)  # type: ignore[arg-type]
         print(
-            f"  {name}: Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.0f} ms -> {t_rdf / t_ox:.0f}x ({'same' if same else 'DIFFERENT'} row count)"
+            f"  {name}: Oxigraph {t_ox * 1000:.1f} ms, rdflib {t_rdf * 1000:.0f} ms -> {t_rdf / t_ox:.0f}x "
+            f"({'same' if same else 'DIFFERENT'} row count)"
         )
 
 
@@ -323,7 +332,9 @@ def point_lookup(step: str) -> str:
     return YK + f"SELECT ?p ?o WHERE {{ <{step}> ?p ?o }}"
 
 
-def wrk_rotating(path: str, port: int, steps: list[str], workdir: Path, seconds: int = 5, accept: str | None = None) -> tuple[float, float, int]:
+def wrk_rotating(
+    path: str, port: int, steps: list[str], workdir: Path, seconds: int = 5, accept: str | None = None
+) -> tuple[float, float, int]:
     """:func:`wrk` where each request is the point lookup of the next step of ``steps`` (rotating over
     them; never the same query text twice in a run with fewer requests than steps), at
     ``http://127.0.0.1:{port}{path}?query=``."""
@@ -484,7 +495,10 @@ def bench_http(graph: Path) -> None:
     for ours_name in ("yili-kg", "yili-kg x2"):
         if ours_name in results and "oxigraph server" in results:
             ratio = results[ours_name]["rotating point lookup"][0] / results["oxigraph server"]["rotating point lookup"][0]
-            print(f"  SPARQL point lookups, a different step each request: {ours_name} at {ratio:.2f}x the Oxigraph server (target: at least 0.5x)")
+            print(
+                f"  SPARQL point lookups, a different step each request: {ours_name} at {ratio:.2f}x the Oxigraph server "
+                "(target: at least 0.5x)"
+            )
     if "yili-kg" in results and "yili-kg x2" in results:
         ratio = results["yili-kg x2"]["rotating point lookup"][0] / results["yili-kg"]["rotating point lookup"][0]
         print(f"  SPARQL point lookups, a different step each request: two processes at {ratio:.2f}x one (target: at least 1.6x)")
@@ -494,7 +508,8 @@ def bench_http(graph: Path) -> None:
             if f"bare ASGI x{n}" in results:
                 ratio = results[f"bare ASGI x{n}"]["point lookup"][0] / ox
                 print(
-                    f"  the floor of Python: a bare ASGI app in {n} process(es), evaluating in process, at {ratio:.2f}x the Oxigraph server"
+                    f"  the floor of Python: a bare ASGI app in {n} process(es), evaluating in process, at {ratio:.2f}x the "
+                    "Oxigraph server"
                 )
         for ours_name in ("yili-kg", "yili-kg x2"):
             if ours_name in results:
@@ -570,7 +585,10 @@ def bench_patterns(graph: Path) -> None:
     t0 = time.perf_counter()
     index = PatternIndex(acts, vocabulary)
     t_index = time.perf_counter() - t0
-    print(f"{len(acts)} steps in {len(index.keys)} editions: read from the store in {t_read:.2f} s ({c_read:.2f} s of CPU), indexed in {t_index:.2f} s (once per server)")
+    print(
+        f"{len(acts)} steps in {len(index.keys)} editions: read from the store in {t_read:.2f} s ({c_read:.2f} s of CPU), "
+        f"indexed in {t_index:.2f} s (once per server)"
+    )
     for text, within in (("洗,酌,獻", 25), ("主人:洗,主人:獻→賓", 25), ("獻,酢,酬", 200)):
         pattern = parse_pattern(text, vocabulary)
         t, found = timed(lambda p=pattern, w=within: index.search(p, w), 5)
@@ -623,7 +641,9 @@ def bench_viewer(out: Path, rounds: int = 3) -> dict[str, float]:
         editions = [(r["rite"].rsplit("/", 1)[1], e["edition"].rsplit("/", 1)[1]) for r in rites for e in r["editions"]]
         steps: list[str] = []
         for rite in keys:  # a few steps of every rite, from each edition's own list
-            page = json.loads(urllib.request.urlopen(f"{base}/steps?{urllib.parse.urlencode({'rite': rite, 'limit': 1000})}", timeout=60).read())
+            page = json.loads(
+                urllib.request.urlopen(f"{base}/steps?{urllib.parse.urlencode({'rite': rite, 'limit': 1000})}", timeout=60).read()
+            )
             items = page["items"]
             steps += [items[k]["url"] for k in range(0, len(items), max(1, len(items) // 3))][:3]
         q = urllib.parse.urlencode
@@ -643,11 +663,16 @@ def bench_viewer(out: Path, rounds: int = 3) -> dict[str, float]:
             for _ in range(rounds):
                 for url in urls:
                     t0 = time.perf_counter()
-                    urllib.request.urlopen(urllib.request.Request(base + url, headers={"Accept": "application/json"}), timeout=120).read()
+                    urllib.request.urlopen(
+                        urllib.request.Request(base + url, headers={"Accept": "application/json"}), timeout=120
+                    ).read()
                     samples.append((time.perf_counter() - t0) * 1000)
             results[name] = _p95(samples)
             verdict = "ok" if results[name] < VIEWER_TARGET_MS else f"over the {VIEWER_TARGET_MS:.0f} ms target"
-            print(f"  {name:<40} p95 {results[name]:7.1f} ms  (median {statistics.median(samples):6.1f} ms, {len(samples)} requests)  {verdict}")
+            print(
+                f"  {name:<40} p95 {results[name]:7.1f} ms  (median {statistics.median(samples):6.1f} ms, {len(samples)} "
+                f"requests)  {verdict}"
+            )
     return results
 
 
@@ -690,14 +715,26 @@ def rotating_alone(argv: list[str]) -> None:
         ox_store = work / "oxigraph-store"
         shutil.copytree(graph / "store", ox_store)
         peers = {
-            "yili-kg": ([str(BIN / "yili-kg"), "serve", "--store", str(graph / "store"), "--port", "{port}"], "/rites", "/sparql"),
+            "yili-kg": (
+                [str(BIN / "yili-kg"), "serve", "--store", str(graph / "store"), "--port", "{port}"],
+                "/rites",
+                "/sparql",
+            ),
             "yili-kg x2": (
                 [str(BIN / "yili-kg"), "serve", "--store", str(graph / "store"), "--port", "{port}", "--processes", "2"],
                 "/rites",
                 "/sparql",
             ),
             "oxigraph server": (
-                [str(BIN / "oxigraph"), "serve-read-only", "--location", str(ox_store), "--bind", "127.0.0.1:{port}", "--union-default-graph"],
+                [
+                    str(BIN / "oxigraph"),
+                    "serve-read-only",
+                    "--location",
+                    str(ox_store),
+                    "--bind",
+                    "127.0.0.1:{port}",
+                    "--union-default-graph",
+                ],
                 "/query?query=ASK%7B%7D",
                 "/query",
             ),
@@ -707,7 +744,11 @@ def rotating_alone(argv: list[str]) -> None:
             port = free_port()
             with server([c.replace("{port}", str(port)) for c in cmd], port, ready):
                 # warm-up on one other query (the answer cache must not hold the steps measured)
-                wrk(f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(YK + 'ASK { ?s a yk:Step }')}", seconds=2, accept=json_results)
+                wrk(
+                    f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(YK + 'ASK { ?s a yk:Step }')}",
+                    seconds=2,
+                    accept=json_results,
+                )
                 rps[name], p50, bad = wrk_rotating(path, port, steps, work, accept=json_results)
                 print(f"  {name:16} {rps[name]:8.0f} requests/s, p50 {p50:6.2f} ms" + (f", {bad} not 2xx" if bad else ""))
         for name in ("yili-kg", "yili-kg x2"):
@@ -729,7 +770,6 @@ def main_viewer(argv: list[str]) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["patterns"]:
         patterns_alone(sys.argv[2:])
-
 
     if sys.argv[1:2] == ["rotating"]:
         rotating_alone(sys.argv[2:])

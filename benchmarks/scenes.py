@@ -31,7 +31,8 @@ def gold_steps(rows: list[dict[str, object]], vocabulary) -> list[Step]:  # type
     for i, g in enumerate(rows, 1):
         agents = tuple(term(a) for a in str(g["agent"] or "").replace("|", "+").split("+") if a)
         out.append(
-            Step(f"r/e/{g.get('block', g.get('para'))}/{g['seq']}", i, 0, int(g["char_start"]), int(g["char_end"]), str(g["span"]),  # type: ignore[arg-type]
+            Step(f"r/e/{g.get('block', g.get('para'))}/{g['seq']}", i, 0,  # type: ignore[arg-type]
+                 int(g["char_start"]), int(g["char_end"]), str(g["span"]),  # type: ignore[arg-type]
                  agents, True, term(str(g["action"])) if g["action"] else Term("", ""), location=g["location"],  # type: ignore[arg-type]
                  facing=Term("", str(g["facing"])) if g["facing"] else None, mode=str(g["mode"]))
         )  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,7 @@ def build_time() -> datetime | None:
     if raw is None or raw == "":
         return None
     try:
-        return datetime.fromtimestamp(int(raw), tz=timezone.utc)
+        return datetime.fromtimestamp(int(raw), tz=UTC)
     except (ValueError, OverflowError, OSError):
         raise InputError(
             f"SOURCE_DATE_EPOCH={raw[:40]!r}: not a whole number of seconds since 1970-01-01 UTC (in the years 1-9999)"
@@ -448,7 +448,16 @@ class GraphBuilder:
                 g.add((iri, prop, _lit(value)))
         unnamed = [who for who, named in (("giver", givers), ("receiver", receivers)) if not named]
         if unnamed:
-            g.add((iri, yk.note, _lit(f"the {' and the '.join(unnamed)} of this toast {'are' if len(unnamed) > 1 else 'is'} not named in the text")))
+            g.add(
+                (
+                    iri,
+                    yk.note,
+                    _lit(
+                        f"the {' and the '.join(unnamed)} of this toast {'are' if len(unnamed) > 1 else 'is'} not named in the "
+                        "text"
+                    ),
+                )
+            )
         elif len(t.giver) > 1 or len(t.receiver) > 1 or t.note:
             parts = [f"{rec['giver']} {rec['type']} {rec['receiver']}"] + ([t.note] if t.note else [])
             g.add((iri, yk.note, _lit("; ".join(parts))))

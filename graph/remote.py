@@ -19,8 +19,8 @@ of each named graph, indirect identification ``?graph=IRI``, §5.3).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -99,7 +99,9 @@ def _check_url(url: str, option: str) -> str:
     return url
 
 
-_FORM = re.compile(r"^(?:\s+|#[^\n]*|PREFIX\s+[^\s:]*:\s*<[^<>]*>|BASE\s*<[^<>]*>)*(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", re.IGNORECASE)
+_FORM = re.compile(
+    r"^(?:\s+|#[^\n]*|PREFIX\s+[^\s:]*:\s*<[^<>]*>|BASE\s*<[^<>]*>)*(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", re.IGNORECASE
+)
 """The form of a query: the keyword after its prologue (comments, PREFIX and BASE declarations)."""
 
 
@@ -230,7 +232,9 @@ class SparqlHttpStore:
                 answer.close()
             reply = _Reply(answer.status_code, answer.headers, b"".join(chunks))
         except httpx.TimeoutException:
-            raise RemoteTimeoutError(f"{self.endpoint}: the SPARQL endpoint did not answer within {timeout or self._timeout:g} s") from None
+            raise RemoteTimeoutError(
+                f"{self.endpoint}: the SPARQL endpoint did not answer within {timeout or self._timeout:g} s"
+            ) from None
         except httpx.HTTPError as exc:
             raise RemoteStoreError(f"{self.endpoint}: the SPARQL endpoint cannot be reached: {exc}") from None
         if reply.status_code >= 400:
@@ -291,7 +295,9 @@ class SparqlHttpStore:
             media = answer.headers.get("content-type", "").split(";")[0].strip()
             fmt = pyoxigraph.RdfFormat.TURTLE if media == "text/turtle" else pyoxigraph.RdfFormat.N_TRIPLES
             local = pyoxigraph.Store()
-            local.bulk_extend(pyoxigraph.Quad(t.subject, t.predicate, t.object) for t in pyoxigraph.parse(answer.content, format=fmt))
+            local.bulk_extend(
+                pyoxigraph.Quad(t.subject, t.predicate, t.object) for t in pyoxigraph.parse(answer.content, format=fmt)
+            )
             return local.query("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }")
         raise SyntaxError("only SELECT, ASK, CONSTRUCT and DESCRIBE queries are sent to a remote store")
 
@@ -301,7 +307,9 @@ class SparqlHttpStore:
 
     def graph_sizes(self) -> list[tuple[str, int]]:
         """Each named graph served and its number of triples, in IRI order (one query)."""
-        answer = self._post("SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g", "application/sparql-results+json")
+        answer = self._post(
+            "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g", "application/sparql-results+json"
+        )
         counts = {
             s["g"].value: int(s["n"].value)  # type: ignore[index,union-attr]
             for s in pyoxigraph.parse_query_results(answer.content, format=pyoxigraph.QueryResultsFormat.JSON)
@@ -363,16 +371,27 @@ def push(
     with httpx.Client(timeout=timeout, follow_redirects=True) as client:
         how: Any = httpx.BasicAuth(*auth) if auth else None
         for g in graphs:
-            triples = (pyoxigraph.Triple(q.subject, q.predicate, q.object) for q in store.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(g)))
+            triples = (
+                pyoxigraph.Triple(q.subject, q.predicate, q.object)
+                for q in store.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(g))
+            )
             body = pyoxigraph.serialize(triples, format=pyoxigraph.RdfFormat.N_TRIPLES)
             assert body is not None
             try:
-                answer = client.put(graph_store, params={"graph": g}, content=body, headers={"Content-Type": "application/n-triples"}, auth=how)
+                answer = client.put(
+                    graph_store, params={"graph": g}, content=body, headers={"Content-Type": "application/n-triples"}, auth=how
+                )
                 if answer.status_code == 401 and auth and isinstance(how, httpx.BasicAuth):
                     # refused in basic: the same pair in digest (Virtuoso's -auth endpoints ask for it,
                     # and answer a basic attempt with no challenge at all)
                     how = httpx.DigestAuth(*auth)
-                    answer = client.put(graph_store, params={"graph": g}, content=body, headers={"Content-Type": "application/n-triples"}, auth=how)
+                    answer = client.put(
+                        graph_store,
+                        params={"graph": g},
+                        content=body,
+                        headers={"Content-Type": "application/n-triples"},
+                        auth=how,
+                    )
             except httpx.HTTPError as exc:
                 raise InputError(f"{graph_store}: the graph store cannot be reached: {exc}") from None
             if answer.status_code >= 400:

@@ -26,7 +26,9 @@ _DECIMAL = pyoxigraph.NamedNode("http://www.w3.org/2001/XMLSchema#decimal")
 _BOOLEAN = pyoxigraph.NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
 
 
-def add_placements(add: Any, steps: tuple[Step, ...], iris: list[URIRef], yk: Any, base: str | None = None, vocab: str = "") -> int:
+def add_placements(
+    add: Any, steps: tuple[Step, ...], iris: list[URIRef], yk: Any, base: str | None = None, vocab: str = ""
+) -> int:
     """Write the moves of one edition into its graph.
 
     Parameters
@@ -96,7 +98,9 @@ def scene_rows(queries: Any, step_iri: str) -> list[dict[str, object]] | None:
         no facing); None if no step has that IRI.  One whose last placement took him out is left out.
     """
     iri = f"<{step_iri}>"
-    found = queries.backend.select(queries._prefix_block + f"SELECT ?seq ?edition WHERE {{ {iri} yk:sequence ?seq ; yk:inEdition ?edition }}")
+    found = queries.backend.select(
+        queries._prefix_block + f"SELECT ?seq ?edition WHERE {{ {iri} yk:sequence ?seq ; yk:inEdition ?edition }}"
+    )
     if not found:
         return None
     seq, edition = found[0]["seq"], found[0]["edition"]
@@ -154,7 +158,8 @@ def move_rows(queries: Any, rite: str | None = None, edition: str | None = None)
     rows = queries.backend.select(
         queries._prefix_block
         + f"""
-SELECT ?person ?role ?place ?x ?y ?facing ?status ?rule ?step ?sequence ?text ?edition ?facing_status ?facing_rule ?present WHERE {{
+SELECT ?person ?role ?place ?x ?y ?facing ?status ?rule ?step ?sequence ?text ?edition
+       ?facing_status ?facing_rule ?present WHERE {{
   {queries._selection(rite, edition)}
   ?p a yk:Placement ; yk:atStep ?step ; yk:personLabel ?person ; yk:positionStatus ?status ; yk:positionRule ?rule .
   ?step yk:inEdition ?edition ; yk:sequence ?sequence ; yk:text ?text .
@@ -176,7 +181,9 @@ def placement_triples(store: Any, placements: list[str]) -> str:
     if not placements:
         return ""
     values = " ".join(f"<{p}>" for p in placements)
-    triples = store.query(f"CONSTRUCT {{ ?p ?q ?o }} WHERE {{ VALUES ?p {{ {values} }} ?p ?q ?o }}", use_default_graph_as_union=True)
+    triples = store.query(
+        f"CONSTRUCT {{ ?p ?q ?o }} WHERE {{ VALUES ?p {{ {values} }} ?p ?q ?o }}", use_default_graph_as_union=True
+    )
     text = triples.serialize(format=pyoxigraph.RdfFormat.N_TRIPLES)
     if isinstance(text, bytes):
         text = text.decode("utf-8")

@@ -147,8 +147,18 @@ SELECT ?c ?block ?layer ?commentator ?text ?start WHERE {
                 rite, edition, n = about[block]
                 text = str(r["text"])
                 texts.append(
-                    _Text("commentary", rite, edition, n, block, text, self.fold(text), str(r["layer"]),
-                          r.get("commentator") and str(r["commentator"]), str(r["c"]))
+                    _Text(
+                        "commentary",
+                        rite,
+                        edition,
+                        n,
+                        block,
+                        text,
+                        self.fold(text),
+                        str(r["layer"]),
+                        r.get("commentator") and str(r["commentator"]),
+                        str(r["c"]),
+                    )
                 )
             self._texts = texts
             return texts

@@ -160,8 +160,11 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
     out: list[dict[str, Position]] = []
     for step in steps:
         actual = step.mode == "actual"
-        if actual and step.action.key in _MAT_ACTIONS and step.location and (
-            (step.object or "").endswith(_MATS) or step.action.key == "action-xi-mat"
+        if (
+            actual
+            and step.action.key in _MAT_ACTIONS
+            and step.location
+            and ((step.object or "").endswith(_MATS) or step.action.key == "action-xi-mat")
         ):
             mat = resolve(step.location, ground)
             mat_facing = (step.facing.label, step.sequence) if step.facing else None
@@ -210,8 +213,14 @@ def _gone(p: Position, step: Step, rule: str, source: str) -> Position:
 
 
 def _face(
-    step: Step, pos: Position, before: Position | None, standing: Position | None, came_from: Position | None,
-    mat_facing: tuple[str, int] | None, bowed: dict[str, tuple[str, int]], ground: Ground,
+    step: Step,
+    pos: Position,
+    before: Position | None,
+    standing: Position | None,
+    came_from: Position | None,
+    mat_facing: tuple[str, int] | None,
+    bowed: dict[str, tuple[str, int]],
+    ground: Ground,
 ) -> Position:
     """``pos`` with its facing set by the facing rules of the module, in order."""
     from dataclasses import replace
@@ -230,7 +239,12 @@ def _face(
     if pos.step == step.sequence and pos.rule in ("stand", "return", "back"):
         went = came_from if pos.rule == "back" else standing
         if went is not None and went.facing:
-            return face(went.facing, INFERRED, pos.rule, (motion.source if motion else "") + "; the facing of " + (went.place or "his place"))
+            return face(
+                went.facing,
+                INFERRED,
+                pos.rule,
+                (motion.source if motion else "") + "; the facing of " + (went.place or "his place"),
+            )
     if (pos.step == step.sequence and pos.rule == "written" and motion is not None and motion.kind == "stand"
             and standing is not None and standing.place == pos.place and standing.facing):  # fmt: skip
         return face(standing.facing, INFERRED, "stand", motion.source + "; the facing of his standing place " + (pos.place or ""))
@@ -263,7 +277,13 @@ def _inside(p: Position | None, ground: Ground) -> bool:
 
 
 def _move(
-    step: Step, role: str, label: str, before: Position | None, standing: Position | None, mat: Spot | None, ground: Ground,
+    step: Step,
+    role: str,
+    label: str,
+    before: Position | None,
+    standing: Position | None,
+    mat: Spot | None,
+    ground: Ground,
     came_from: Position | None = None,
 ) -> Position:
     """The position of ``role`` after ``step`` (the rules of place of the module, in order; the facing is
@@ -274,7 +294,9 @@ def _move(
     out = before is not None and not before.present
 
     def at(place: str | None, spot: Spot | None, status: str, rule: str, source: str) -> Position:
-        return Position(label, role, place, spot.x if spot else None, spot.y if spot else None, None, status, step.sequence, rule, source)
+        return Position(
+            label, role, place, spot.x if spot else None, spot.y if spot else None, None, status, step.sequence, rule, source
+        )
 
     on_stairs = written is not None and bool(ground.features[written.feature].top)
     if kind in ("ascend", "descend") and (not step.location or on_stairs) and not out:  # 升席, 降阶西: the place as written
@@ -315,7 +337,9 @@ def _move(
     if kind == "back" and came_from is not None and came_from.present:
         return at(came_from.place, _spot(came_from), INFERRED, "back", motion.source if motion else "")
     if kind in ("stand", "return", "back") and standing is not None:
-        return at(standing.place, _spot(standing), INFERRED, "return" if kind == "return" else "stand", motion.source if motion else "")
+        return at(
+            standing.place, _spot(standing), INFERRED, "return" if kind == "return" else "stand", motion.source if motion else ""
+        )
     if kind == "mat":
         spot = mat or resolve("筵", ground)
         return at(spot.label if spot else "筵", spot, INFERRED, "mat", motion.source if motion else "")
@@ -417,13 +441,27 @@ def furnishings(steps: tuple[Step, ...] | list[Step], ground: Ground | None = No
             if spot is None:
                 continue
             facing = step.facing.label if step.facing else None
-            out.append(Item(step.sequence, step.object, _kind(step, ground), step.location, spot.x, spot.y, facing, None, ground.set_out_source))
+            out.append(
+                Item(
+                    step.sequence,
+                    step.object,
+                    _kind(step, ground),
+                    step.location,
+                    spot.x,
+                    spot.y,
+                    facing,
+                    None,
+                    ground.set_out_source,
+                )
+            )
         elif step.action.key in ground.clear and step.object:
             for name in step.object.split("+"):
                 for k in range(len(out) - 1, -1, -1):
                     item = out[k]
                     if item.removed is None and (item.object == name or item.object.split("+")[-1] == name):
-                        out[k] = Item(item.step, item.object, item.kind, item.place, item.x, item.y, item.facing, step.sequence, item.source)
+                        out[k] = Item(
+                            item.step, item.object, item.kind, item.place, item.x, item.y, item.facing, step.sequence, item.source
+                        )
                         break
     return out
 

@@ -475,7 +475,9 @@ def align(book: StageBook, blocks, steps: tuple[Step, ...]) -> StageAlignment:  
                 )
             )
     aligned = len(y_to_e) / len(yang) if yang else 0.0
-    return StageAlignment(book=book, stages=tuple(out), openings=len(book.stages), matched=matched, exact=exactly, aligned=aligned)
+    return StageAlignment(
+        book=book, stages=tuple(out), openings=len(book.stages), matched=matched, exact=exactly, aligned=aligned
+    )
 
 
 def _opens_at(opening: tuple[int, int], first: int, owner: list[int], first_e: dict[int, int]) -> tuple[bool, bool]:
@@ -525,7 +527,9 @@ def _opening(
     for allowed in ((in_order,) if in_order is not None else ()) + (None,):
         k = start
         while k < len(ystage) and ystage[k] == number:
-            if all(k + t in y_to_e and y_to_e[k + t] == y_to_e[k] + t and (allowed is None or k + t in allowed) for t in range(4)):
+            if all(
+                k + t in y_to_e and y_to_e[k + t] == y_to_e[k] + t and (allowed is None or k + t in allowed) for t in range(4)
+            ):
                 return y_to_e[k], k - start
             k += 1
     return None

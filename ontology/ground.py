@@ -218,7 +218,9 @@ def load_ground() -> Ground:
         action = str(one(s, _YK + "action") or "").rsplit("/", 1)[-1]
         kind = str(one(s, _YK + "motionKind") or "")
         if kind not in MOTION_KINDS or not action:
-            raise VocabularyError(f"{GROUND_FILE}: {s}: a motion needs yk:action and a yk:motionKind of {', '.join(MOTION_KINDS)}")
+            raise VocabularyError(
+                f"{GROUND_FILE}: {s}: a motion needs yk:action and a yk:motionKind of {', '.join(MOTION_KINDS)}"
+            )
         motions[action] = Motion(
             action=action, kind=kind, source=str(one(s, _SOURCE) or ""),
             facing=one(s, _YK + "facing"), facing_source=one(s, _YK + "facingSource"),  # type: ignore[arg-type]

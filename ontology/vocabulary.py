@@ -35,6 +35,7 @@ SCHEMES: dict[str, str] = {
 ONTOLOGY_FILES: tuple[str, ...] = ("yili.ttl", "vocabulary.ttl", "rites.ttl", "commentary.ttl")
 """The Turtle files of the package read for the vocabulary, in order."""
 
+
 @dataclass(frozen=True)
 class Concept:
     """One term of the vocabulary.

@@ -26,13 +26,19 @@ def test_well_formed_kanripo_xml_is_read() -> None:
     ("content", "problem"),
     [
         # the issue's file: its closing tags missing
-        ('<TEI><text><body><p>主人獻賓<pc n="lb"/>賓拜受爵<pc n="lb"/></p></body>', "the file ends inside an element (a closing tag is missing) (line 1, column 64)"),
+        (
+            '<TEI><text><body><p>主人獻賓<pc n="lb"/>賓拜受爵<pc n="lb"/></p></body>',
+            "the file ends inside an element (a closing tag is missing) (line 1, column 64)",
+        ),
         # one </p> changed to </q>
         (TEI.replace("</p>", "</q>"), "mismatched tag (line 1, column 55)"),
         # a broken attribute quote
         (TEI.replace('<pc n="lb"/>賓', '<pc n="lb/>賓', 1), "not well-formed (invalid token) (line 1, column 40)"),
         # a stray ampersand, on the second line
-        ('<TEI><text><body>\n<p>主人 & 賓<pc n="lb"/></p></body></text></TEI>', "not well-formed (invalid token) (line 2, column 8)"),
+        (
+            '<TEI><text><body>\n<p>主人 & 賓<pc n="lb"/></p></body></text></TEI>',
+            "not well-formed (invalid token) (line 2, column 8)",
+        ),
     ],
 )
 def test_malformed_xml_is_refused_in_one_line_naming_the_file(tmp_path, content, problem) -> None:
@@ -46,7 +52,11 @@ def test_malformed_xml_is_refused_in_one_line_naming_the_file(tmp_path, content,
 
 @pytest.mark.parametrize(
     ("folder", "name", "juan"),
-    [("KR1d0040", "KR1d0040_000.txt", "提要"), ("KR1d0040", "KR1d0040_018.txt", "跋"), ("KR1d0028", "KR1d0028_000.txt", "儀禮疏序")],
+    [
+        ("KR1d0040", "KR1d0040_000.txt", "提要"),
+        ("KR1d0040", "KR1d0040_018.txt", "跋"),
+        ("KR1d0028", "KR1d0028_000.txt", "儀禮疏序"),
+    ],
 )
 def test_front_or_back_matter_is_refused_alone_and_among_others(folder, name, juan) -> None:
     path = shared_path("corpus", "kanripo", folder, name)

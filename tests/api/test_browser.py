@@ -340,7 +340,12 @@ def test_the_query_page_runs_who_toasts_whom(tab: Tab, server: str) -> None:
     tab.wait_rendered("sparql")
     # one tab per example query of the README, the first one open
     names = page.eval_on_selector_all(".tabsList .tab", "ts => ts.map(t => t.textContent.replace('✖', '').trim())")
-    assert names == ["Who toasts whom", "What one rite has that another lacks", "Provenance: what you queried", "Every gloss of 酳"]
+    assert names == [
+        "Who toasts whom",
+        "What one rite has that another lacks",
+        "Provenance: what you queried",
+        "Every gloss of 酳",
+    ]
     assert page.text_content(".tabsList .tab.active").startswith("Who toasts whom")
     page.click(".tabPanel.active .yasqe_queryButton")
     page.wait_for_selector(".tabPanel.active .yasr table tbody tr td")
@@ -381,7 +386,9 @@ def test_a_step_shows_the_commentary_by_authority_and_the_glossed_words(tab: Tab
     page = tab.page
     page.goto(server + "/steps/yanli/shuzhu-excerpt/1/1")
     tab.wait_rendered("step")
-    assert page.eval_on_selector_all(".block .classic .glossed", "xs => xs.map(x => [x.textContent, x.title])") == [["尔", "鄭玄: 尔 近"]]
+    assert page.eval_on_selector_all(".block .classic .glossed", "xs => xs.map(x => [x.textContent, x.title])") == [
+        ["尔", "鄭玄: 尔 近"]
+    ]
     assert page.eval_on_selector_all(".commentary .statement .who", "xs => xs.map(x => x.textContent)")[0] == "鄭玄 注"
     assert page.text_content(".commentary .statement .glosses") == "尔：近"
     tab.assert_clean()

@@ -253,19 +253,28 @@ def test_eval_refuses_a_broken_or_foreign_gold(tmp_path):
 def test_eval_and_rite_refuse_bad_input_with_one_line(tmp_path):
     gold = tmp_path / "gold"
     gold.mkdir()
-    (gold / "steps_x.jsonl").write_text('{"para": 1, "char_start": 0, "char_end": 2, "file": "KR9z9999_999.txt"}\n', encoding="utf-8")
+    (gold / "steps_x.jsonl").write_text(
+        '{"para": 1, "char_start": 0, "char_end": 2, "file": "KR9z9999_999.txt"}\n', encoding="utf-8"
+    )
     proc = run("eval", str(gold))
-    assert proc.returncode == 2 and proc.stderr.strip().endswith("toasts_x.jsonl: no such file (each steps file needs its toasts file beside it)")
+    assert proc.returncode == 2 and proc.stderr.strip().endswith(
+        "toasts_x.jsonl: no such file (each steps file needs its toasts file beside it)"
+    )
     (gold / "toasts_x.jsonl").write_text("", encoding="utf-8")
     proc = run("eval", str(gold))
     assert proc.returncode == 2
-    assert "the annotated file KR9z9999_999.txt is not found: no corpus/ folder beside the gold (give --corpus DIR)" in proc.stderr
+    assert (
+        "the annotated file KR9z9999_999.txt is not found: no corpus/ folder beside the gold (give --corpus DIR)" in proc.stderr
+    )
     proc = run("steps", "--rite", "")
     assert proc.returncode == 2 and proc.stderr.startswith("yili-kg: error: unknown rite ''")
     title_only = tmp_path / "t.txt"
     title_only.write_text("士冠禮第一\n", encoding="utf-8")
     proc = run("steps", str(title_only))
-    assert proc.returncode == 2 and proc.stderr.strip() == f"yili-kg: error: {title_only}: no classic text found (only the chapter title 士冠禮第一)"
+    assert (
+        proc.returncode == 2
+        and proc.stderr.strip() == f"yili-kg: error: {title_only}: no classic text found (only the chapter title 士冠禮第一)"
+    )
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
@@ -280,8 +289,12 @@ def test_the_same_input_gives_the_same_steps_whatever_the_hash_seed():
     outs = []
     for seed in ("0", "1"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        steps = subprocess.run([sys.executable, "-m", "yili.api.cli", "steps"], capture_output=True, text=True, env=env, timeout=120)
-        toasts = subprocess.run([sys.executable, "-m", "yili.api.cli", "toasts", chapter], capture_output=True, text=True, env=env, timeout=120)
+        steps = subprocess.run(
+            [sys.executable, "-m", "yili.api.cli", "steps"], capture_output=True, text=True, env=env, timeout=120
+        )
+        toasts = subprocess.run(
+            [sys.executable, "-m", "yili.api.cli", "toasts", chapter], capture_output=True, text=True, env=env, timeout=120
+        )
         assert steps.returncode == 0 and toasts.returncode == 0
         outs.append((steps.stdout, toasts.stdout))
     assert outs[0] == outs[1]
@@ -299,11 +312,17 @@ def test_a_folder_builds_every_chapter_and_leaves_front_matter_out(tmp_path):
         (src / name).write_bytes(shared_path("corpus", "kanripo", "KR1d0028", name).read_bytes())
     proc = run("build", str(src), "--out", str(tmp_path / "out"))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.strip() == f"yili-kg: note: {src / 'KR1d0028_000.txt'}: no ritual act in it (front or back matter: 提要, 序, 跋); left out"
+    assert (
+        proc.stderr.strip()
+        == f"yili-kg: note: {src / 'KR1d0028_000.txt'}: no ritual act in it (front or back matter: 提要, 序, 跋); left out"
+    )
     lines = proc.stdout.splitlines()
     assert "2 edition(s)" in lines[0]
     assert lines[1].split() == ["rite", "edition", "blocks", "steps", "toasts", "seconds"]
-    assert [ln.split()[:3] for ln in lines[2:4]] == [["shiguanli", "士冠禮", "zhushu"], ["teshengkuishili", "特牲饋食禮", "zhushu"]]
+    assert [ln.split()[:3] for ln in lines[2:4]] == [
+        ["shiguanli", "士冠禮", "zhushu"],
+        ["teshengkuishili", "特牲饋食禮", "zhushu"],
+    ]
 
 
 def test_the_same_input_gives_the_same_graph_whatever_the_seed_and_the_jobs(tmp_path):
@@ -371,7 +390,9 @@ def test_a_failed_build_leaves_the_old_files_whole(tmp_path, monkeypatch, capsys
 
 def test_a_full_standard_output_ends_in_one_line():
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "yili.api.cli", "steps"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-m", "yili.api.cli", "steps"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120
+        )
     assert proc.returncode == 2
     assert proc.stderr == "yili-kg: error: standard output: No space left on device\n"
 
@@ -415,7 +436,10 @@ def test_a_vocabulary_value_the_rules_cannot_read_is_named_in_one_line(tmp_path)
     )
     proc = run("steps", "--vocab", str(bad))
     assert proc.returncode == 2
-    assert proc.stderr == f"yili-kg: error: {bad}: ykv:role-gong: yk:rank must be an integer between -1,000,000 and 1,000,000, not 'high'\n"
+    assert (
+        proc.stderr
+        == f"yili-kg: error: {bad}: ykv:role-gong: yk:rank must be an integer between -1,000,000 and 1,000,000, not 'high'\n"
+    )
 
 
 def test_pipes_devices_and_huge_files_are_refused_by_name(tmp_path):
@@ -424,7 +448,10 @@ def test_pipes_devices_and_huge_files_are_refused_by_name(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     proc = run("steps", str(fifo))
-    assert proc.returncode == 2 and proc.stderr == f"yili-kg: error: {fifo}: not a regular file (a pipe or a device): give a text file\n"
+    assert (
+        proc.returncode == 2
+        and proc.stderr == f"yili-kg: error: {fifo}: not a regular file (a pipe or a device): give a text file\n"
+    )
     big = tmp_path / "big.txt"
     with open(big, "wb") as f:
         f.truncate(5 * 2**20)

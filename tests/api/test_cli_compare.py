@@ -16,7 +16,12 @@ def test_compare_two_stages_of_one_text(capsys) -> None:
     assert main(["compare", excerpt, excerpt, "--stage", "主人献賔", "--stage", "主人献公", "--format", "json"]) == 0
     body = json.loads(capsys.readouterr().out)
     assert (body["a"], body["stage_a"], body["stage_b"], body["steps_a"], body["steps_b"]) == (
-        "yanli/shuzhu-excerpt", "主人献賔", "主人献公", 49, 26)
+        "yanli/shuzhu-excerpt",
+        "主人献賔",
+        "主人献公",
+        49,
+        26,
+    )
     (xian,) = [r for r in body["rows"] if r["a"] and r["a"]["text"] == "主人筵前献賔"]
     assert (xian["kind"], xian["b"]["text"]) == ("substitution", "东北面献于公")
     assert main(["compare", excerpt, excerpt, "--stage", "1", "--format", "csv"]) == 0
@@ -38,7 +43,10 @@ def test_compare_errors_are_one_line(capsys) -> None:
 
 def test_ngrams_of_the_excerpt(capsys) -> None:
     assert main(["ngrams", "--n", "3", "--top", "2"]) == 0
-    assert capsys.readouterr().out.splitlines() == ["yanli/shuzhu-excerpt\t1\t7\t坐 奠 拜", "yanli/shuzhu-excerpt\t2\t7\t坐 祭 立"]
+    assert capsys.readouterr().out.splitlines() == [
+        "yanli/shuzhu-excerpt\t1\t7\t坐 奠 拜",
+        "yanli/shuzhu-excerpt\t2\t7\t坐 祭 立",
+    ]
     assert main(["ngrams", "--n", "2", "--top", "1", "--csv"]) == 0
     assert capsys.readouterr().out.splitlines() == ["sequence,rank,acts,count", 'yanli/shuzhu-excerpt,1,"坐,奠",18']
     assert main(["ngrams", "--n", "9"]) == 2

@@ -23,7 +23,8 @@ def test_build_shows_every_phase_on_a_terminal_and_leaves_the_bars(tmp_path):
     cli = os.path.join(os.path.dirname(sys.executable), "yili-kg")
     with subprocess.Popen(
         [cli, "build", str(excerpt), str(small), "--out", str(tmp_path / "out"), "--jobs", "1"],
-        stdout=subprocess.PIPE, stderr=slave,
+        stdout=subprocess.PIPE,
+        stderr=slave,
     ) as proc:
         os.close(slave)
         chunks = []

@@ -22,7 +22,10 @@ def client(extractor):
 
 def test_every_gloss_of_you(client):
     body = client.get("/glosses", params={"term": "酳"}).json()
-    rows = [(g["edition"].rsplit("/", 1)[-1], g["block"], g["gloss_text"], g["formula"], g["authority"], g["target_text"]) for g in body["items"]]
+    rows = [
+        (g["edition"].rsplit("/", 1)[-1], g["block"], g["gloss_text"], g["formula"], g["authority"], g["target_text"])
+        for g in body["items"]
+    ]
     assert ("shuzhu", 89, "衍", "猶", "鄭玄", "酳") in rows
     assert ("zhushu", 93, "衍", "猶", "鄭玄", "酳") in rows
     shuzhu = next(g for g in body["items"] if g["edition"].endswith("/shuzhu"))
@@ -34,7 +37,9 @@ def test_citations_of_the_shiguanli_resolved_to_their_passage(client):
     body = client.get("/citations", params={"to": "士冠禮"}).json()
     resolved = [c for c in body["items"] if c["passage"]]
     assert any(
-        c["cited_as"] == "士冠禮云" and c["authority"] == "賈公彥" and c["quote"] == "主人𤣥冠朝服緇帶素韠"
+        c["cited_as"] == "士冠禮云"
+        and c["authority"] == "賈公彥"
+        and c["quote"] == "主人𤣥冠朝服緇帶素韠"
         and c["passage"] == "https://w3id.org/yili-kg/block/shiguanli/zhushu/3"
         for c in resolved
     )

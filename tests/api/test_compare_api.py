@@ -13,7 +13,10 @@ def test_the_acts_read_from_the_store_are_those_of_the_extraction(service, extra
     from_store = acts_from_store(service.queries.backend.select, service.base)
     from_steps = acts_from_extractions([extraction])
     # the graph keeps no order among one step's agents: compare them as sorted
-    norm = [a.__class__(**{**a.__dict__, "agents": tuple(sorted(a.agents)), "recipients": tuple(sorted(a.recipients))}) for a in from_steps]
+    norm = [
+        a.__class__(**{**a.__dict__, "agents": tuple(sorted(a.agents)), "recipients": tuple(sorted(a.recipients))})
+        for a in from_steps
+    ]
     assert len(from_store) == 612
     assert from_store == norm
 
@@ -55,7 +58,10 @@ def test_pattern_errors_are_one_line(client) -> None:
     assert (r.status_code, r.json()["error"]) == (404, "unknown_term")
     assert "皇帝" in r.json()["message"]
     r = client.get("/patterns", params={"seq": "洗", "whithin": 3})
-    assert (r.status_code, r.json()["message"]) == (400, "unknown parameter 'whithin' (this resource takes: format, rite, seq, within)")
+    assert (r.status_code, r.json()["message"]) == (
+        400,
+        "unknown parameter 'whithin' (this resource takes: format, rite, seq, within)",
+    )
     # a window narrower than the pattern is the pattern's length
     r = client.get("/patterns", params={"seq": "洗,酌,獻", "within": 2}).json()
     assert (r["within"], r["total"]) == (3, 0)
@@ -92,7 +98,11 @@ def test_compare_two_stages_of_the_banquet(client) -> None:
     assert body["same"] + body["substitutions"] + body["insertions"] == 26
     # the host's 獻 to the guest pairs with his 獻 to the ruler: same act, same host, another recipient
     (xian,) = [row for row in body["rows"] if row["a"] and row["a"]["text"] == "主人筵前献賔"]
-    assert (xian["kind"], xian["b"]["text"], xian["b"]["url"]) == ("substitution", "东北面献于公", "/steps/yanli/shuzhu-excerpt/38/5")
+    assert (xian["kind"], xian["b"]["text"], xian["b"]["url"]) == (
+        "substitution",
+        "东北面献于公",
+        "/steps/yanli/shuzhu-excerpt/38/5",
+    )
 
 
 def test_compare_as_csv_and_its_errors(client) -> None:
@@ -113,9 +123,16 @@ def test_compare_as_csv_and_its_errors(client) -> None:
 
 def test_ngrams_as_csv(client) -> None:
     r = client.get("/ngrams", params={"n": 3, "top": 2, "format": "csv"})
-    assert r.text.splitlines() == ["sequence,rank,acts,count", 'yanli/shuzhu-excerpt,1,"坐,奠,拜",7', 'yanli/shuzhu-excerpt,2,"坐,祭,立",7']
+    assert r.text.splitlines() == [
+        "sequence,rank,acts,count",
+        'yanli/shuzhu-excerpt,1,"坐,奠,拜",7',
+        'yanli/shuzhu-excerpt,2,"坐,祭,立",7',
+    ]
     j = client.get("/ngrams", params={"n": 2, "top": 1}).json()
-    assert j == {"n": 2, "sequences": [{"edition": "yanli/shuzhu-excerpt", "steps": 612, "ngrams": [{"acts": ["坐", "奠"], "count": 18}]}]}
+    assert j == {
+        "n": 2,
+        "sequences": [{"edition": "yanli/shuzhu-excerpt", "steps": 612, "ngrams": [{"acts": ["坐", "奠"], "count": 18}]}],
+    }
 
 
 def test_a_browser_gets_the_pages(client) -> None:
@@ -157,7 +174,10 @@ def test_compare_the_archery_meeting_with_the_drinking_festival_over_the_store(t
 
 def test_patterns_and_what_follows_per_rite_over_the_store(two_rites) -> None:
     body = two_rites.get("/patterns", params={"seq": "主人:獻→賓,賓:酢→主人", "within": 100}).json()
-    assert [(r["rite"], r["label"], r["count"]) for r in body["rites"]] == [("xiangyinjiuli", "鄉飲酒禮", 1), ("xiangsheli", "鄉射禮", 1)]
+    assert [(r["rite"], r["label"], r["count"]) for r in body["rites"]] == [
+        ("xiangyinjiuli", "鄉飲酒禮", 1),
+        ("xiangsheli", "鄉射禮", 1),
+    ]
     only = two_rites.get("/patterns", params={"seq": "主人:獻→賓,賓:酢→主人", "within": 100, "rite": "鄉射禮"}).json()
     assert [r["rite"] for r in only["rites"]] == ["xiangsheli"]
     after = two_rites.get("/next", params={"after": "拜送"}).json()

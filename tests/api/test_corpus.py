@@ -32,8 +32,11 @@ def corpus(extractor):
     from yili.ingest.document import read_file
 
     folder = shared_path("corpus", "kanripo", "KR1d0026")
-    files = [*sorted(folder.glob("*.txt")), shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_015.txt"),
-             shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_015.txt")]
+    files = [
+        *sorted(folder.glob("*.txt")),
+        shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_015.txt"),
+        shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_015.txt"),
+    ]
     extractions = [extractor.extract(read_file(f)) for f in files]
     return TestClient(create_app(service_from_extractions(extractions)))
 

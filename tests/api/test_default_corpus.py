@@ -100,7 +100,11 @@ def _serve(cache: Path, port: int) -> tuple[subprocess.Popen[str], list[str], fl
     env = {**os.environ, "YILI_KG_CACHE": str(cache)}
     t0 = time.monotonic()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "yili.api.cli", "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-m", "yili.api.cli", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     lines: list[str] = []
     assert proc.stdout is not None
@@ -149,7 +153,10 @@ def test_excerpt_and_corpus_are_options_of_serve(capsys):
     from yili.api.cli import main
 
     assert main(["serve", "--excerpt", "--corpus", "x", "--port", "1"]) == 2
-    assert capsys.readouterr().err.strip() == "yili-kg: error: give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not --corpus and --excerpt"
+    assert (
+        capsys.readouterr().err.strip()
+        == "yili-kg: error: give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not --corpus and --excerpt"
+    )
     assert main(["serve", "--excerpt", "some.txt", "--port", "1"]) == 2
     assert capsys.readouterr().err.strip() == "yili-kg: error: give INPUT files or --excerpt, not both"
     assert main(["serve", "--corpus", "/nonexistent/folder", "--port", "1"]) == 2

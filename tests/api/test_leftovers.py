@@ -28,7 +28,11 @@ FILES = ["graph.trig", "graph.ttl", "steps.jsonl", "store", "toasts.jsonl"]
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "yili.api.cli", *args], capture_output=True, text=True, timeout=300, env={**os.environ, **(env or {})}
+        [sys.executable, "-m", "yili.api.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -41,7 +45,9 @@ def _editions(out: Path) -> dict[str, set[str]]:
         found[name] = {row[field].split("/step/")[1].rsplit("/", 2)[0] for row in rows}
     for name in ("graph.trig", "graph.ttl"):
         text = (out / name).read_text(encoding="utf-8")
-        found[name] = {key for key in ("yanli/shuzhu-excerpt", "xiangyinjiuli/shuzhu") if f"/text/{key}>" in text or f"text:{key}" in text}
+        found[name] = {
+            key for key in ("yanli/shuzhu-excerpt", "xiangyinjiuli/shuzhu") if f"/text/{key}>" in text or f"text:{key}" in text
+        }
     store = pyoxigraph.Store.read_only(str(out / "store"))
     query = "SELECT DISTINCT ?e WHERE { GRAPH ?g { ?s <https://w3id.org/yili-kg/ontology#inEdition> ?e } }"
     found["store"] = {str(row["e"].value).split("/text/")[1] for row in store.query(query)}
@@ -109,7 +115,9 @@ def _serve(temp: Path) -> tuple[subprocess.Popen[str], int]:
     port = _free_port()
     excerpt = shared_path("corpus", "yili_shuzhu_yanli_excerpt.txt")
     command = [sys.executable, "-m", "yili.api.cli", "serve", str(excerpt), "--port", str(port)]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(temp)})
+    server = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(temp)}
+    )
     deadline = time.monotonic() + 120
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
         while True:

@@ -24,7 +24,10 @@ def server(monkeypatch_module) -> Iterator[str]:  # noqa: F811
     from yili.api.cli import _extract
     from yili.api.service import service_from_extractions
 
-    inputs = [str(shared_path("corpus", "yili_shuzhu_yanli_excerpt.txt")), str(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt"))]
+    inputs = [
+        str(shared_path("corpus", "yili_shuzhu_yanli_excerpt.txt")),
+        str(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt")),
+    ]
     _e, extractions = _extract(inputs, [], stages=str(shared_path("corpus", "reference", "KR1d0032")))
     service = service_from_extractions(extractions)
     for variable in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
@@ -89,7 +92,10 @@ def test_the_plan_draws_and_the_slider_moves_the_host_up_the_east_steps(tab: Tab
 
 
 def _things(page: Any) -> dict[str, dict[str, str]]:
-    return {f"{d['object']}@{d['place']}": d for d in page.eval_on_selector_all("#plan-svg g.furnishing", "gs => gs.map(g => ({...g.dataset}))")}
+    return {
+        f"{d['object']}@{d['place']}": d
+        for d in page.eval_on_selector_all("#plan-svg g.furnishing", "gs => gs.map(g => ({...g.dataset}))")
+    }
 
 
 def test_the_plan_draws_the_vessels_and_mats_the_text_sets_out(tab: Tab, server: str) -> None:  # noqa: F811
@@ -107,7 +113,9 @@ def test_the_plan_draws_the_vessels_and_mats_the_text_sets_out(tab: Tab, server:
     _slide(page, seq["/steps/shiguanli/shuzhu/25/3"])  # 設洗直於東榮南北: the basin below the east eave
     basin = _things(page)["洗@東榮"]
     assert (basin["kind"], float(basin["x"]), float(basin["y"])) == ("vessel", 1.5, 0.0)
-    drawn = page.eval_on_selector('#plan-svg g.furnishing[data-object="洗"] rect', "r => [Number(r.getAttribute('x')), Number(r.getAttribute('y'))]")
+    drawn = page.eval_on_selector(
+        '#plan-svg g.furnishing[data-object="洗"] rect', "r => [Number(r.getAttribute('x')), Number(r.getAttribute('y'))]"
+    )
     assert drawn == [1.47, -0.03]  # centred on its point, north up (svg y = -y)
     _slide(page, seq["/steps/shiguanli/shuzhu/47/1"])  # 筵于東序少北西面: the capping mat
     assert _things(page)["筵@東序少北"]["facing"] == "西面"

@@ -14,11 +14,13 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding=
 # the section each query is in -> the inputs its text names (None: the embedded excerpt)
 INPUTS = {
     "SPARQL: who toasts whom": [None],  # `make serve` serves the excerpt
-    "SPARQL: what one rite has that another lacks": [
-        "yili_shuzhu_yanli_excerpt.txt", "yili_shuzhu_04_xiangyinjiuli.kanripo.txt"],
+    "SPARQL: what one rite has that another lacks": ["yili_shuzhu_yanli_excerpt.txt", "yili_shuzhu_04_xiangyinjiuli.kanripo.txt"],
     "Provenance: what you queried": [None],  # "On the embedded excerpt that gives"
     "The commentary as data: who says it, what it glosses, which readings, what it cites": [
-        "kanripo/KR1d0040/KR1d0040_015.txt", "kanripo/KR1d0028/KR1d0028_015.txt", "kanripo/KR1d0026/KR1d0026_015.txt"],
+        "kanripo/KR1d0040/KR1d0040_015.txt",
+        "kanripo/KR1d0028/KR1d0028_015.txt",
+        "kanripo/KR1d0026/KR1d0026_015.txt",
+    ],
 }
 
 
@@ -69,8 +71,12 @@ def stores(extractor, extraction):
     def store(inputs):
         key = tuple(inputs)
         if key not in cache:
-            extractions = [extraction if f is None or f == "yili_shuzhu_yanli_excerpt.txt"
-                           else extractor.extract(read_file(shared_path("corpus", f))) for f in inputs]
+            extractions = [
+                extraction
+                if f is None or f == "yili_shuzhu_yanli_excerpt.txt"
+                else extractor.extract(read_file(shared_path("corpus", f)))
+                for f in inputs
+            ]
             cache[key] = build_store(extractions)
         return cache[key]
 

@@ -113,12 +113,19 @@ def _virtuoso(folder: str) -> tuple[list[str], str, str, list[str]]:
     if binary is None:
         if os.environ.get("YILI_REQUIRE_BROWSER"):
             pytest.fail("virtuoso-t is not installed: .ci/run installs virtuoso-opensource with apt-get")
-        pytest.skip("Virtuoso is not installed (apt-get install virtuoso-opensource): the Virtuoso half of the remote tests is skipped")
+        pytest.skip(
+            "Virtuoso is not installed (apt-get install virtuoso-opensource): the Virtuoso half of the remote tests is skipped"
+        )
     http = _free_port()
     ini = Path(folder) / "virtuoso.ini"
     ini.write_text(VIRTUOSO_INI.format(d=folder, isql=_free_port(), http=http), encoding="utf-8")
     url = f"http://127.0.0.1:{http}"
-    return [binary, "+configfile", str(ini), "+foreground"], f"{url}/sparql", f"{url}/sparql-graph-crud-auth", ["--auth", "dba:dba"]
+    return (
+        [binary, "+configfile", str(ini), "+foreground"],
+        f"{url}/sparql",
+        f"{url}/sparql-graph-crud-auth",
+        ["--auth", "dba:dba"],
+    )
 
 
 @pytest.fixture(scope="module", params=["oxigraph", "virtuoso"])
@@ -161,12 +168,23 @@ def test_push_loads_every_named_graph_and_prints_what_the_store_holds(built, ser
         "https://w3id.org/yili-kg/graph/yanli/shuzhu-excerpt",
     ]
     printed = capsys.readouterr().out.strip()
-    assert printed == f"yili-kg: pushed 4 graphs, {len(local)} triples to {store}; {query} holds {len(local)} triples in 4 named graphs"
+    assert (
+        printed
+        == f"yili-kg: pushed 4 graphs, {len(local)} triples to {store}; {query} holds {len(local)} triples in 4 named graphs"
+    )
     remote_store = SparqlHttpStore(query, graph_prefix="https://w3id.org/yili-kg/graph/")
     assert remote_store.graphs == graphs and len(remote_store) == len(local)
     for g in graphs:  # each graph holds exactly what the build wrote in it
-        mine = {str(q) for q in local.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(g)) if not isinstance(q.subject, pyoxigraph.BlankNode) and not isinstance(q.object, pyoxigraph.BlankNode)}
-        theirs = {str(q) for q in remote_store.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(g)) if not isinstance(q.subject, pyoxigraph.BlankNode) and not isinstance(q.object, pyoxigraph.BlankNode)}
+        mine = {
+            str(q)
+            for q in local.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(g))
+            if not isinstance(q.subject, pyoxigraph.BlankNode) and not isinstance(q.object, pyoxigraph.BlankNode)
+        }
+        theirs = {
+            str(q)
+            for q in remote_store.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(g))
+            if not isinstance(q.subject, pyoxigraph.BlankNode) and not isinstance(q.object, pyoxigraph.BlankNode)
+        }
         assert mine == theirs, g
 
 
@@ -281,7 +299,9 @@ def _exports_on_virtuoso(server) -> None:  # type: ignore[no-untyped-def]
     9 of the 10 answered the same bytes and graph while the first (graphml of the 燕禮) ran past the
     300 s a request may wait; skipped, named, until that is understood."""
     if "/sparql-graph-crud" in server[1] and not os.environ.get("YILI_REMOTE_EXPORTS_ON_VIRTUOSO"):
-        pytest.skip("exports over Virtuoso: slow there, run with YILI_REMOTE_EXPORTS_ON_VIRTUOSO=1 (one timed out in the last run)")
+        pytest.skip(
+            "exports over Virtuoso: slow there, run with YILI_REMOTE_EXPORTS_ON_VIRTUOSO=1 (one timed out in the last run)"
+        )
 
 
 @pytest.mark.parametrize("url", BYTE_ROUTES)
@@ -298,7 +318,11 @@ def test_index_viewer_and_redirect_over_the_remote_store(embedded, remote, serve
     assert (see.status_code, see.headers["location"]) == (303, "/steps/yanli/shuzhu-excerpt/24/1")
     see = remote.get("/graph/vocabulary?format=turtle", follow_redirects=False)
     mine = embedded.get("/graph/vocabulary?format=turtle", follow_redirects=False)
-    assert (see.status_code, see.headers["location"]) == (mine.status_code, mine.headers["location"]) == (303, "/ontology?format=turtle")
+    assert (
+        (see.status_code, see.headers["location"])
+        == (mine.status_code, mine.headers["location"])
+        == (303, "/ontology?format=turtle")
+    )
     index, mine = remote.get("/").json(), embedded.get("/").json()
     summary, mine_summary = index.pop("summary"), mine.pop("summary")
     assert index == mine
@@ -353,7 +377,9 @@ def test_sparql_proxied_to_the_remote_store_gives_the_embedded_rows(embedded, re
     assert mine[1] and theirs == mine
     if name == "steps per edition":
         assert {row[0]: row[1] for row in mine[1]} == {
-            repr([("type", "uri"), ("value", f"https://w3id.org/yili-kg/text/{e}")]): repr([("datatype", "http://www.w3.org/2001/XMLSchema#integer"), ("type", "literal"), ("value", n)])
+            repr([("type", "uri"), ("value", f"https://w3id.org/yili-kg/text/{e}")]): repr(
+                [("datatype", "http://www.w3.org/2001/XMLSchema#integer"), ("type", "literal"), ("value", n)]
+            )
             for e, n in (("jinli/shuzhu", "144"), ("shixiangjianli/shuzhu", "141"), ("yanli/shuzhu-excerpt", "612"))
         }
 
@@ -364,7 +390,9 @@ ORDERED = YK + (
 )
 
 
-@pytest.mark.parametrize("accept", ["application/sparql-results+json", "application/sparql-results+xml", "text/csv", "text/tab-separated-values"])
+@pytest.mark.parametrize(
+    "accept", ["application/sparql-results+json", "application/sparql-results+xml", "text/csv", "text/tab-separated-values"]
+)
 def test_sparql_proxied_answers_an_ordered_query_in_the_same_bytes(embedded, remote, accept):
     mine = embedded.get("/sparql", params={"query": ORDERED}, headers={"Accept": accept})
     theirs = remote.get("/sparql", params={"query": ORDERED}, headers={"Accept": accept})
@@ -381,8 +409,15 @@ def test_sparql_proxied_answers_an_ordered_query_in_the_same_bytes(embedded, rem
 
 def test_sparql_proxied_ask_construct_and_dataset_parameters(embedded, remote):
     ask = YK + "ASK { ?s yk:giverLabel ?g }"
-    assert remote.get("/sparql", params={"query": ask}).content == embedded.get("/sparql", params={"query": ask}).content == b'{"head":{},"boolean":true}'
-    construct = YK + "CONSTRUCT { ?s yk:text ?t } WHERE { ?s a yk:Toast ; yk:text ?t ; yk:inEdition <https://w3id.org/yili-kg/text/jinli/shuzhu> }"
+    assert (
+        remote.get("/sparql", params={"query": ask}).content
+        == embedded.get("/sparql", params={"query": ask}).content
+        == b'{"head":{},"boolean":true}'
+    )
+    construct = (
+        YK
+        + "CONSTRUCT { ?s yk:text ?t } WHERE { ?s a yk:Toast ; yk:text ?t ; yk:inEdition <https://w3id.org/yili-kg/text/jinli/shuzhu> }"
+    )
     mine, theirs = (c.get("/sparql", params={"query": construct}, headers={"Accept": "text/turtle"}) for c in (embedded, remote))
     assert theirs.headers["content-type"] == mine.headers["content-type"] == "text/turtle; charset=utf-8"
     g1, g2 = Graph().parse(data=mine.text, format="turtle"), Graph().parse(data=theirs.text, format="turtle")
@@ -395,7 +430,9 @@ def test_sparql_proxied_ask_construct_and_dataset_parameters(embedded, remote):
     # and the query's own FROM
     named = YK + "SELECT (COUNT(?s) AS ?n) FROM <https://w3id.org/yili-kg/graph/jinli/shuzhu> WHERE { ?s a yk:Step }"
     assert remote.get("/sparql", params={"query": named}).json()["results"]["bindings"][0]["n"]["value"] == "144"
-    assert _bindings(remote.get("/sparql", params={"query": named})) == _bindings(embedded.get("/sparql", params={"query": named}))
+    assert _bindings(remote.get("/sparql", params={"query": named})) == _bindings(
+        embedded.get("/sparql", params={"query": named})
+    )
 
 
 REFUSED = [
@@ -414,7 +451,9 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("method", "request_args", "status", "kind"), REFUSED, ids=[f"{r[2]}-{i}" for i, r in enumerate(REFUSED)])
+@pytest.mark.parametrize(
+    ("method", "request_args", "status", "kind"), REFUSED, ids=[f"{r[2]}-{i}" for i, r in enumerate(REFUSED)]
+)
 def test_sparql_proxied_refuses_as_the_embedded_endpoint_does(embedded, remote, method, request_args, status, kind):
     mine, theirs = (c.request(method, "/sparql", **request_args) for c in (embedded, remote))
     assert (mine.status_code, mine.json()["error"]) == (status, kind)
@@ -476,13 +515,19 @@ def test_bad_endpoints_and_options_are_one_line_errors(capsys):
     port = _free_port()  # nothing listens there
     assert main(["serve", "--endpoint", f"http://127.0.0.1:{port}/query", "--port", str(_free_port())]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith(f"yili-kg: error: http://127.0.0.1:{port}/query: the SPARQL endpoint cannot be reached: ") and "\n" not in err
+    assert (
+        err.startswith(f"yili-kg: error: http://127.0.0.1:{port}/query: the SPARQL endpoint cannot be reached: ")
+        and "\n" not in err
+    )
     assert main(["serve", "--endpoint", "ftp://x", "--port", "1"]) == 2
     assert capsys.readouterr().err.strip() == "yili-kg: error: --endpoint 'ftp://x': not an http:// or https:// URL"
     assert main(["push", "http://127.0.0.1:1/q", "--auth", "nopassword", "--excerpt"]) == 2
     assert capsys.readouterr().err.strip() == "yili-kg: error: --auth: give user:password"
     assert main(["serve", "--endpoint", "http://x/q", "--store", "s", "--port", "1"]) == 2
-    assert capsys.readouterr().err.strip() == "yili-kg: error: give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not --store and --endpoint"
+    assert (
+        capsys.readouterr().err.strip()
+        == "yili-kg: error: give one of --graph FILE, --store DIR, --corpus DIR, --excerpt, --endpoint URL, not --store and --endpoint"
+    )
 
 
 def test_a_store_that_fails_while_served_is_answered_502_naming_it(server):

@@ -11,7 +11,14 @@ def test_scene_after_the_guest_and_host_go_up(client):
     who = {p["person"]: p for p in body["persons"]}
     guest, host = who["賔"], who["主人"]
     assert (guest["place"], guest["x"], guest["y"], guest["facing"], guest["status"], guest["rule"], guest["facing_rule"]) == (
-        "西階上", -0.8, 0.08, "東面", "written", "climb", "place")  # fmt: skip (西階上 faces east: 特牲 祝出立于西階上東面)
+        "西階上",
+        -0.8,
+        0.08,
+        "東面",
+        "written",
+        "climb",
+        "place",
+    )  # fmt: skip (西階上 faces east: 特牲 祝出立于西階上東面)
     assert guest["set_at_url"] == "/steps/yanli/shuzhu-excerpt/16/1"
     assert (host["place"], host["status"], host["set_at_url"]) == ("西階上", "written", "/steps/yanli/shuzhu-excerpt/16/2")
     # the ruler went up his own steps at 9/2 (乃升), and took his mat at 15/2 (就席)
@@ -83,5 +90,6 @@ def test_scene_as_json_ld(client):
 def test_furnishings_route(client):
     rows = client.get("/furnishings", params={"rite": "yanli"}).json()
     assert [(r["object"], r["kind"], r["place"], r["x"], r["y"], r["url"]) for r in rows] == [
-        ("席", "mat", "西阶上少东", -0.8, 0.08, "/steps/yanli/shuzhu-excerpt/82/1")]  # 席工于西阶上少东
+        ("席", "mat", "西阶上少东", -0.8, 0.08, "/steps/yanli/shuzhu-excerpt/82/1")
+    ]  # 席工于西阶上少东
     assert client.get("/furnishings", params={"rite": "nosuchrite"}).status_code == 404

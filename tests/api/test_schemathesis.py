@@ -14,34 +14,36 @@ def test_rest_routes_answer_as_their_schema_says(service):
 
     schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(service)).exclude(path="/sparql")
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert sorted(op.label for op in operations) == sorted([
-        "GET /",
-        "GET /citations",
-        "GET /compare",
-        "GET /context.jsonld",
-        "GET /export/{format}",
-        "GET /glosses",
-        "GET /next",
-        "GET /ngrams",
-        "GET /graph/vocabulary",
-        "GET /ontology",
-        "GET /ontology/alignments",
-        "GET /patterns",
-        "GET /phases",
-        "GET /stages",
-        "GET /moves",
-        "GET /furnishings",
-        "GET /ground",
-        "GET /steps/{rite}/{edition}/{block}/{ordinal}/scene",
-        "GET /rites",
-        "GET /search",
-        "GET /step/{rite}/{edition}/{block}/{ordinal}",
-        "GET /steps",
-        "GET /steps/{rite}/{edition}/{block}/{ordinal}",
-        "GET /terms/{name}",
-        "GET /toasts",
-        *(f"GET /{kind}/{{key}}" for kind in KINDS),
-    ])
+    assert sorted(op.label for op in operations) == sorted(
+        [
+            "GET /",
+            "GET /citations",
+            "GET /compare",
+            "GET /context.jsonld",
+            "GET /export/{format}",
+            "GET /glosses",
+            "GET /next",
+            "GET /ngrams",
+            "GET /graph/vocabulary",
+            "GET /ontology",
+            "GET /ontology/alignments",
+            "GET /patterns",
+            "GET /phases",
+            "GET /stages",
+            "GET /moves",
+            "GET /furnishings",
+            "GET /ground",
+            "GET /steps/{rite}/{edition}/{block}/{ordinal}/scene",
+            "GET /rites",
+            "GET /search",
+            "GET /step/{rite}/{edition}/{block}/{ordinal}",
+            "GET /steps",
+            "GET /steps/{rite}/{edition}/{block}/{ordinal}",
+            "GET /terms/{name}",
+            "GET /toasts",
+            *(f"GET /{kind}/{{key}}" for kind in KINDS),
+        ]
+    )
     for operation in operations:
 
         @given(case=operation.as_strategy())

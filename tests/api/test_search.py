@@ -56,7 +56,9 @@ def test_commentary_is_searched_and_links_to_its_block(searched):
         assert i["url"].startswith("/steps/yanli/shuzhu-excerpt/") and i["commentary"].startswith(f"{BASE}commentary/yanli/")
 
 
-@pytest.mark.parametrize(("params", "status"), [({"q": "  "}, 400), ({"q": "玄", "rite": "皇帝禮"}, 404), ({"q": "玄", "x": "1"}, 400)])
+@pytest.mark.parametrize(
+    ("params", "status"), [({"q": "  "}, 400), ({"q": "玄", "rite": "皇帝禮"}, 404), ({"q": "玄", "x": "1"}, 400)]
+)
 def test_bad_searches_are_refused_naming_the_problem(searched, params, status):
     r = searched.get("/search", params=params)
     assert r.status_code == status and r.json()["message"]

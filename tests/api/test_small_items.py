@@ -29,7 +29,11 @@ def _twice() -> pyoxigraph.Store:
     by every edition's graph)."""
     store = pyoxigraph.Store()
     for graph in ("graph/a/x", "graph/b/x"):
-        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode(BASE + "rite/yanli"), P, pyoxigraph.Literal("燕禮"), pyoxigraph.NamedNode(BASE + graph)))
+        store.add(
+            pyoxigraph.Quad(
+                pyoxigraph.NamedNode(BASE + "rite/yanli"), P, pyoxigraph.Literal("燕禮"), pyoxigraph.NamedNode(BASE + graph)
+            )
+        )
     return store
 
 
@@ -46,7 +50,9 @@ def test_a_sparql_describe_holds_each_triple_once() -> None:
     store = _twice()
     app = fastapi.FastAPI()
     app.include_router(make_sparql_router(lambda: store, limits=SparqlLimits(isolation="thread")))
-    answer = TestClient(app).get("/sparql", params={"query": f"DESCRIBE <{BASE}rite/yanli>"}, headers={"Accept": "application/n-triples"})
+    answer = TestClient(app).get(
+        "/sparql", params={"query": f"DESCRIBE <{BASE}rite/yanli>"}, headers={"Accept": "application/n-triples"}
+    )
     assert answer.status_code == 200
     assert answer.text.splitlines() == [f'<{BASE}rite/yanli> <http://purl.org/dc/terms/title> "燕禮" .']
 
@@ -59,7 +65,10 @@ def test_the_vocabulary_graph_is_seen_at_the_ontology(service) -> None:
         assert (seen.status_code, seen.headers["location"]) == (303, "/ontology?format=turtle")
         ontology = client.get("/graph/vocabulary", params={"format": "ntriples"})
         assert ontology.status_code == 200 and ontology.headers["content-type"] == "application/n-triples"
-        assert f'<{BASE}vocab/role-zhuren> <http://www.w3.org/2004/02/skos/core#prefLabel> "主人"@zh-hant .' in ontology.text.splitlines()
+        assert (
+            f'<{BASE}vocab/role-zhuren> <http://www.w3.org/2004/02/skos/core#prefLabel> "主人"@zh-hant .'
+            in ontology.text.splitlines()
+        )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -69,7 +78,9 @@ def test_the_vocabulary_graph_is_seen_at_the_ontology(service) -> None:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("served") / "out"
-    build = subprocess.run([sys.executable, "-m", "yili.api.cli", "build", "--out", str(out)], capture_output=True, text=True, timeout=300)
+    build = subprocess.run(
+        [sys.executable, "-m", "yili.api.cli", "build", "--out", str(out)], capture_output=True, text=True, timeout=300
+    )
     assert build.returncode == 0, build.stderr
     return out
 

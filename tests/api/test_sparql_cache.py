@@ -93,10 +93,14 @@ def test_an_ask_and_a_construct_are_kept_alike(on_disk, in_server, in_workers) -
     assert in_workers == [construct, ask_query]
     assert in_server == []
     (from_worker, from_cache), (yes_worker, yes_cache) = answers
-    assert sorted(from_cache.splitlines()) == sorted(from_worker.splitlines()) == [
-        f"<{EX}step1> <{EX}actor> <{EX}host> .",
-        f"<{EX}step2> <{EX}actor> <{EX}guest> .",
-    ]
+    assert (
+        sorted(from_cache.splitlines())
+        == sorted(from_worker.splitlines())
+        == [
+            f"<{EX}step1> <{EX}actor> <{EX}host> .",
+            f"<{EX}step2> <{EX}actor> <{EX}guest> .",
+        ]
+    )
     assert yes_worker == yes_cache == '{"head":{},"boolean":true}'
 
 
@@ -214,14 +218,19 @@ def _second_run_leaves_the_server_free(client: TestClient, query: str) -> None:
             during.append((url, seconds))
         time.sleep(0.1)
     thread.join()
-    (seconds, answer), = result
+    ((seconds, answer),) = result
     assert answer.status_code == 503, answer.text
     assert answer.json()["error"] == "timeout"
     assert BUDGET_S <= seconds < BUDGET_S + 1.5
     assert len(during) >= 6  # they ran while the query did, not after it
     assert max(s for _, s in during) < 0.5, during
     first_toast = client.get("/toasts", params={"limit": "1"}).json()["items"][0]
-    assert (first_toast["giver"], first_toast["type"], first_toast["receiver"], first_toast["text"]) == ("主人", "献", "賔", "主人筵前献賔")
+    assert (first_toast["giver"], first_toast["type"], first_toast["receiver"], first_toast["text"]) == (
+        "主人",
+        "献",
+        "賔",
+        "主人筵前献賔",
+    )
 
 
 def test_the_issue_query_never_runs_on_the_event_loop(excerpt_on_disk, in_server) -> None:
@@ -230,7 +239,7 @@ def test_the_issue_query_never_runs_on_the_event_loop(excerpt_on_disk, in_server
     limits = SparqlLimits(timeout_s=BUDGET_S)
     with TestClient(create_app(excerpt_on_disk, sparql_limits=limits)) as client:
         assert client.get("/sparql", params={"query": "ASK {}"}).status_code == 200  # the workers have started
-        threshold = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=1.5)).isoformat()
+        threshold = (datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=1.5)).isoformat()
         query = (
             "PREFIX yk: <https://w3id.org/yili-kg/ontology#> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> "
             f'SELECT ?x WHERE {{ BIND(IF(NOW() < "{threshold}"^^xsd:dateTime, 0, '
@@ -238,8 +247,10 @@ def test_the_issue_query_never_runs_on_the_event_loop(excerpt_on_disk, in_server
         )
         first = client.get("/sparql", params={"query": query})
         assert first.status_code == 200, first.text
-        assert json.loads(first.text)["results"]["bindings"] == [{"x": {"type": "literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "0"}}]
-        while datetime.datetime.now(datetime.timezone.utc).isoformat() <= threshold:
+        assert json.loads(first.text)["results"]["bindings"] == [
+            {"x": {"type": "literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "0"}}
+        ]
+        while datetime.datetime.now(datetime.UTC).isoformat() <= threshold:
             time.sleep(0.1)
         _second_run_leaves_the_server_free(client, query)
     assert in_server == []

@@ -167,7 +167,11 @@ def test_a_long_query_runs_its_evaluating_thread_at_the_lowest_priority(on_disk)
 def test_an_answer_over_64_kib_arrives_whole(on_disk) -> None:
     """A large answer comes back whole through pebble's channel (read on pebble's thread, not the event loop)."""
     store, path = on_disk
-    query = "SELECT ?n WHERE { VALUES ?x { " + " ".join(str(i) for i in range(3000)) + " } BIND(CONCAT(STR(?x), \"-padding-padding-padding\") AS ?n) }"
+    query = (
+        "SELECT ?n WHERE { VALUES ?x { "
+        + " ".join(str(i) for i in range(3000))
+        + ' } BIND(CONCAT(STR(?x), "-padding-padding-padding") AS ?n) }'
+    )
     with TestClient(make_app(store, path, SparqlLimits(max_concurrent_queries=1))) as client:
         for _ in range(2):  # the worker serves the next query after it
             r = client.get("/sparql", params={"query": query}, headers={"Accept": "text/csv"})

@@ -470,7 +470,7 @@ def test_odd_input_never_gives_a_500(client: TestClient, query: str) -> None:
         "BIND(<{url}> AS ?u) SERVICE ?u {{ ?s ?p ?o }}",
         # a local name ending in an escaped # (ex:a\\#) is not the start of a comment
         "?s ?p ex:a\\# . SERVICE <{url}> {{ ?s ?p ?o }}",
-        "?s ?p \"a string\" . # a comment\n SERVICE <{url}> {{ ?s ?p ?o }}",
+        '?s ?p "a string" . # a comment\n SERVICE <{url}> {{ ?s ?p ?o }}',
     ],
 )
 def test_service_is_refused_before_any_connection(client: TestClient, clause: str) -> None:

@@ -20,11 +20,15 @@ def test_the_gloss_of_er_is_a_web_annotation_on_the_word(union, document):
     assert str(union.value(GLOSS, YK.lemma)) == "尔" and union.value(GLOSS, YK.glossedConcept) == YKV["action-er"]
     target = union.value(GLOSS, OA.hasTarget)
     assert union.value(target, OA.hasSource) == URIRef(BASE + "block/yanli/shuzhu-excerpt/1")
-    starts = [union.value(sel, OA.start) for sel in union.objects(target, OA.hasSelector) if union.value(sel, OA.start) is not None]
+    starts = [
+        union.value(sel, OA.start) for sel in union.objects(target, OA.hasSelector) if union.value(sel, OA.start) is not None
+    ]
     (start,) = [s.toPython() for s in starts]
     assert document.text[start : start + 1] == "尔"
     statement = union.value(GLOSS, YK.inStatement)
-    assert str(union.value(statement, YK.text)).startswith("注曰尔近也") and str(union.value(statement, YK.authorityLabel)) == "注"
+    assert (
+        str(union.value(statement, YK.text)).startswith("注曰尔近也") and str(union.value(statement, YK.authorityLabel)) == "注"
+    )
 
 
 def test_the_yang_statements_are_yang_fus(union):

@@ -14,8 +14,15 @@ from yili.ontology.errors import NotFoundError, QueryError, UnknownTermError
 
 from tests.conftest import shared_path
 
-FILES = ("KR1d0040/KR1d0040_004", "KR1d0040/KR1d0040_005", "KR1d0040/KR1d0040_014", "KR1d0040/KR1d0040_015",
-         "KR1d0028/KR1d0028_004", "KR1d0028/KR1d0028_014", "KR1d0028/KR1d0028_015")
+FILES = (
+    "KR1d0040/KR1d0040_004",
+    "KR1d0040/KR1d0040_005",
+    "KR1d0040/KR1d0040_014",
+    "KR1d0040/KR1d0040_015",
+    "KR1d0028/KR1d0028_004",
+    "KR1d0028/KR1d0028_014",
+    "KR1d0028/KR1d0028_015",
+)
 
 
 @pytest.fixture(scope="session")
@@ -134,7 +141,9 @@ def test_the_patterns_wash_pour_present_find_the_hosts_toasts_to_the_guest_and_t
     hosts = index.search(parse_pattern("主人:洗,主人:獻→賓", vocabulary), within=25)
     assert [o.steps[-1].text for o in hosts] == ["主人筵前献賔"]
     assert [o.steps[-1].text for o in index.search(parse_pattern("洗,酌,獻", vocabulary), within=5)] == [
-        "东北面献于公", "献卿于西阶上"]
+        "东北面献于公",
+        "献卿于西阶上",
+    ]
     with pytest.raises(QueryError, match="within=2"):
         index.search(parse_pattern("洗,酌,獻", vocabulary), within=2)
     with pytest.raises(UnknownTermError, match="write \\[AGENT:\\]ACT"):
@@ -145,7 +154,10 @@ def test_what_follows_a_bow_of_sending_and_the_frequent_runs(extraction, vocabul
     index = PatternIndex(acts_from_extractions([extraction]), vocabulary)
     after = index.following(parse_pattern("拜送", vocabulary)[0], 1)
     assert sorted(after["yanli/shuzhu-excerpt"].items(), key=lambda kv: (-kv[1], kv[0]))[:3] == [
-        (("坐",), 4), (("薦",), 3), (("答再拜",), 2)]
+        (("坐",), 4),
+        (("薦",), 3),
+        (("答再拜",), 2),
+    ]
     grams = index.ngrams(3)["yanli/shuzhu-excerpt"]
     assert (grams[("坐", "奠", "拜")], grams[("洗", "升", "實")]) == (7, 5)
 

@@ -101,7 +101,14 @@ def test_the_step_chain_is_the_steps_in_order_with_no_role_hubs(chain, client):
     path = nx.dag_longest_path(chain)
     assert [chain.nodes[n]["sequence"] for n in path] == list(range(1, 613))
     d = chain.nodes[STEP_70]
-    assert (d["agent"], d["action"], d["recipient"], d["cup"], d["place"], d["phase"]) == ("主人", "献", "賔", "觚", "筵前", "主人献賔")
+    assert (d["agent"], d["action"], d["recipient"], d["cup"], d["place"], d["phase"]) == (
+        "主人",
+        "献",
+        "賔",
+        "觚",
+        "筵前",
+        "主人献賔",
+    )
     assert d["label_en"] == "host — to present a cup — guest"
     assert d["agent_en"] == "host" and d["cup_en"] == "gu cup"
     assert "facing" not in d  # the text does not say: absent, not an empty string
@@ -183,7 +190,9 @@ def test_mermaid_is_a_sequence_diagram_of_the_acts_between_two_parties(service, 
     assert "    主人->>賔: 献 (觚)" in lines
     assert "    participant 主人" in lines and "    participant 公" in lines
     # one message per step with a written or carried agent and recipient, in order
-    two_party = [d for _, d in sorted(chain.nodes(data=True), key=lambda nd: nd[1]["sequence"]) if d.get("agent") and d.get("recipient")]
+    two_party = [
+        d for _, d in sorted(chain.nodes(data=True), key=lambda nd: nd[1]["sequence"]) if d.get("agent") and d.get("recipient")
+    ]
     messages = [line for line in lines if "->>" in line]
     assert len(messages) >= len(two_party)
     first = two_party[0]
@@ -204,7 +213,7 @@ def test_rdf_exports_are_read_by_oxigraph_and_pyld(service):
     doc = json.loads(_bytes(service, "jsonld"))
     dataset = jsonld.to_rdf(doc, {"format": "application/n-quads"})
     assert len([line for line in dataset.splitlines() if line.strip()]) == len(triples)
-    assert f"<{STEP_70}> <https://w3id.org/yili-kg/ontology#text> \"主人筵前献賔\" ." in dataset
+    assert f'<{STEP_70}> <https://w3id.org/yili-kg/ontology#text> "主人筵前献賔" .' in dataset
 
 
 def test_dot_of_the_excerpt_renders_in_graphviz_with_a_cjk_font(service, network, chain):
@@ -215,7 +224,10 @@ def test_dot_of_the_excerpt_renders_in_graphviz_with_a_cjk_font(service, network
         svg = subprocess.run([dot, "-Tsvg"], input=source, capture_output=True, timeout=30, check=True).stdout.decode()
         assert svg.count('class="node"') == g.number_of_nodes()
         assert svg.count('class="edge"') == g.number_of_edges()
-    assert "主人筵前献賔" in subprocess.run([dot, "-Tsvg"], input=_bytes(service, "dot", "steps"), capture_output=True, check=True).stdout.decode()
+    assert (
+        "主人筵前献賔"
+        in subprocess.run([dot, "-Tsvg"], input=_bytes(service, "dot", "steps"), capture_output=True, check=True).stdout.decode()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +268,11 @@ def test_a_toast_network_of_one_rite_keeps_that_rite_only(corpus_service):
     g = toast_network(corpus_service.queries, "士冠禮")
     assert {d["rite"] for *_, d in g.edges(data=True)} == {"https://w3id.org/yili-kg/rite/shiguanli"}
     edges = sorted((d["order"], d["giver"], d["receiver"], d["toast_type"], d["text"]) for *_, d in g.edges(data=True))
-    assert edges[:3] == [(1, "賔", "冠者", "獻", "冠者筵西拜受觶"), (2, "主人", "賔", "獻", "乃醴賔以壹獻之禮"), (3, "主人", "賔", "酬", "主人酬賔束帛儷皮")]
+    assert edges[:3] == [
+        (1, "賔", "冠者", "獻", "冠者筵西拜受觶"),
+        (2, "主人", "賔", "獻", "乃醴賔以壹獻之禮"),
+        (3, "主人", "賔", "酬", "主人酬賔束帛儷皮"),
+    ]
     assert {d["label"] for _, d in g.nodes(data=True)} == {"賔", "冠者", "主人"}  # the 述註 writes 賔
 
 

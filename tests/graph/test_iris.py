@@ -153,7 +153,14 @@ def _edit_renames_nothing_outside_its_block(path, data) -> None:  # type: ignore
     assert {i: t for i, t in steps_after.items() if i in outside([i])} == {
         i: t for i, t in steps_before.items() if i in outside([i])
     }
-    assert outside(_minted(after)) == outside(minted_before)
+
+    # a placement or a thing set out is a change of state at a step (where a person moves, what is laid): an
+    # edit may add or drop one after it (he was elsewhere before), but never renames one: its IRI is its step
+    # and person, so it is left out of the sets compared
+    def named(iris):  # type: ignore[no-untyped-def]
+        return {i for i in outside(iris) if "/placement/" not in i and "/furnishing/" not in i}
+
+    assert named(_minted(after)) == named(minted_before)
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))

@@ -590,8 +590,11 @@ def test_no_label_is_shared_by_two_concepts_of_one_scheme():
 
 @pytest.mark.parametrize(
     ("west", "east", "west_en", "east_en"),
-    [("西楹", "東楹", "west pillar", "east pillar"), ("西塾", "東塾", "west gate chamber", "east gate chamber"),
-     ("西方", "東方", "west side", "east side")],
+    [
+        ("西楹", "東楹", "west pillar", "east pillar"),
+        ("西塾", "東塾", "west gate chamber", "east gate chamber"),
+        ("西方", "東方", "west side", "east side"),
+    ],
 )
 def test_east_and_west_places_are_two_concepts(vocabulary, west, east, west_en, east_en):
     w, e = vocabulary.lookup(west, "place"), vocabulary.lookup(east, "place")

@@ -68,7 +68,11 @@ def test_get_stages(client):
     r = client.get("/stages", params={"rite": "士冠", "edition": "shuzhu"})
     assert r.status_code == 200
     first = r.json()[0]
-    assert (first["title"], first["url"], first["source"]) == ("筮于廟門", "/steps/shiguanli/shuzhu/2/1", "儀禮圖 卷一 KR1d0032_WYG_001-2b")
+    assert (first["title"], first["url"], first["source"]) == (
+        "筮于廟門",
+        "/steps/shiguanli/shuzhu/2/1",
+        "儀禮圖 卷一 KR1d0032_WYG_001-2b",
+    )
     assert client.get("/stages", params={"rite": "皇帝"}).status_code == 404
     bad = client.get("/stages", params={"ritee": "士冠禮"})
     assert bad.status_code == 400 and "unknown parameter 'ritee'" in bad.json()["message"]

@@ -41,7 +41,9 @@ def test_build_writes_a_store_with_the_graph_of_the_trig(built):
 def test_a_read_only_store_refuses_writes(built):
     store = open_store(built / "store")
     with pytest.raises(RuntimeError, match="only possible on read-write instances"):
-        store.add(pyoxigraph.Quad(pyoxigraph.NamedNode("http://e/s"), pyoxigraph.NamedNode("http://e/p"), pyoxigraph.Literal("o")))
+        store.add(
+            pyoxigraph.Quad(pyoxigraph.NamedNode("http://e/s"), pyoxigraph.NamedNode("http://e/p"), pyoxigraph.Literal("o"))
+        )
 
 
 def test_the_api_over_the_store_answers_as_over_memory(built, client):
@@ -102,7 +104,10 @@ def test_an_interrupted_store_write_leaves_the_old_store_and_no_temporary_folder
 
 def test_serve_names_a_bad_store_in_one_line(tmp_path, capsys):
     assert main(["serve", "--store", str(tmp_path), "--port", "1"]) == 2
-    assert capsys.readouterr().err.strip() == f"yili-kg: error: {tmp_path}: not an Oxigraph store folder (yili-kg build --out DIR writes DIR/store)"
+    assert (
+        capsys.readouterr().err.strip()
+        == f"yili-kg: error: {tmp_path}: not an Oxigraph store folder (yili-kg build --out DIR writes DIR/store)"
+    )
 
 
 def test_serve_refuses_texts_with_a_built_graph(tmp_path, capsys):

@@ -45,15 +45,31 @@ def corpus(root: Path) -> list[tuple[str, Document, Commentary]]:
 def record(kind: str, name: str, doc: Document, item) -> dict:  # type: ignore[no-untyped-def]
     """The fields of a gloss, reading or citation that the hand check judged, as a dict."""
     st = item.statement
-    out = {"kind": kind, "file": name, "rite": doc.rite, "edition": doc.edition, "block": st.block,
-           "authority": st.label, "start": item.start, "end": item.end}
+    out = {
+        "kind": kind,
+        "file": name,
+        "rite": doc.rite,
+        "edition": doc.edition,
+        "block": st.block,
+        "authority": st.label,
+        "start": item.start,
+        "end": item.end,
+    }
     if kind == "gloss":
         out.update(term=item.term, gloss=item.gloss, formula=item.formula, target=[item.target.start, item.target.end])
     elif kind == "reading":
-        out.update(witness=item.witness, term=item.term, variant=item.variant, formula=item.formula,
-                   target=[item.target.start, item.target.end])
+        out.update(
+            witness=item.witness,
+            term=item.term,
+            variant=item.variant,
+            formula=item.formula,
+            target=[item.target.start, item.target.end],
+        )
     else:
         p = item.passage
-        out.update(cites=[item.kind, item.key], marker=item.marker,
-                   passage=None if p is None else [p.rite, p.edition, p.block, p.start, p.end, p.quote])
+        out.update(
+            cites=[item.kind, item.key],
+            marker=item.marker,
+            passage=None if p is None else [p.rite, p.edition, p.block, p.start, p.end, p.quote],
+        )
     return out

@@ -93,9 +93,18 @@ FLOORS = {
         {"agent": 0.86, "action": 0.935, "recipient": 0.83, "object": 0.82, "location": 0.84, "facing": 0.9},
         (0.99, 0.99),
     ),
-    "pinli": ({"agent": 0.79, "action": 0.845, "recipient": 0.57, "object": 0.445, "location": 0.635, "facing": 0.85}, (0.99, 0.99)),
-    "shixiangjianli": ({"agent": 0.39, "action": 0.55, "recipient": 0.435, "object": 0.24, "location": 0.59, "facing": 0.49}, (0.0, 0.0)),
-    "shisangli": ({"agent": 0.73, "action": 0.69, "recipient": 0.26, "object": 0.285, "location": 0.55, "facing": 0.605}, (0.0, 0.0)),
+    "pinli": (
+        {"agent": 0.79, "action": 0.845, "recipient": 0.57, "object": 0.445, "location": 0.635, "facing": 0.85},
+        (0.99, 0.99),
+    ),
+    "shixiangjianli": (
+        {"agent": 0.39, "action": 0.55, "recipient": 0.435, "object": 0.24, "location": 0.59, "facing": 0.49},
+        (0.0, 0.0),
+    ),
+    "shisangli": (
+        {"agent": 0.73, "action": 0.69, "recipient": 0.26, "object": 0.285, "location": 0.55, "facing": 0.605},
+        (0.0, 0.0),
+    ),
 }
 
 
@@ -154,11 +163,35 @@ def test_optional_gold_toasts_count_neither_way_and_alternatives_are_accepted(tm
     steps = [{"para": 1, "char_start": s1.char_start, "char_end": s1.char_end, "agent": "主人", "action": "献"}]
     toasts = [
         # required, with the receiver as an alternative
-        {"para": 1, "char_start": s1.char_start, "char_end": s1.char_end, "type": "献", "giver": "主人", "receiver": "介", "receiver_alt": ["賔"]},
+        {
+            "para": 1,
+            "char_start": s1.char_start,
+            "char_end": s1.char_end,
+            "type": "献",
+            "giver": "主人",
+            "receiver": "介",
+            "receiver_alt": ["賔"],
+        },
         # optional: matched, counts neither way
-        {"para": 2, "char_start": s2.char_start, "char_end": s2.char_end, "type": "酢", "giver": "賓", "receiver": "主人", "optional": True},
+        {
+            "para": 2,
+            "char_start": s2.char_start,
+            "char_end": s2.char_end,
+            "type": "酢",
+            "giver": "賓",
+            "receiver": "主人",
+            "optional": True,
+        },
         # optional and not matched: not missed
-        {"para": 2, "char_start": s2.char_start, "char_end": s2.char_end, "type": "酬", "giver": "賓", "receiver": "主人", "implicit": True},
+        {
+            "para": 2,
+            "char_start": s2.char_start,
+            "char_end": s2.char_end,
+            "type": "酬",
+            "giver": "賓",
+            "receiver": "主人",
+            "implicit": True,
+        },
     ]
     d = tmp_path / "gold"
     d.mkdir()

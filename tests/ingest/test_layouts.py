@@ -216,7 +216,12 @@ def test_each_step_knows_the_page_of_the_edition_it_begins_on(extractor):
         before = doc.text.rfind("<pb:", 0, s.char_start)
         assert s.page == doc.text[before + 4 : doc.text.index(">", before)]
     assert page_at(markers, 0) is None
-    assert [s.page for s in extractor.extract(read_file(shared_path("corpus", "yili_shuzhu_03_shixiangjianli.kanripoxml-tei-fragment.xml"))).steps][:1] == ["1a"]
+    assert [
+        s.page
+        for s in extractor.extract(
+            read_file(shared_path("corpus", "yili_shuzhu_03_shixiangjianli.kanripoxml-tei-fragment.xml"))
+        ).steps
+    ][:1] == ["1a"]
 
 
 def test_the_excerpt_has_no_pages(extraction):
@@ -254,9 +259,7 @@ def test_a_composed_character_is_one_character_and_opens_no_parenthesis():
     one opaque character 〓 whose span is the whole description; its ``(`` does not open a 疏, so the
     note it stands in stays a note (it was read as classic text, 內則 and all)."""
     text = (
-        "#+TITLE: 儀禮注疏\n"
-        "○傳曰君子子者貴人之子也注云内則曰異為[孑*(焉-正+?)]子室於宮中¶\n"
-        "擇於諸母與可者疏(釋曰云云)○主人升¶\n"
+        "#+TITLE: 儀禮注疏\n○傳曰君子子者貴人之子也注云内則曰異為[孑*(焉-正+?)]子室於宮中¶\n擇於諸母與可者疏(釋曰云云)○主人升¶\n"
     )
     doc = parse_text(text, source="<zhushu>")
     assert [b.classic.reading_text for b in doc.blocks] == ["○傳曰君子子者貴人之子也", "○主人升"]
@@ -306,7 +309,11 @@ def test_a_zhengzhu_text_whose_title_is_indented_keeps_its_layout(extractor):
 
     from tests.conftest import shared_path
 
-    head = "".join(shared_path("corpus", "kanripo", "KR1d0026", "KR1d0026_015.txt").read_text(encoding="utf-8").splitlines(keepends=True)[:30])
+    head = "".join(
+        shared_path("corpus", "kanripo", "KR1d0026", "KR1d0026_015.txt")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)[:30]
+    )
     indented = head.replace("\n特牲饋食禮第十五", "\n\u3000特牲饋食禮第十五")
     assert indented != head
     texts = [[s.text for s in extractor.extract(parse_text(t, source="t.txt")).steps] for t in (head, indented)]

@@ -19,7 +19,29 @@ section marks, the 鄭注's parenthesised notes and their column marks."""
 ENTITY = re.compile(r"&[A-Za-z0-9]+;")
 """A character outside Unicode (``&KR1152;``): read as the one character 〓."""
 
-WORDS = ["主人", "賔", "公", "獻", "酢", "酬", "拜", "受爵", "洗", "升", "降", "坐", "祭", "于", "西階上", "北面", "卒爵", "○", "爵", "觶", "之"]
+WORDS = [
+    "主人",
+    "賔",
+    "公",
+    "獻",
+    "酢",
+    "酬",
+    "拜",
+    "受爵",
+    "洗",
+    "升",
+    "降",
+    "坐",
+    "祭",
+    "于",
+    "西階上",
+    "北面",
+    "卒爵",
+    "○",
+    "爵",
+    "觶",
+    "之",
+]
 
 
 def check(extraction) -> None:
@@ -40,7 +62,9 @@ def check(extraction) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.lists(st.sampled_from(WORDS), min_size=2, max_size=12), min_size=1, max_size=4), st.sampled_from(["\n", "\r\n"]))
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS), min_size=2, max_size=12), min_size=1, max_size=4), st.sampled_from(["\n", "\r\n"])
+)
 def test_blank_line_layout(extractor, blocks, newline):
     body = (newline * 2).join("".join(b) for b in blocks)
     check(extractor.extract(parse_text("題" + newline * 2 + body, edition="t"), rite="yanli"))
@@ -70,14 +94,21 @@ def test_every_kanripo_layout_and_the_tei_fragment(extractor):
         check(extractor.extract(read_file(path)))
     # the steps that kept a ○ or a U+3000 in their text, or ran across a 註 line of their block (issue 28)
     texts = {}
-    for name, spans in (("KR1d0040_005.txt", ((5162, 5199), (5397, 5470), (8602, 8621))), ("KR1d0040_011.txt", ((17145, 17230),)), ("KR1d0040_017.txt", ((16801, 16838),))):
+    for name, spans in (
+        ("KR1d0040_005.txt", ((5162, 5199), (5397, 5470), (8602, 8621))),
+        ("KR1d0040_011.txt", ((17145, 17230),)),
+        ("KR1d0040_017.txt", ((16801, 16838),)),
+    ):
         steps = extractor.extract(read_file(shared_path("corpus", "kanripo", "KR1d0040", name))).steps
         texts.update({(name, s.char_start): s.text for s in steps if (s.char_start, s.char_end) in spans})
     assert texts == {
         ("KR1d0040_005.txt", 5162): "北面立於其西工四人二瑟瑟",
         ("KR1d0040_005.txt", 5397): "立於縣中西面乃合樂周南闗雎葛覃卷耳召南鵲巢采蘩采蘋",
         ("KR1d0040_005.txt", 8602): "將乘矢執弓",
-        ("KR1d0040_011.txt", 17145): "曽祖父母為士者如衆人傳曰何以齊衰三月也大夫不敢降其祖也女子子嫁者未嫁者為曽祖父母傳曰嫁者其嫁於大夫者也未嫁者其成人而未嫁者也何以服齊衰三月不敢降其祖也",
+        (
+            "KR1d0040_011.txt",
+            17145,
+        ): "曽祖父母為士者如衆人傳曰何以齊衰三月也大夫不敢降其祖也女子子嫁者未嫁者為曽祖父母傳曰嫁者其嫁於大夫者也未嫁者其成人而未嫁者也何以服齊衰三月不敢降其祖也",
         ("KR1d0040_017.txt", 16801): "皆如儐禮主人洗",
     }
     # a step that runs across a line end: its source keeps the ¶ and the break, its text does not

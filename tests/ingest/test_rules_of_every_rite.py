@@ -130,14 +130,26 @@ def test_before_the_rite_closes_a_ruo_keeps_to_its_own_steps(extractor):
 def test_a_thing_passes_hand_to_hand_and_a_dish_follows_the_cup(extractor):
     """特牲: what one person takes up (舉幹) the next receives (尸受) and handles (振, 祭, 嚌之) until it is
     put down; 以肝從 / 以燔從 is following the cup with the liver or the roast, which the 尸 receives."""
+
     def objects(text):
         return fields(read(extractor, text, "teshengkuishili"), "text", "object")
 
     assert objects("佐食舉幹尸受振祭嚌之佐食受加于肵俎") == [
-        ("佐食舉幹", "幹"), ("尸受", "幹"), ("振", "幹"), ("祭", "幹"), ("嚌之", "幹"), ("佐食受", "幹"), ("加于肵俎", "幹"),
+        ("佐食舉幹", "幹"),
+        ("尸受", "幹"),
+        ("振", "幹"),
+        ("祭", "幹"),
+        ("嚌之", "幹"),
+        ("佐食受", "幹"),
+        ("加于肵俎", "幹"),
     ]
     assert objects("賓長以肝從尸左執角右取肝㨎于鹽振祭") == [
-        ("賓長以肝從", "肝"), ("尸左執角", "角"), ("右取肝", "肝"), ("㨎于鹽", "肝"), ("振", "肝"), ("祭", "肝"),
+        ("賓長以肝從", "肝"),
+        ("尸左執角", "角"),
+        ("右取肝", "肝"),
+        ("㨎于鹽", "肝"),
+        ("振", "肝"),
+        ("祭", "肝"),
     ]
     assert objects("兄弟長以燔從尸受振") == [("兄弟長以燔從", "燔"), ("尸受", "燔"), ("振", "燔")]
 
@@ -168,7 +180,10 @@ def test_the_words_of_the_rite_are_said_by_who_does_the_act_and_run_on_to_the_ne
         "敬爾威儀淑慎爾徳\n\n字辭曰禮儀旣備\n\n記冠義"
     )
     r = read(extractor, text, "shiguanli")
-    words = [(s.text, s.agent[0].label, extractor_label(s.action.key), "+".join(p.label for p in s.recipient) or None) for s in r.steps[11:16]]
+    words = [
+        (s.text, s.agent[0].label, extractor_label(s.action.key), "+".join(p.label for p in s.recipient) or None)
+        for s in r.steps[11:16]
+    ]
     assert words == [
         ("宿曰某將加布于某之首", "主人", "宿", "賔"),
         ("賔對曰某敢不夙興", "賔", "對", "主人"),
@@ -318,7 +333,9 @@ def test_where_another_stands_does_not_take_over_and_things_listed_with_yu_are_t
     """士冠 6–11: 筮與席所卦者具饌於西塾 lists things (the stalks, the mat, what the diagram is drawn with)
     set out by the officers; 卦者在左 says where the 卦者 stands, and the 筮人 goes on: he completes the
     divining, writes the diagram and shows it to the host."""
-    text = "筮與席所卦者具饌於西塾\n\n筮人執筴進受命於主人\n\n宰自右少退賛命\n\n筮人許諾右還即席坐西面卦者在左\n\n卒筮書卦執以示主人"
+    text = (
+        "筮與席所卦者具饌於西塾\n\n筮人執筴進受命於主人\n\n宰自右少退賛命\n\n筮人許諾右還即席坐西面卦者在左\n\n卒筮書卦執以示主人"
+    )
     r = read(extractor, text, "shiguanli")
     first = r.steps[0]
     assert (first.agent[0].label, first.action.key, first.object) == ("有司", "action-zhuan", "筮+卦者")
@@ -440,7 +457,11 @@ def test_the_order_words_of_the_ji_presented_next_after_ranked_among_and_a_group
     from yili.ingest.document import parse_text
 
     narrative = "主人洗爵獻衆賓\n\n"
-    text = "題\n\n" + narrative + "記特牲饋食\n\n宗人獻與旅齒于衆賓\n\n主婦及内賓宗婦亦旅西面\n\n公有司門西北面東上獻次衆賓私臣門東北面西上獻次兄弟"
+    text = (
+        "題\n\n"
+        + narrative
+        + "記特牲饋食\n\n宗人獻與旅齒于衆賓\n\n主婦及内賓宗婦亦旅西面\n\n公有司門西北面東上獻次衆賓私臣門東北面西上獻次兄弟"
+    )
     r = extractor.extract(parse_text(text, edition="t"), rite="teshengkuishili")
     assert toasts(r)[1:] == [
         ("主人", "獻", "宗人"),
@@ -503,7 +524,11 @@ def test_a_new_pouring_with_no_wine_written_leaves_the_wine_unsaid(extractor):
 
 def test_the_bow_after_draining_a_cup_goes_to_who_gave_it(extractor):
     """特牲 101 / 士虞 66: 主人酌獻祝 祝拜受角 … 卒角拜 — the 祝 bows to the 主人 who gave him the cup."""
-    r = read(extractor, "主人酌獻祝祝拜受角主人拜送\n\n賓長以肝從\n\n祝左執角祭豆興取肺坐祭嚌之興加于俎卒角拜主人答拜", "teshengkuishili")
+    r = read(
+        extractor,
+        "主人酌獻祝祝拜受角主人拜送\n\n賓長以肝從\n\n祝左執角祭豆興取肺坐祭嚌之興加于俎卒角拜主人答拜",
+        "teshengkuishili",
+    )
     got = fields(r, "text", "agent", "recipient")
     at = [t for t, _, _ in got].index("卒角")
     assert got[at + 1] == ("拜", "祝", "主人")
@@ -519,22 +544,35 @@ def test_words_of_the_words_section_and_delivering_a_message(extractor):
     )
     r = read(extractor, text, "shihunli")
     got = [(s.text, s.agent_label, extractor_label(s.action.key), s.recipient_label) for s in r.steps]
-    assert got[1:4] == [("賓升西階當阿", "賓", "升", None), ("東面致命", "賓", "致命", "主人"), ("主人阼階上北面再拜", "主人", "再拜", "賓")]
-    assert [(t, a) for t, _, a, _ in got[-3:]] == [("昏辭曰吾子有惠貺室某也請納采", "曰"), ("對曰某不敢辭", "對"), ("致命曰敢納采", "致命")]
+    assert got[1:4] == [
+        ("賓升西階當阿", "賓", "升", None),
+        ("東面致命", "賓", "致命", "主人"),
+        ("主人阼階上北面再拜", "主人", "再拜", "賓"),
+    ]
+    assert [(t, a) for t, _, a, _ in got[-3:]] == [
+        ("昏辭曰吾子有惠貺室某也請納采", "曰"),
+        ("對曰某不敢辭", "對"),
+        ("致命曰敢納采", "致命"),
+    ]
     assert got[-1][1] == "賓" and got[-1][3] == "主人"
 
 
 def test_dian_after_taking_or_lifting_is_the_cup_set_down(extractor):
     """特牲 140 嗣舉奠盥入, 士虞 尸取奠: 奠 after 舉 or 取 is the cup set down (註 舉猶飲也), one act."""
     r = read(extractor, "嗣舉奠盥入北面再拜稽首", "teshengkuishili")
-    assert [(s.text, extractor_label(s.action.key), s.object) for s in r.steps][:2] == [("嗣舉奠", "舉", "奠"), ("盥", "盥", None)]
+    assert [(s.text, extractor_label(s.action.key), s.object) for s in r.steps][:2] == [
+        ("嗣舉奠", "舉", "奠"),
+        ("盥", "盥", None),
+    ]
 
 
 def test_cuo_sets_a_thing_in_a_place_named_by_a_person(extractor):
     """士虞 從者錯篚于尸左席上: 錯 sets the basket (the thing) on the mat at the 尸's left (a place named
     by a person, not the 尸 as a recipient); 交錯 "alternately" is no act."""
     r = read(extractor, "從者錯篚于尸左席上", "shiyuli")
-    assert fields(r, "text", "agent", "object", "location", "recipient") == [("從者錯篚于尸左席上", "從者", "篚", "尸左席上", None)]
+    assert fields(r, "text", "agent", "object", "location", "recipient") == [
+        ("從者錯篚于尸左席上", "從者", "篚", "尸左席上", None)
+    ]
     r = read(extractor, "衆賓及衆兄弟交錯以辯", "teshengkuishili")
     assert [extractor_label(s.action.key) for s in r.steps] != ["錯"]
 
@@ -586,7 +624,10 @@ def test_jiaocuo_is_the_pledge_passed_between_two_sides_each_to_the_other(extrac
     one named in the 記 as ranked in the round (與旅齒于衆賓, 佐食于旅齒于兄弟) has it from that round."""
     r = read(extractor, "長兄弟北面答拜揖復位衆賓及衆兄弟交錯以辯皆如初儀", "teshengkuishili")
     assert fields(r, "text", "agent", "action", "recipient")[-1] == (
-        "衆賓及衆兄弟交錯以辯皆如初儀", "衆賓+衆兄弟", "交錯", "衆賓+衆兄弟"
+        "衆賓及衆兄弟交錯以辯皆如初儀",
+        "衆賓+衆兄弟",
+        "交錯",
+        "衆賓+衆兄弟",
     )
     assert toasts(r) == [("衆賓", "旅酬", "衆賓+衆兄弟")]
     assert [p.label for p in r.toasts[0].giver] == ["衆賓", "衆兄弟"]
@@ -673,7 +714,11 @@ def test_a_person_and_a_quarter_after_yu_is_a_place_and_a_cup_poured_back_is_a_z
     r = read(extractor, "主婦洗爵于房中出酌入户西面拜獻尸尸拜受\n\n尸酌主婦出于房西面拜受爵尸北面于侑東答拜", "yousiche")
     assert [(t.giver[0].label, extractor_label(t.type.key), t.receiver[0].label) for t in r.toasts][-1] == ("尸", "酢", "主婦")
     assert fields(r, "text", "agent", "recipient")[-1] == ("尸北面于侑東答拜", "尸", "主婦")  # the 尸 opens his own clause
-    r = read(extractor, "主人酌獻尸尸拜受\n\n主人酌獻侑侑拜受\n\n尸升坐取爵酌\n\n司宫設席于東序西面\n\n主人東楹東北面拜受爵", "yousiche")
+    r = read(
+        extractor,
+        "主人酌獻尸尸拜受\n\n主人酌獻侑侑拜受\n\n尸升坐取爵酌\n\n司宫設席于東序西面\n\n主人東楹東北面拜受爵",
+        "yousiche",
+    )
     assert [(t.giver[0].label, extractor_label(t.type.key), t.receiver[0].label) for t in r.toasts] == [
         ("主人", "獻", "尸"),
         ("主人", "獻", "侑者"),
@@ -691,7 +736,10 @@ def test_a_cup_poured_and_handed_to_another_is_received_from_him(extractor):
 
     r = extractor.extract(read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_017.txt")))
     at = next(k for k, s in enumerate(r.steps) if s.text == "祝酌" and r.steps[k + 2].text == "賔拜受爵")
-    assert [(s.text, s.agent[0].label, s.recipient[0].label) for s in r.steps[at + 1 : at + 3]] == [("授尸", "祝", "尸"), ("賔拜受爵", "賔", "尸")]
+    assert [(s.text, s.agent[0].label, s.recipient[0].label) for s in r.steps[at + 1 : at + 3]] == [
+        ("授尸", "祝", "尸"),
+        ("賔拜受爵", "賔", "尸"),
+    ]
     toast = next(t for t in r.toasts if t.step.sequence == r.steps[at + 2].sequence)
     assert (toast.giver[0].label, extractor_label(toast.type.key), toast.receiver[0].label) == ("尸", "酢", "賔")
 
@@ -720,9 +768,16 @@ def test_the_host_who_fills_the_cup_pours_the_zuo_for_himself(extractor):
     """鄉射 大夫授主人爵於兩楹間復位 主人實爵以酢於西階上: the 大夫's return toast, filled and drunk by the
     host himself (giver 大夫, performed by 主人), and the host sits and bows after it."""
     text = "主人以爵降大夫降主人辭降卒洗主人盥\n\n揖讓升大夫授主人爵於兩楹間復位主人實爵以酢於西階上坐奠爵拜大夫答拜"
-    r = read(extractor, "主人洗升實爵席前獻於大夫大夫西階上拜進受爵反位主人大夫之右拜送\n\n大夫坐祭立飲卒爵\n\n" + text, "xiangsheli")
+    r = read(
+        extractor, "主人洗升實爵席前獻於大夫大夫西階上拜進受爵反位主人大夫之右拜送\n\n大夫坐祭立飲卒爵\n\n" + text, "xiangsheli"
+    )
     zuo = r.toasts[-1]
-    assert (zuo.giver[0].label, extractor_label(zuo.type.key), zuo.receiver[0].label, zuo.performed_by[0].label) == ("大夫", "酢", "主人", "主人")
+    assert (zuo.giver[0].label, extractor_label(zuo.type.key), zuo.receiver[0].label, zuo.performed_by[0].label) == (
+        "大夫",
+        "酢",
+        "主人",
+        "主人",
+    )
     assert fields(r, "text", "agent")[-5:-3] == [("以酢於西階上", "主人"), ("坐", "主人")]
 
 
@@ -767,7 +822,11 @@ def test_dishes_served_go_to_whom_the_text_names_or_to_the_one_eating(extractor)
     """羞 (to serve delicacies) and 設 go to the one eating when no one is named (特牲 尸…嚌之 … 乃食 |
     主人羞肵俎于腊北: the 尸's, 注 肵俎主于尸; 佐食羞庶羞四豆 設于左: his too), to those written after 于
     (有司徹 司士羞庶羞于尸侑主人主婦), and not to whoever was named last (燕禮 笙入 … 膳宰羞庶羞)."""
-    r = read(extractor, "佐食舉肺脊以授尸尸受振祭嚌之左執之\n\n乃食食舉\n\n主人羞肵俎于腊北\n\n佐食羞庶羞四豆設于左南上有醢", "teshengkuishili")
+    r = read(
+        extractor,
+        "佐食舉肺脊以授尸尸受振祭嚌之左執之\n\n乃食食舉\n\n主人羞肵俎于腊北\n\n佐食羞庶羞四豆設于左南上有醢",
+        "teshengkuishili",
+    )
     assert fields(r, "text", "agent", "recipient")[-3:] == [
         ("主人羞肵俎于腊北", "主人", "尸"),
         ("佐食羞庶羞四豆", "佐食", "尸"),
@@ -800,7 +859,11 @@ def test_and_between_two_things_joins_them_and_as_at_first_closes_before_a_perso
     and fish; 公食大夫 取粱與醬), not persons into a subject; 如初 closes its act, and the person after
     it acts next (尸又三飯: the 尸 eats, not the 祝 and the 尸); a thing before 從 follows (與俎從之)."""
     r = read(extractor, "佐食舉骼及獸魚如初尸又三飯告飽", "teshengkuishili")
-    assert fields(r, "text", "agent", "object") == [("佐食舉骼及獸魚如初", "佐食", "骼獸魚"), ("尸又三飯", "尸", None), ("告飽", "尸", "飽")]
+    assert fields(r, "text", "agent", "object") == [
+        ("佐食舉骼及獸魚如初", "佐食", "骼獸魚"),
+        ("尸又三飯", "尸", None),
+        ("告飽", "尸", "飽"),
+    ]
     assert [s.action.key for s in r.steps] == ["action-ju", "action-fan-eat", "action-gao"]
     r = read(extractor, "賔北面坐取粱與醬以降", "gongshidafuli")
     assert fields(r, "text", "object")[1:] == [("取粱與醬", "粱醬"), ("以降", None)]
@@ -859,7 +922,11 @@ def test_two_opposite_directions_are_an_extent_not_a_side(extractor):
 def test_a_wine_received_or_offered_is_the_object_a_wine_poured_is_not(extractor):
     """士冠 贊者酌醴 (the wine poured: the cup's wine, no object) … 賔受醴於户東, 以柶祭醴, 啐醴: the 醴
     is what is received, offered and sipped (gold: object and wine 醴); 士虞 尸嘗醴: what is tasted."""
-    r = read(extractor, "贊者酌醴加柶覆之面葉\n\n賔揖冠者就筵\n\n賔受醴於户東加柶面枋\n\n冠者即筵坐左執觶右祭脯醢以柶祭醴三興筵末坐啐醴", "shiguanli")
+    r = read(
+        extractor,
+        "贊者酌醴加柶覆之面葉\n\n賔揖冠者就筵\n\n賔受醴於户東加柶面枋\n\n冠者即筵坐左執觶右祭脯醢以柶祭醴三興筵末坐啐醴",
+        "shiguanli",
+    )
     got = {s.text: (s.as_record()["object"], s.as_record()["wine"]) for s in r.steps}
     assert got["贊者酌醴"] == (None, "醴")
     assert got["賔受醴於户東"] == ("醴", "醴")
@@ -924,7 +991,11 @@ def test_a_numeral_after_a_thing_before_a_setting_out_counts_the_thing(extractor
 def test_the_bearers_of_the_cauldrons_are_persons(extractor):
     """公食 甸人陳鼎七 (the steward of the fields sets out seven cauldrons), 右人抽扄 … 左人待載 (the bearer
     on the right draws out the pole, the one on the left waits to load): each does his own act."""
-    r = read(extractor, "甸人陳鼎七當門南面西上\n\n士舉鼎去鼏於外次入陳鼎于碑南南面西上右人抽扄坐奠于鼎西南順出自鼎西左人待載", "gongshidafuli")
+    r = read(
+        extractor,
+        "甸人陳鼎七當門南面西上\n\n士舉鼎去鼏於外次入陳鼎于碑南南面西上右人抽扄坐奠于鼎西南順出自鼎西左人待載",
+        "gongshidafuli",
+    )
     got = fields(r, "text", "agent")
     assert got[0] == ("甸人陳鼎七當門南面西上", "甸人")
     assert ("右人抽扄", "右人") in got
@@ -935,7 +1006,11 @@ def test_moving_and_opening_are_acts(extractor):
     """遷 (to move) and 啟 / 啓 (to open) are acts of their own (公食 賔辭 坐遷之; 特牲 佐食啟會; 聘禮
     賈人…坐啓櫝), not the object of the act before (坐 + 遷)."""
     r = read(extractor, "賔辭坐遷之", "gongshidafuli")
-    assert [(s.text, s.action.key) for s in r.steps] == [("賔辭", "action-ci-decline"), ("坐", "action-zuo-sit"), ("遷之", "action-qian")]
+    assert [(s.text, s.action.key) for s in r.steps] == [
+        ("賔辭", "action-ci-decline"),
+        ("坐", "action-zuo-sit"),
+        ("遷之", "action-qian"),
+    ]
     r = read(extractor, "佐食啟會郤于敦南出立于户西南面", "teshengkuishili")
     assert (r.steps[0].text, r.steps[0].action.key) == ("佐食啟會郤于敦南", "action-qi-open")
 
@@ -1008,7 +1083,10 @@ def test_as_at_the_second_presentation_is_a_comparison_not_an_act(extractor):
     """如 + 再/三/亞 + an act is "as at that one" (士冠 三醮 攝酒如再醮: stirs the wine as at the second
     醮): the act inside is neither a step nor a toast."""
     r = read(extractor, "攝酒如再醮加爼", "shiguanli")
-    assert [(s.text, s.action.key, s.object) for s in r.steps] == [("攝酒如再醮", "action-she-adjust", "酒"), ("加爼", "action-jia", "爼")]
+    assert [(s.text, s.action.key, s.object) for s in r.steps] == [
+        ("攝酒如再醮", "action-she-adjust", "酒"),
+        ("加爼", "action-jia", "爼"),
+    ]
     assert toasts(r) == []
 
 
@@ -1027,7 +1105,10 @@ def test_archery_holds_and_tucks_are_acts(extractor):
         ("而挾一个", "三耦", "action-xie-hold"),
     ]
     r = read(extractor, "司射取弓於階西兼挾乘矢升自西階", "xiangshe")
-    assert [(s.text, s.action.key, s.object) for s in r.steps][1:] == [("兼挾乘矢", "action-xie-hold", "乘矢"), ("升自西階", "action-sheng", None)]
+    assert [(s.text, s.action.key, s.object) for s in r.steps][1:] == [
+        ("兼挾乘矢", "action-xie-hold", "乘矢"),
+        ("升自西階", "action-sheng", None),
+    ]
 
 
 def test_one_who_passes_a_dish_in_assisting_is_whom_it_is_received_from(extractor):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import json
+from pathlib import Path
 
 import pytest
 from yili.ingest.document import read_file
@@ -38,7 +39,14 @@ def test_shiguanli_host_at_the_gate_then_up_the_east_steps(shiguan):
     step, scene = after(shiguan, "shiguanli/shuzhu/45/1")
     host = scene["role-zhuren"]
     assert step.text == "主人升"
-    assert (host.place, host.x, host.y, host.status, host.rule, host.step) == ("阼階上", 0.8, 0.08, INFERRED, "climb", step.sequence)
+    assert (host.place, host.x, host.y, host.status, host.rule, host.step) == (
+        "阼階上",
+        0.8,
+        0.08,
+        INFERRED,
+        "climb",
+        step.sequence,
+    )
     # 阼階上 faces west unless the text says otherwise (特牲 主人出立于阼階上西面): inferred, by the rule "place"
     assert (host.facing, host.facing_status, host.facing_rule, host.facing_step) == ("西面", INFERRED, "place", step.sequence)
     assert "阼階上西面" in host.facing_source
@@ -55,12 +63,25 @@ def test_yanli_guest_host_and_ruler_after_named_steps(extraction):
     assert (step.text, scene["role-bin"].place) == ("賔入及庭", "庭")
     step, scene = after(extraction, "yanli/shuzhu-excerpt/16/1")
     guest = scene["role-bin"]
-    assert (step.text, guest.place, guest.x, guest.y, guest.status, guest.rule) == ("賔升自西阶", "西階上", -0.8, 0.08, WRITTEN, "climb")
+    assert (step.text, guest.place, guest.x, guest.y, guest.status, guest.rule) == (
+        "賔升自西阶",
+        "西階上",
+        -0.8,
+        0.08,
+        WRITTEN,
+        "climb",
+    )
     _step, scene = after(extraction, "yanli/shuzhu-excerpt/16/2")  # 主人亦升自西阶: the 燕禮's host goes up the west steps
     assert scene["role-zhuren"].place == "西階上"
     step, scene = after(extraction, "yanli/shuzhu-excerpt/24/1")
     host = scene["role-zhuren"]
-    assert (step.text, host.place, host.facing, host.facing_status, host.facing_rule) == ("主人筵前献賔", "筵前", "北面", INFERRED, "front")
+    assert (step.text, host.place, host.facing, host.facing_status, host.facing_rule) == (
+        "主人筵前献賔",
+        "筵前",
+        "北面",
+        INFERRED,
+        "front",
+    )
     assert (host.x, host.y) == (-0.42, 0.65)
     _step, scene = after(extraction, "yanli/shuzhu-excerpt/24/3")  # 筵前受爵
     assert scene["role-bin"].place == "筵前"
@@ -110,10 +131,13 @@ def _same_place(place, written):
 
 
 def test_on_the_shared_gold_the_agent_stands_at_the_written_location(vocabulary):
-    files = [shared_path("gold", "steps.jsonl"), *map(str, sorted(glob.glob(str(shared_path("gold", "kanripo")) + "/steps_*.jsonl")))]
+    files = [
+        shared_path("gold", "steps.jsonl"),
+        *map(str, sorted(glob.glob(str(shared_path("gold", "kanripo")) + "/steps_*.jsonl"))),
+    ]
     total = same = 0
     for f in files:
-        rows = [json.loads(line) for line in open(f, encoding="utf-8")]
+        rows = [json.loads(line) for line in Path(f).read_text(encoding="utf-8").splitlines()]
         steps = _gold_steps(rows, vocabulary)
         for step, scene in zip(steps, scenes(steps), strict=True):
             if not step.location or step.mode != "actual":
@@ -131,16 +155,23 @@ def test_scenes_on_each_gold_set(vocabulary):
     after the step, no person is at two places, no agent is absent from the scene of his step."""
     from yili.ingest.scenes import check_scenes
 
-    files = [shared_path("gold", "steps.jsonl"), *map(str, sorted(glob.glob(str(shared_path("gold", "kanripo")) + "/steps_*.jsonl")))]
+    files = [
+        shared_path("gold", "steps.jsonl"),
+        *map(str, sorted(glob.glob(str(shared_path("gold", "kanripo")) + "/steps_*.jsonl"))),
+    ]
     found = {}
     for f in files:
-        c = check_scenes(_gold_steps([json.loads(line) for line in open(f, encoding="utf-8")], vocabulary))
+        c = check_scenes(_gold_steps([json.loads(line) for line in Path(f).read_text(encoding="utf-8").splitlines()], vocabulary))
         found[str(f).rsplit("/", 1)[-1]] = (c.total, c.same, c.two_places, c.before_entering)
         assert c.share >= 0.95 and c.two_places == 0 and c.before_entering == 0, (f, c)
     assert found == {
-        "steps.jsonl": (51, 51, 0, 0), "steps_pinli.jsonl": (42, 42, 0, 0), "steps_shiguanli.jsonl": (67, 67, 0, 0),
-        "steps_shisangli.jsonl": (81, 80, 0, 0), "steps_shixiangjianli.jsonl": (9, 9, 0, 0),
-        "steps_teshengkuishi.jsonl": (36, 36, 0, 0), "steps_xiangsheli.jsonl": (93, 93, 0, 0),
+        "steps.jsonl": (51, 51, 0, 0),
+        "steps_pinli.jsonl": (42, 42, 0, 0),
+        "steps_shiguanli.jsonl": (67, 67, 0, 0),
+        "steps_shisangli.jsonl": (81, 80, 0, 0),
+        "steps_shixiangjianli.jsonl": (9, 9, 0, 0),
+        "steps_teshengkuishi.jsonl": (36, 36, 0, 0),
+        "steps_xiangsheli.jsonl": (93, 93, 0, 0),
     }  # fmt: skip  (士喪 22/4 主人拜于位: 位 is his standing place, not a place of the plan)
 
 
@@ -152,11 +183,37 @@ def test_scenes_csv_from_the_command_line(capsys):
 
     assert main(["scenes"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert list(rows[0]) == ["step", "sequence", "person", "place", "x", "y", "facing", "status", "rule", "source", "facing_status", "facing_rule", "present"]
+    assert list(rows[0]) == [
+        "step",
+        "sequence",
+        "person",
+        "place",
+        "x",
+        "y",
+        "facing",
+        "status",
+        "rule",
+        "source",
+        "facing_status",
+        "facing_rule",
+        "present",
+    ]
     ruler = next(r for r in rows if r["step"].endswith("/yanli/shuzhu-excerpt/9/2"))
-    assert (ruler["person"], ruler["place"], ruler["x"], ruler["y"], ruler["status"], ruler["rule"]) == ("公", "阼階上", "0.8", "0.08", "inferred", "climb")
+    assert (ruler["person"], ruler["place"], ruler["x"], ruler["y"], ruler["status"], ruler["rule"]) == (
+        "公",
+        "阼階上",
+        "0.8",
+        "0.08",
+        "inferred",
+        "climb",
+    )
     assert "阼猶酢也" in ruler["source"]
-    assert (ruler["facing"], ruler["facing_status"], ruler["facing_rule"], ruler["present"]) == ("西面", "inferred", "place", "true")
+    assert (ruler["facing"], ruler["facing_status"], ruler["facing_rule"], ruler["present"]) == (
+        "西面",
+        "inferred",
+        "place",
+        "true",
+    )
     out = next(r for r in rows if r["step"].endswith("/yanli/shuzhu-excerpt/8/1"))  # 賔出
     assert (out["person"], out["place"], out["rule"], out["present"]) == ("賔", "", "exit", "false")
 
@@ -169,12 +226,24 @@ def test_shiguanli_facings_exits_and_entries(shiguan):
     assert (host.facing, host.facing_status, host.facing_rule, host.facing_step) == ("西面", WRITTEN, "written", 2)
     step, scene = after(shiguan, "shiguanli/shuzhu/42/3")  # 先入: inside the gate, facing the hall
     host = scene["role-zhuren"]
-    assert (step.text, host.place, host.facing, host.facing_status, host.facing_rule) == ("先入", "門內", "北面", INFERRED, "enter")
+    assert (step.text, host.place, host.facing, host.facing_status, host.facing_rule) == (
+        "先入",
+        "門內",
+        "北面",
+        INFERRED,
+        "enter",
+    )
     step, scene = after(shiguan, "shiguanli/shuzhu/51/2")  # 主人降: the foot of the east steps, facing west
     host = scene["role-zhuren"]
     assert (step.text, host.place, host.rule, host.facing, host.facing_rule) == ("主人降", "阼階下", "descend", "西面", "place")
     guest = scene["role-bin"]  # 賔降 (51/1): the foot of the west steps, facing east (西階下東面)
-    assert (guest.place, guest.rule, guest.facing, guest.facing_status, guest.facing_rule) == ("西階下", "descend", "東面", INFERRED, "place")
+    assert (guest.place, guest.rule, guest.facing, guest.facing_status, guest.facing_rule) == (
+        "西階下",
+        "descend",
+        "東面",
+        INFERRED,
+        "place",
+    )
     step, scene = after(shiguan, "shiguanli/shuzhu/52/6")  # 復初位: back to 序端 AND its facing (立於序端西面, 45/2)
     host = scene["role-zhuren"]
     where = next(s for s in shiguan.steps if s.key == "shiguanli/shuzhu/45/2")
@@ -209,7 +278,13 @@ def test_yanli_exit_entry_and_bow_facing(extraction):
     assert (step.text, guest.place, guest.status, guest.facing, guest.facing_rule) == ("賔入及庭", "庭", WRITTEN, "北面", "enter")
     step, scene = after(extraction, "yanli/shuzhu-excerpt/9/2")
     ruler = scene["role-gong"]
-    assert (step.text, ruler.place, ruler.facing, ruler.facing_status, ruler.facing_rule) == ("乃升", "阼階上", "西面", INFERRED, "place")
+    assert (step.text, ruler.place, ruler.facing, ruler.facing_status, ruler.facing_rule) == (
+        "乃升",
+        "阼階上",
+        "西面",
+        INFERRED,
+        "place",
+    )
     step, scene = after(extraction, "yanli/shuzhu-excerpt/32/20")  # 主人北面拜受爵 (written)
     written = step.sequence
     step, scene = after(extraction, "yanli/shuzhu-excerpt/35/5")  # 拜: no facing written, the bow's facing holds
@@ -233,7 +308,6 @@ def test_shiguanli_vessels_and_mats_set_out(shiguan):
     assert (capping.kind, capping.facing, capping.removed, cleared.text) == ("mat", "西面", cleared.sequence, "徹皮弁冠櫛筵")
     assert items[("shiguanli/shuzhu/60/1", "筵")].facing == "南面"  # 筵於户西南面
     assert len(items) == 6  # 筵二在南, 尊…在服北: their place is set by the rite (no point on the plan)
-
 
 
 def test_on_the_extracted_steps_no_one_acts_out_of_the_scene_or_at_two_places(shiguan, extraction):
