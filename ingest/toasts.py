@@ -138,59 +138,11 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     Toast | None
     """
     voc = resolver.vocabulary
-    closure = voc.broader_closure(step.action.key)
-    with_cup = voc.concepts[step.action.key].flag("toastWithCup") if step.action.key in voc.concepts else None
-    if (
-        isinstance(with_cup, str)
-        and with_cup in voc.concepts
-        and step.recipient
-        and not step.negated
-        and (
-            resolver.written_cup(step.text) is not None
-            # the cup in hand, to a person written after the act (特牲 洗爵酌 | 致于主人主婦)
-            or (step.vessel is not None and not inferred(step, "recipient", but="as-at-first"))
-        )
-    ):
-        # 致爵于主人, 舉觶于長兄弟: a cup written and a person it goes to make the act a toast
-        closure = voc.broader_closure(with_cup)
-        step = replace(step, action=resolver.term(voc.concepts[with_cup]))
+    step, closure = _with_cup_as_toast(resolver, step)
     if TOAST_ROOT not in closure or step.action.key == TOAST_ROOT:
-        if step.action.key == "action-shou" and step.summary and step.object in ("酬", "旅"):
-            lv = voc.concepts.get("action-lvchou")
-            if lv is not None:
-                return Toast(
-                    step,
-                    resolver.term(lv),
-                    step.agent,
-                    step.agent,
-                    step.agent,
-                    summary=True,
-                    note="the pledge received in turn along the rank",
-                )
-        if (
-            step.action.key == "action-shou"
-            and step.object in ("旅",)
-            and step.agent_explicit
-            and step.recipient
-            and not step.negated
-        ):
-            # 衆賓長自左受旅: the pledge passed on, from the one he receives it from
-            lv = voc.concepts.get("action-lvchou")
-            if lv is not None and step.recipient[0].key != step.agent[0].key:
-                toast = Toast(
-                    step, resolver.term(lv), step.recipient[:1], step.agent, step.recipient[:1], note="the pledge received"
-                )
-                resolver.note_toast(step.recipient[:1], step.agent, "action-lvchou")
-                return toast
+        return _pledge_received(resolver, step)
+    if _no_toast(step):
         return None
-    if step.mode == "negated" or step.negated:
-        return None  # 不献, 若不醴: a toast left out is no toast
-    if step.decided("mode") == MODE_GENERAL:
-        return None  # 凡旅, 凡獻: a rule for every pledge or presentation names no giver and no receiver
-    if step.text.startswith(tuple(g.AFTER_DONE)) or any(f"{w}{step.action.label}" in step.text for w in g.AFTER_DONE):
-        return None  # 既旅, 既獻: "when it is done", a restatement, not a new toast
-    if any(f"{step.action.label}{w}" in step.text for w in g.DONE_MARK):
-        return None  # 獻畢: "the presentations are over"
     kind = step.action.key
     type_term = step.action
     toast_type = _toast_type(voc, kind)
@@ -204,45 +156,11 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     note = None
     self_poured = False
     if kind == "action-zuo":
-        returned = resolver.returned_xian(step.agent)
-        if returned is not None and returned[0] == "return":
-            giver, receiver = step.agent, returned[1]
-        elif returned is not None:
-            # poured by the one who gave the 獻, in the name of the one he toasted (更爵 … 自酢)
-            written = tuple(r for r in step.recipient if all(r.key != a.key for a in step.agent))
-            # 酢于主人 (特牲, 賓更爵自酢): of those he presented, the one the text names
-            named = tuple(r for r in returned[1] if r.label in step.text)
-            giver, receiver, self_poured = written or named or returned[1], step.agent, True
-        elif resolver.state.last_xian is not None:
-            xian_giver, xian_receiver = resolver.state.last_xian
-            giver, receiver = xian_receiver, xian_giver
+        giver, receiver, self_poured = _return_parties(resolver, step)
     if kind == "action-ying":
-        top = max(
-            (voc.concepts[t.key] for t in receiver if t.key in voc.concepts),
-            key=lambda c: int(c.flag("rank", 0) or 0),
-            default=None,
-        )
-        giver_rank = max((int(voc.concepts[t.key].flag("rank", 0) or 0) for t in giver if t.key in voc.concepts), default=0)
-        if top is not None and int(top.flag("rank", 0) or 0) <= giver_rank + 10 and not resolver.profile.does_not_pour(top.key):
-            chou = voc.concepts.get("action-chou")
-            if chou is not None:
-                type_alt, type_term = type_term, resolver.term(chou)
-                note = "媵 to one who is not a superior: the 酬 of the exchange (注 此降于正主酬也)"
-    if kind == "action-lvchou" and giver and receiver and any(w in step.text for w in g.RANKED_AMONG):
-        # 佐食于旅齒于兄弟: "takes his place in the pledge round among the brothers" — they pass it to him:
-        # the ones who pass the pledge in the round that rank takes part in (衆賓及衆兄弟交錯以辯), or that rank
-        among = {t.key for t in receiver} | {  # 旅齒于兄弟: the 兄弟 of the round are its 衆兄弟
-            c.key for t in receiver for w in g.THE_REST for c in voc.by_label.get(w + t.label, ()) if c.kind == "role"
-        }
-        joined = next(
-            (gv for gv, rv in reversed(resolver.state.rounds) if len(gv) > 1 and among & {t.key for t in (*gv, *rv)}), None
-        )
-        giver, receiver = joined or receiver, giver
-    elif kind == "action-lvchou" and _each_other(voc, step.action.key):
-        pass  # 交錯: each side gives and receives (衆賓及衆兄弟交錯以辯)
-    elif kind == "action-lvchou" and len(giver) >= 2 and not step.agent_alternative and _no_written_receiver(step):
-        # 主婦及内賓宗婦亦旅: a group passes the pledge among itself, from the first named on
-        receiver = giver[1:]
+        type_term, type_alt, note = _ying_as_chou(resolver, giver, receiver, type_term)
+    if kind == "action-lvchou":
+        giver, receiver = _pledge_parties(resolver, step, giver, receiver)
     if giver and receiver and not self_poured and {t.key for t in receiver} <= {t.key for t in giver} and kind != "action-lvchou":
         # nobody toasts himself but in the self-poured 酢: a receiver found by rule that is the giver
         # is no receiver (it is read from what follows, or left open)
@@ -258,19 +176,123 @@ def toast_of(resolver: StepResolver, step: Step, upcoming: list[Step]) -> Toast 
     if exalted is not None and [t.key for t in performed] == [t.key for t in giver] and receiver:
         performed = receiver[:1]
         note = (note + "; " if note else "") + f"the giver does not pour ({exalted.source})"
-    toast = Toast(
-        step,
-        type_term,
-        giver,
-        receiver,
-        performed,
-        type_alt,
-        step.summary,
-        step.recipient_alternative and receiver == step.recipient,
-        note,
-    )
+    alternative = step.recipient_alternative and receiver == step.recipient
+    toast = Toast(step, type_term, giver, receiver, performed, type_alt, step.summary, alternative, note)
     resolver.note_toast(giver, receiver, kind, toast.receiver_alternative)
     return toast
+
+
+def _with_cup_as_toast(resolver: StepResolver, step: Step) -> tuple[Step, frozenset[str] | set[str]]:
+    """致爵于主人, 舉觶于長兄弟: a cup written (or the cup in hand, to a person written after the act: 特牲 洗爵酌 |
+    致于主人主婦) and a person it goes to make the act the toast its ``yk:toastWithCup`` names.  Returns the
+    step (its act that toast, if so) and the broader closure of its act."""
+    voc = resolver.vocabulary
+    closure = voc.broader_closure(step.action.key)
+    with_cup = voc.concepts[step.action.key].flag("toastWithCup") if step.action.key in voc.concepts else None
+    if (
+        isinstance(with_cup, str)
+        and with_cup in voc.concepts
+        and step.recipient
+        and not step.negated
+        and (
+            resolver.written_cup(step.text) is not None
+            or (step.vessel is not None and not inferred(step, "recipient", but="as-at-first"))
+        )
+    ):
+        closure = voc.broader_closure(with_cup)
+        step = replace(step, action=resolver.term(voc.concepts[with_cup]))
+    return step, closure
+
+
+def _pledge_received(resolver: StepResolver, step: Step) -> Toast | None:
+    """A 受 that is a pledge received: in turn along a rank (大夫辩受酬: X → X), or from the one written before
+    (衆賓長自左受旅); None for any other act that is no toast."""
+    voc = resolver.vocabulary
+    lv = voc.concepts.get("action-lvchou")
+    if lv is None or step.action.key != "action-shou":
+        return None
+    if step.summary and step.object in ("酬", "旅"):
+        return Toast(
+            step,
+            resolver.term(lv),
+            step.agent,
+            step.agent,
+            step.agent,
+            summary=True,
+            note="the pledge received in turn along the rank",
+        )
+    if step.object in ("旅",) and step.agent_explicit and step.recipient and not step.negated:
+        if step.recipient[0].key != step.agent[0].key:
+            toast = Toast(step, resolver.term(lv), step.recipient[:1], step.agent, step.recipient[:1], note="the pledge received")
+            resolver.note_toast(step.recipient[:1], step.agent, "action-lvchou")
+            return toast
+    return None
+
+
+def _no_toast(step: Step) -> bool:
+    """True for a toast act that gives no toast: negated (不献, 若不醴), a general rule (凡旅, 凡獻: no giver,
+    no receiver), a restatement (既旅, 既獻: "when it is done") or an end (獻畢)."""
+    if step.mode == "negated" or step.negated or step.decided("mode") == MODE_GENERAL:
+        return True
+    if step.text.startswith(tuple(g.AFTER_DONE)) or any(f"{w}{step.action.label}" in step.text for w in g.AFTER_DONE):
+        return True
+    return any(f"{step.action.label}{w}" in step.text for w in g.DONE_MARK)
+
+
+def _return_parties(resolver: StepResolver, step: Step) -> tuple[tuple[Term, ...], tuple[Term, ...], bool]:
+    """The giver and receiver of a 酢, and whether it is self-poured: the return of the 獻 the agent received
+    (以酢主人: 賔 → 主人); poured by the one who gave the 獻, in the name of the one he toasted (更爵 … 自酢; 特牲
+    酢于主人: of those he presented, the one the text names); else the return of the last 獻."""
+    returned = resolver.returned_xian(step.agent)
+    if returned is not None and returned[0] == "return":
+        return step.agent, returned[1], False
+    if returned is not None:
+        written = tuple(r for r in step.recipient if all(r.key != a.key for a in step.agent))
+        named = tuple(r for r in returned[1] if r.label in step.text)
+        return written or named or returned[1], step.agent, True
+    if resolver.state.last_xian is not None:
+        xian_giver, xian_receiver = resolver.state.last_xian
+        return xian_receiver, xian_giver, False
+    return step.agent, step.recipient, False
+
+
+def _ying_as_chou(
+    resolver: StepResolver, giver: tuple[Term, ...], receiver: tuple[Term, ...], type_term: Term
+) -> tuple[Term, Term | None, str | None]:
+    """媵 to one who is not a superior is the 酬 of the exchange (注 此降于正主酬也): the type 酬, 媵 its
+    alternative, and a note; otherwise the type as it was."""
+    voc = resolver.vocabulary
+    top = max(
+        (voc.concepts[t.key] for t in receiver if t.key in voc.concepts), key=lambda c: int(c.flag("rank", 0) or 0), default=None
+    )
+    giver_rank = max((int(voc.concepts[t.key].flag("rank", 0) or 0) for t in giver if t.key in voc.concepts), default=0)
+    if top is not None and int(top.flag("rank", 0) or 0) <= giver_rank + 10 and not resolver.profile.does_not_pour(top.key):
+        chou = voc.concepts.get("action-chou")
+        if chou is not None:
+            return resolver.term(chou), type_term, "媵 to one who is not a superior: the 酬 of the exchange (注 此降于正主酬也)"
+    return type_term, None, None
+
+
+def _pledge_parties(
+    resolver: StepResolver, step: Step, giver: tuple[Term, ...], receiver: tuple[Term, ...]
+) -> tuple[tuple[Term, ...], tuple[Term, ...]]:
+    """Who passes a 旅酬 to whom: one who takes his place among a rank (佐食于旅齒于兄弟) receives it from those who
+    pass it in that rank's round; 交錯 is each side to the other; a group with no receiver written passes it
+    among itself, from the first named on (主婦及内賓宗婦亦旅)."""
+    voc = resolver.vocabulary
+    if giver and receiver and any(w in step.text for w in g.RANKED_AMONG):
+        among = {t.key for t in receiver} | {  # 旅齒于兄弟: the 兄弟 of the round are its 衆兄弟
+            c.key for t in receiver for w in g.THE_REST for c in voc.by_label.get(w + t.label, ()) if c.kind == "role"
+        }
+        joined = next(
+            (gv for gv, rv in reversed(resolver.state.rounds) if len(gv) > 1 and among & {t.key for t in (*gv, *rv)}), None
+        )
+        return joined or receiver, giver
+    if _each_other(voc, step.action.key):
+        return giver, receiver  # 交錯: each side gives and receives (衆賓及衆兄弟交錯以辯)
+    if len(giver) >= 2 and not step.agent_alternative and _no_written_receiver(step):
+        return giver, giver[1:]
+    return giver, receiver
 
 
 def _each_other(voc, key: str) -> bool:  # type: ignore[no-untyped-def]

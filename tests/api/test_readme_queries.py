@@ -21,6 +21,7 @@ INPUTS = {
         "kanripo/KR1d0028/KR1d0028_015.txt",
         "kanripo/KR1d0026/KR1d0026_015.txt",
     ],
+    "How it is built": [None],  # the deciding rules: "On the embedded excerpt that gives"
 }
 
 
