@@ -7,6 +7,7 @@ poured (酌膳, 实散) goes with the cup.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from itertools import islice
 
 from yili.ingest import grammar as g
@@ -95,6 +96,27 @@ WINE_IN_CUP = decision("wine.in-cup", "燕禮 酌膳 … 獻: the wine poured is
 WINE_RECEIVED = decision("wine.received", "鄉飲酒 受爵: the wine comes with the cup", "The wine of the cup received.")
 
 
+@dataclass
+class _CupReading:
+    """What the cup rules read of one clause (:meth:`CupRules._cup`): the clause, its act, agent (``who``: the
+    first agent's key), object tokens, prefix and recipient; the cups and wine written; and what they decide:
+    the cup and wine, and the ids of the rules that decided them."""
+
+    clause: Clause
+    action: Concept
+    agent: tuple[Term, ...]
+    who: str
+    object_tokens: list[Token]
+    prefix: list[Token]
+    recipient: tuple[Term, ...]
+    written: list[Token] = field(default_factory=list)
+    wine_tok: Token | None = None
+    vessel: Term | None = None
+    wine: Term | None = None
+    vrule: str = VESSEL_WRITTEN
+    wrule: str = WINE_WRITTEN
+
+
 class CupRules(Reader):
     """Which cup, which wine, which thing: the state of what each person holds."""
 
@@ -117,35 +139,57 @@ class CupRules(Reader):
         The wine written (酌膳, 实散) fills the agent's cup and goes with it to the toast; a pouring
         with no wine written (士虞 酌酒酳尸, 酒 being any wine) empties what was known of it.
         """
-        st = self.state
-        who = agent[0].key if agent else ""
-        written = [
+        q = _CupReading(clause, action, agent, agent[0].key if agent else "", object_tokens, prefix, recipient)
+        q.written = [
             t for t in clause.tokens if t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key)
         ]
-        wine_tok = next((t for t in clause.tokens if t.kind == WINE and t.concept is not None), None)
-        vessel: Term | None = None
-        vrule, wrule = VESSEL_WRITTEN, WINE_WRITTEN
-        if written and action.key == "action-baisong" and recipient and recipient[0].key in st.holder:
-            # 拜送爵: the cup named is the one just sent, now in the receiver's hands
+        q.wine_tok = next((t for t in clause.tokens if t.kind == WINE and t.concept is not None), None)
+        if q.written:
+            self._cup_written(q)
+        elif (
+            action.flag("cupAction")
+            and not self._names_other_thing(object_tokens)
+            and not clause.flags.get("nominal_object")  # 受命: a command received, no cup
+            and (action.key != "action-jiang" or (prefix and prefix[-1].kind == YI))
+        ):
+            self._cup_unwritten(q)
+        self._wine(q)
+        self._cups_change_hands(q)
+        if not action.flag("cupAction"):
+            return None, q.wine if q.wine_tok is not None else None, q.vrule, WINE_WRITTEN
+        if q.vessel is None:
+            # a cup written inside the act's own word (卒爵, 卒角) is written: 特牲 尸卒爵 after a 致爵
+            # whose cup no one named
+            q.vessel, q.vrule = self._cup_in_act_word(clause, action), VESSEL_IN_ACT_WORD
+            if q.vessel is not None and q.who:
+                self.state.holder[q.who] = q.vessel
+        if q.vessel is None and q.wine_tok is None and any(t.kind in (OBJECT, OTHER) for t in object_tokens):
+            q.wine = None  # 取脯, 祭脯醢, 易服: a thing handled, no cup, so no wine (士冠; 主人酌醴 | 授尸 keeps it)
+        return q.vessel, q.wine, q.vrule, q.wrule
+
+    def _cup_written(self, q: _CupReading) -> None:
+        """The cup written in the clause: 拜送爵, the cup just sent, in the receiver's hands; 拜受爵 / 受爵, the cup
+        from the giver's hands (a generic 爵 is that cup); else the cup written, or the narrower cup in hand it
+        names (疏 觚亦称爵), which the agent now holds."""
+        st, written, recipient, who, action = self.state, q.written, q.recipient, q.who, q.action
+        if action.key == "action-baisong" and recipient and recipient[0].key in st.holder:
             sent = st.holder[recipient[0].key]
-            vessel = sent if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
-            vrule = VESSEL_SENT if vessel is sent else VESSEL_WRITTEN
-        elif written and action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder:
-            # 拜受爵 / 受爵: the cup comes from the giver's hands (a generic 爵 is that cup)
+            q.vessel = sent if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
+            q.vrule = VESSEL_SENT if q.vessel is sent else VESSEL_WRITTEN
+        elif action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder:
             given = st.holder.pop(recipient[0].key)
-            vessel = given if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
-            vrule = VESSEL_RECEIVED if vessel is given else VESSEL_WRITTEN
-            st.holder[who] = vessel
+            q.vessel = given if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
+            q.vrule = VESSEL_RECEIVED if q.vessel is given else VESSEL_WRITTEN
+            st.holder[who] = q.vessel
             if recipient[0].key in st.wine_in:
                 st.wine_in[who] = st.wine_in.pop(recipient[0].key)
-        elif written:
+        else:
             t = written[0]
-            vessel = self.term(t.concept, t.text)  # type: ignore[arg-type]
+            q.vessel = self.term(t.concept, t.text)  # type: ignore[arg-type]
             held = st.holder.get(who)
-            # a generic 爵 names the cup in hand when that is a narrower cup (疏 觚亦称爵)
-            # (取爵於序端: a cup taken up from where it lies is that cup, not the one he held: 鄉射 the
-            # 爵 laid at 序端, after the 觶 of the 酬 was set down)
-            taken_from = action.key == "action-qu" and any(x.kind == YU for x in clause.suffix)
+            # (取爵於序端: a cup taken up from where it lies is that cup, not the one he held: 鄉射 the 爵 laid at
+            # 序端, after the 觶 of the 酬 was set down)
+            taken_from = action.key == "action-qu" and any(x.kind == YU for x in q.clause.suffix)
             if (
                 held is not None
                 and held.key != t.concept.key
@@ -153,44 +197,50 @@ class CupRules(Reader):
                 and action.key not in ("action-geng", "action-yi-change")
                 and not taken_from
             ):
-                vessel, vrule = held, VESSEL_GENERIC_NAME
+                q.vessel, q.vrule = held, VESSEL_GENERIC_NAME
             elif action.key not in ("action-dian",) or who not in st.holder:
-                st.holder[who] = vessel
-        elif (
-            action.flag("cupAction")
-            and not self._names_other_thing(object_tokens)
-            and not clause.flags.get("nominal_object")  # 受命: a command received, no cup
-            and (action.key != "action-jiang" or (prefix and prefix[-1].kind == YI))
-        ):
-            # (以降: going down with it, the cup in hand); a thing taken up after the cup (取肺, 舉肺脊) is
-            # what the following acts handle until it is put down (特牲 佐食舉肺脊授尸 尸受 振祭); a dish
-            # brought after the cup (以燔從) only in its paragraph (燔從如初 writes no hand-off)
-            handling_thing = who in st.things and st.thing_block.get(who, clause.block) == clause.block
-            vessel = st.holder.get(who) if not handling_thing or action.key in _DRINK_CUP_ACTS else None
-            vrule = VESSEL_IN_HAND
-            if vessel is None and not handling_thing and action.key in _PLEDGES:
-                vessel, vrule = self._pledged_cup(who, clause.block), VESSEL_PLEDGED
-            if vessel is None and not self._brought_dish(who, clause.block):
-                # 坐奠觚于篚 兴 对 卒洗: finishing an interrupted act takes up the same cup again
-                completing = bool(clause.flags.get("completive"))
-                vessel, vrule = self._block_cup(clause.block, through_basket=completing), VESSEL_OF_PARAGRAPH
-                if completing and vessel is not None and who:
-                    st.holder[who] = vessel
-        wine: Term | None = None
-        if wine_tok is not None:
-            wine = self.term(wine_tok.concept, wine_tok.text)  # type: ignore[arg-type]
+                st.holder[who] = q.vessel
+
+    def _cup_unwritten(self, q: _CupReading) -> None:
+        """An act with a cup and none written: the cup in the agent's hand (以降: going down with it); a thing
+        taken up after the cup (取肺, 舉肺脊) is what the following acts handle until it is put down (特牲
+        佐食舉肺脊授尸 尸受 振祭), a dish brought after the cup (以燔從) only in its paragraph (燔從如初 writes no
+        hand-off); else the cup of a pledge, or the last cup written in the paragraph (坐奠觚于篚 兴 对 卒洗:
+        finishing an interrupted act takes up the same cup again)."""
+        st, who, block = self.state, q.who, q.clause.block
+        handling_thing = who in st.things and st.thing_block.get(who, block) == block
+        q.vessel = st.holder.get(who) if not handling_thing or q.action.key in _DRINK_CUP_ACTS else None
+        q.vrule = VESSEL_IN_HAND
+        if q.vessel is None and not handling_thing and q.action.key in _PLEDGES:
+            q.vessel, q.vrule = self._pledged_cup(who, block), VESSEL_PLEDGED
+        if q.vessel is None and not self._brought_dish(who, block):
+            completing = bool(q.clause.flags.get("completive"))
+            q.vessel, q.vrule = self._block_cup(block, through_basket=completing), VESSEL_OF_PARAGRAPH
+            if completing and q.vessel is not None and who:
+                st.holder[who] = q.vessel
+
+    def _wine(self, q: _CupReading) -> None:
+        """The wine: the one written fills the agent's cup (酌膳, 实散; one named where the jars are set out,
+        鄉射 尊於賔席之東兩壺斯禁左𤣥酒, is in no one's hand); 酌 with no wine written is a new pouring, its wine
+        unsaid (士虞 酌酒), and a cup washed is empty; else an act with the cup has the wine in it."""
+        st, action, who = self.state, q.action, q.who
+        if q.wine_tok is not None:
+            q.wine = self.term(q.wine_tok.concept, q.wine_tok.text)  # type: ignore[arg-type]
             if action.flag("cupAction"):
-                # a wine poured, filled or drunk is in the cup; one named where the jars are set out
-                # (鄉射 尊於賔席之東兩壺斯禁左𤣥酒) is in no one's hand
-                st.wine_in[who] = wine
+                st.wine_in[who] = q.wine
         elif action.key in _POURING or action.key == "action-xi":
-            # 酌 with no wine written: a new pouring, its wine unsaid (士虞 酌酒); a cup washed is empty
             st.wine_in.pop(who, None)
         elif action.flag("cupAction") and action.key != "action-jiang":
-            wine, wrule = st.wine_in.get(who), WINE_IN_CUP
-        if vessel is not None and who in st.holder and agent:
-            st.last_holder = agent
-        # cups change hands
+            q.wine, q.wrule = st.wine_in.get(who), WINE_IN_CUP
+        if q.vessel is not None and who in st.holder and q.agent:
+            st.last_holder = q.agent
+
+    def _cups_change_hands(self, q: _CupReading) -> None:
+        """Cups change hands: 拜送 sends off the cup its giver still held or set down for the other (燕禮 媵爵者…
+        奠于薦南 … 再拜稽首送觶: the 公's; a pledge's cup passes here, not at 酬/媵); one handed over (献, 酢, 酬, 授)
+        passes to the receiver; 受 takes it from the giver's hands; washing, changing the cup or putting it in
+        the basket empties it."""
+        st, action, recipient, who = self.state, q.action, q.recipient, q.who
         if (
             action.key == "action-baisong"
             and recipient
@@ -198,54 +248,41 @@ class CupRules(Reader):
             and recipient[0].key not in st.holder
             and who in st.holder
             # 送觶, or 拜送 alone; not 送賔 (seeing a guest off) nor 送幣 (a gift)
-            and not any(t.kind in (OBJECT, OTHER, ROLE) or (t.kind == VESSEL and t not in written) for t in object_tokens)
+            and not any(t.kind in (OBJECT, OTHER, ROLE) or (t.kind == VESSEL and t not in q.written) for t in q.object_tokens)
         ):
-            # 拜送 sends off the cup its giver still held or set down for the other (燕禮 媵爵者…奠于薦南
-            # … 再拜稽首送觶: the 公's, who then 行一爵 with it); a pledge's cup passes here, not at 酬/媵
-            if vessel is None:
-                vessel, vrule = st.holder[who], VESSEL_IN_HAND  # the cup he sends off is the one in his hand
+            if q.vessel is None:
+                q.vessel, q.vrule = st.holder[who], VESSEL_IN_HAND  # the cup he sends off is the one in his hand
             st.holder[recipient[0].key] = st.holder.pop(who)
             if who in st.wine_in:
                 st.wine_in[recipient[0].key] = st.wine_in.pop(who)
-        if action.key in _HANDING and recipient and vessel is not None and recipient[0].key != who:
-            st.holder[recipient[0].key] = vessel
+        if action.key in _HANDING and recipient and q.vessel is not None and recipient[0].key != who:
+            st.holder[recipient[0].key] = q.vessel
             st.holder.pop(who, None)
-            if wine is not None:
-                st.wine_in[recipient[0].key] = wine
+            if q.wine is not None:
+                st.wine_in[recipient[0].key] = q.wine
         if (
             action.key in ("action-shou", "action-baishou")
             and recipient
             and recipient[0].key in st.holder
-            and not written
-            and not self._names_other_thing(object_tokens)  # 受祭: the portion for the offering, not a cup
-            and not self._passes_thing(recipient[0].key, clause.block)
+            and not q.written
+            and not self._names_other_thing(q.object_tokens)  # 受祭: the portion for the offering, not a cup
+            and not self._passes_thing(recipient[0].key, q.clause.block)
         ):
-            vessel, vrule = st.holder[recipient[0].key], VESSEL_RECEIVED
-            st.holder[who] = vessel
+            q.vessel, q.vrule = st.holder[recipient[0].key], VESSEL_RECEIVED
+            st.holder[who] = q.vessel
             st.holder.pop(recipient[0].key, None)
-            st.last_holder = agent
+            st.last_holder = q.agent
             if recipient[0].key in st.wine_in:
-                wine, wrule = st.wine_in[recipient[0].key], WINE_RECEIVED
-                st.wine_in[who] = wine
+                q.wine, q.wrule = st.wine_in[recipient[0].key], WINE_RECEIVED
+                st.wine_in[who] = q.wine
         if action.key in ("action-xi",):
             st.wine_in.pop(who, None)
-        loc = " ".join(t.text for t in clause.tokens if t.kind == PLACE)
+        loc = " ".join(t.text for t in q.clause.tokens if t.kind == PLACE)
         if action.key == "action-dian" and "篚" in loc:
             st.holder.pop(who, None)
             st.wine_in.pop(who, None)
         if action.key in ("action-geng", "action-yi-change"):
             st.wine_in.pop(who, None)
-        if not action.flag("cupAction"):
-            return None, wine if wine_tok is not None else None, vrule, WINE_WRITTEN
-        if vessel is None:
-            # a cup written inside the act's own word (卒爵, 卒角) is written: 特牲 尸卒爵 after a 致爵
-            # whose cup no one named
-            vessel, vrule = self._cup_in_act_word(clause, action), VESSEL_IN_ACT_WORD
-            if vessel is not None and who:
-                st.holder[who] = vessel
-        if vessel is None and wine_tok is None and any(t.kind in (OBJECT, OTHER) for t in object_tokens):
-            wine = None  # 取脯, 祭脯醢, 易服: a thing handled, no cup, so no wine (士冠; 主人酌醴 | 授尸 keeps it)
-        return vessel, wine, vrule, wrule
 
     def _brought_dish(self, who: str, block: int) -> bool:
         """Whether ``who``'s last act in this paragraph brought or served a dish (薦, 羞): what he sets down
