@@ -49,6 +49,7 @@ KINDS: dict[str, str] = {
     "gloss": "a gloss of a word of the classic, a Web Annotation (酳猶衍也)",
     "reading": "a variant reading of a word of the classic (古文X為Y)",
     "citation": "a citation of a chapter or work by the commentary (少牢云…)",
+    "rule": "an extraction rule that decides a field of the steps (recipient.answers), with its citation",
     "graph": "a named graph, with its provenance (PROV-O)",
     "file": "an input file, with its SHA-256",
     "build": "the build that made a named graph",

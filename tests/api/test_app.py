@@ -103,7 +103,10 @@ def test_one_step_as_json_ld_gives_the_same_triples(client):
     for fmt, reader in (("turtle", "turtle"), ("ntriples", "nt"), ("rdfxml", "xml")):
         other = Graph().parse(data=client.get("/steps/yanli/shuzhu-excerpt/24/1", params={"format": fmt}).text, format=reader)
         assert set(other) == set(g), fmt
-    assert len(g) == 45
+    # 45 triples of the step and its span, and 7 saying which rule decided each of its fields
+    assert len(g) == 52
+    decided = URIRef("https://w3id.org/yili-kg/ontology#agentDecidedBy")
+    assert g.value(step, decided) == URIRef("https://w3id.org/yili-kg/rule/agent.written")
     quote = URIRef("https://w3id.org/yili-kg/step/yanli/shuzhu-excerpt/24/1#quote")
     assert str(g.value(quote, URIRef("http://www.w3.org/ns/oa#exact"))) == "主人筵前献賔"
     assert json.loads(r.text)["@context"]["charStart"] == {"@id": "yk:charStart", "@type": "xsd:integer"}

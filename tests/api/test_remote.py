@@ -247,6 +247,7 @@ RDF_ROUTES = [
     "/citation/jinli/shuzhu/14/1?format=ntriples",
     "/placement/shixiangjianli/shuzhu/10/5/role-zhuren?format=ntriples",
     "/furnishing/yanli/shuzhu-excerpt/82/1?format=ntriples",
+    "/rule/recipient.answers?format=ntriples",
 ]
 BYTE_ROUTES = [
     "/export/graphml?rite=燕禮",
