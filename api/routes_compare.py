@@ -34,7 +34,7 @@ from yili.ontology.errors import RequestError
 _ELEMENT = "[^,，、…]"
 SEQ_PATTERN = f"^{_ELEMENT}*([,，、…]+{_ELEMENT}*){{0,{MAX_PATTERN - 1}}}$"
 """What ``seq=`` may be (in the OpenAPI schema): at most :data:`~yili.graph.patterns.MAX_PATTERN` elements."""
-ONE_ACT = f"^{_ELEMENT}+$"
+ONE_ACT = f"^{_ELEMENT}*[^,，、…\\s]{_ELEMENT}*$"
 """What ``after=`` may be: one element."""
 
 MAX_OCCURRENCES = 2000

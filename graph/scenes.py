@@ -138,7 +138,7 @@ SELECT ?p ?person ?role ?place ?x ?y ?facing ?status ?rule ?source ?at ?atseq ?f
             "facing_status": r["fstatus"],
             "facing_rule": r["frule"],
             "facing_set_at": r["fat"],
-            "present": str(r["present"]).lower() != "false" if r["present"] is not None else True,
+            "present": str(r["present"]).lower() not in ("false", "0") if r["present"] is not None else True,
         }
     return [last[k] for k in sorted(last, key=lambda k: first_seen[k]) if last[k]["present"]]
 
@@ -169,7 +169,8 @@ SELECT ?person ?role ?place ?x ?y ?facing ?status ?rule ?step ?sequence ?text ?e
 }} ORDER BY ?edition ?sequence ?p"""
     )
     for r in rows:
-        r["present"] = str(r["present"]).lower() != "false" if r["present"] is not None else True
+        # xsd:boolean: Virtuoso gives back false as 0
+        r["present"] = str(r["present"]).lower() not in ("false", "0") if r["present"] is not None else True
         r["x"] = float(str(r["x"])) if r["x"] is not None else None
         r["y"] = float(str(r["y"])) if r["y"] is not None else None
     return rows
