@@ -458,10 +458,21 @@ def cmd_rules(args: argparse.Namespace) -> int:
         try:
             docs.append(read_file(p))
         except YiliError as exc:
+            if p not in _FOUND_IN_FOLDER:
+                raise  # a file named on the command line must be read (as by yili-kg steps)
             print(f"yili-kg: note: {exc}; left out", file=sys.stderr)
     extractor = Extractor(extra_vocabulary=args.vocab)
     jobs = _jobs(args.jobs) if args.jobs is not None else None
-    kept = [e for e in _extractions(extractor, docs, None, args.vocab, jobs) if len(e.steps) >= 10]
+    kept = []
+    for d, e in zip(docs, _extractions(extractor, docs, None, args.vocab, jobs), strict=True):
+        if len(e.steps) >= 10:
+            kept.append(e)
+        elif d.source not in _FOUND_IN_FOLDER:
+            raise InputError(f"{d.source}: no classic text of a rite: {len(e.steps)} ritual act(s) recognised in it")
+        else:
+            _front_matter_note(d.source)
+    if not kept:
+        raise InputError(f"{' '.join(inputs)}: no chapter of a rite to count the rules on")
     counts, rites = count_rules(kept)
     print(rules_table(counts, rites, args.format))
     return 0

@@ -19,6 +19,8 @@ class RuleCount:
 
     by_rite: dict[str, int] = field(default_factory=dict)
     passages: set[tuple[str, str, int]] = field(default_factory=set)
+    rites_counted: int = 0
+    """How many rites the count is over: ``one rite`` is said only when there were several."""
 
     @property
     def total(self) -> int:
@@ -27,7 +29,8 @@ class RuleCount:
 
     @property
     def flag(self) -> str:
-        """``never``; ``one passage`` (one rite, and in each of its editions one paragraph); ``one rite``; or ``""``."""
+        """``never``; ``one passage`` (one rite, and in each of its editions one paragraph); ``one rite`` (when
+        several rites were counted); or ``""``."""
         if not self.by_rite:
             return "never"
         per_edition: dict[str, set[tuple[str, int]]] = {}
@@ -35,7 +38,7 @@ class RuleCount:
             per_edition.setdefault(edition, set()).add((rite, block))
         if len(self.by_rite) == 1 and max(len(v) for v in per_edition.values()) == 1:
             return "one passage"
-        return "one rite" if len(self.by_rite) == 1 else ""
+        return "one rite" if len(self.by_rite) == 1 and self.rites_counted > 1 else ""
 
 
 def count_rules(extractions: Iterable) -> tuple[dict[str, RuleCount], list[str]]:  # type: ignore[type-arg]
@@ -62,6 +65,8 @@ def count_rules(extractions: Iterable) -> tuple[dict[str, RuleCount], list[str]]
                 c.by_rite[rite] = c.by_rite.get(rite, 0) + 1
                 c.passages.add((rite, edition, s.block))
     rites = sorted(order, key=lambda r: (order[r], r))
+    for c in counts.values():
+        c.rites_counted = len(rites)
     return counts, rites
 
 
@@ -69,7 +74,8 @@ def rules_table(counts: dict[str, RuleCount], rites: Sequence[str], fmt: str = "
     """The table of rules: ``table`` (plain text), ``tsv`` or ``json``.
 
     Columns: rule id, field, decisions in all, rites it decided in, passages (distinct paragraphs), the
-    flag (:attr:`RuleCount.flag`), the count in each rite (``rite:n``, chapters in order), the citation.
+    flag (:attr:`RuleCount.flag`), the count in each rite (``rite:n``, chapters in order; in JSON an object
+    rite → count, the counts as numbers), the citation.
     """
     from yili.api.cli import format_table
     from yili.ingest.rules import get
@@ -81,7 +87,11 @@ def rules_table(counts: dict[str, RuleCount], rites: Sequence[str], fmt: str = "
         rows.append((rid, r.field, str(c.total), str(len(c.by_rite)), str(len(c.passages)), c.flag, per, r.cites))
     head = ("rule", "field", "decided", "rites", "passages", "flag", "by rite", "citation")
     if fmt == "json":
-        return json.dumps([dict(zip(head, row, strict=True)) for row in rows], ensure_ascii=False, indent=1)
+        numbers = {"decided", "rites", "passages"}
+        out = [{k: int(v) if k in numbers else v for k, v in zip(head, row, strict=True)} for row in rows]
+        for item, c in zip(out, counts.values(), strict=True):
+            item["by rite"] = {rite: c.by_rite[rite] for rite in rites if rite in c.by_rite}
+        return json.dumps(out, ensure_ascii=False, indent=1)
     if fmt == "tsv":
         return "\n".join("\t".join(row) for row in [head, *rows])
     never = sum(1 for c in counts.values() if c.flag == "never")

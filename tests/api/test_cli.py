@@ -6,9 +6,12 @@ import errno
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from yili.api.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, timeout: int = 180) -> subprocess.CompletedProcess[str]:
@@ -519,3 +522,35 @@ def test_validate_names_where_a_file_is_broken_and_warns_on_a_graph_without_step
     assert main(["validate", str(empty)]) == 0
     out = capsys.readouterr()
     assert out.err == f"yili-kg: warning: {empty} holds no yili-kg steps: nothing in it was checked against the step shapes\n"
+
+
+def test_rules_refuses_a_file_it_cannot_count_on(tmp_path):
+    """``yili-kg rules`` as ``yili-kg steps``: a file named on the command line that cannot be read, or holds no
+    chapter, is an error of one line (exit 2), not a table of zeros."""
+    (tmp_path / "latin.txt").write_text("Gallia est omnis divisa in partes tres.\n", encoding="utf-8")
+    (tmp_path / "gbk.txt").write_bytes("主人獻賔".encode("gbk"))
+    for name, expected in (
+        ("nosuch.txt", "nosuch.txt: no such file"),
+        ("gbk.txt", "gbk.txt: not UTF-8 text (invalid byte 0xd6 at byte offset 0)"),
+        ("latin.txt", "latin.txt: no classic text of a rite: 0 ritual act(s) recognised in it"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "yili.api.cli", "rules", "--jobs", "1", name],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.strip().splitlines() == [f"yili-kg: error: {expected}"]
+
+
+def test_rules_counts_the_excerpt(capsys):
+    """On the excerpt alone: the opener decided once (尔大夫: the 公), no rule is flagged ``one rite``."""
+    assert (
+        main(["rules", "--format", "json", "--jobs", "1", str(REPO / "ingest" / "data" / "yili_shuzhu_yanli_excerpt.txt")]) == 0
+    )
+    rows = {r["rule"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["agent.opener"]["decided"] == 1 and rows["agent.opener"]["by rite"] == {"yanli": 1}
+    assert rows["agent.written"]["decided"] == 212
+    assert not any(r["flag"] == "one rite" for r in rows.values())

@@ -131,4 +131,4 @@ def test_rules_table_counts_by_rite_and_flags_single_passages(package_extraction
     assert (noted.total, noted.flag) == (1, "one passage")
     rows = json.loads(rules_table(counts, rites, "json"))
     row = next(x for x in rows if x["rule"] == "agent.noted-doers")
-    assert row["by rite"] == "shiguanli:1" and row["field"] == "agent"
+    assert row["by rite"] == {"shiguanli": 1} and row["field"] == "agent" and row["decided"] == 1
