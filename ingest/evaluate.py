@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from yili.ingest.pipeline import Extraction
+from yili.ingest.steps import Step
 from yili.ontology.errors import InputError
 from yili.ontology.vocabulary import Vocabulary
 
@@ -423,40 +424,11 @@ def evaluate(extraction: Extraction, gold: GoldSet | str | Path, vocabulary: Voc
     scores = {f: Score() for f in STEP_FIELDS}
     confusions: Counter[tuple[str, str, str]] = Counter()
     aligned: set[int] = set()
-    starts = [s.char_start for s in preds]
-    import bisect
-
-    for g in gold_steps:
-        gs, ge = int(str(g["char_start"])), int(str(g["char_end"]))
-        best, overlap = None, 0
-        k0 = max(0, bisect.bisect_left(starts, gs) - 8)
-        for k in range(k0, len(preds)):
-            s = preds[k]
-            if s.char_start >= ge:
-                break
-            o = min(ge, s.char_end) - max(gs, s.char_start)
-            if o > overlap:
-                best, overlap = k, o
+    for g, best in zip(gold_steps, align(gold_steps, preds), strict=True):
         pred = records[best] if best is not None else {}
         if best is not None:
             aligned.add(best)
-        for f in STEP_FIELDS:
-            gv, pv = g.get(f), pred.get(f)
-            if pv == "":
-                pv = None
-            sc = scores[f]
-            if gv is None:
-                if pv is not None and f not in NOT_PENALISED_WHEN_GOLD_EMPTY and f != "mode":
-                    sc.fp += 1
-                    confusions[(f, "-", str(pv))] += 1
-                continue
-            if fold.same(gv, pv, _KIND[f], f, g.get(f"{f}_alt")):
-                sc.tp += 1
-            else:
-                sc.fn += 1
-                if pv is not None:
-                    sc.fp += 1
-                confusions[(f, str(gv), str(pv))] += 1
+        _score_fields(g, pred, fold, scores, confusions)
     for k, rec in enumerate(records):
         if k in aligned:
             continue
@@ -476,6 +448,57 @@ def evaluate(extraction: Extraction, gold: GoldSet | str | Path, vocabulary: Voc
     return Report(scores, toast_score, confusions, errors, (lo, hi), len(gold_steps), len(preds), gold.name, unit)
 
 
+def _score_fields(
+    g: dict[str, object],
+    pred: dict[str, object],
+    fold: _Folder,
+    scores: dict[str, Score],
+    confusions: Counter[tuple[str, str, str]],
+) -> None:
+    """Score each field of one gold step against the predicted record aligned with it (``{}`` if none): a
+    value the gold leaves empty and the prediction fills is a false positive (but for the cup and the wine,
+    and the mode); a value the gold gives is a true positive if the prediction folds to it, else a false
+    negative (and a false positive if the prediction has another value)."""
+    for f in STEP_FIELDS:
+        gv, pv = g.get(f), pred.get(f)
+        if pv == "":
+            pv = None
+        sc = scores[f]
+        if gv is None:
+            if pv is not None and f not in NOT_PENALISED_WHEN_GOLD_EMPTY and f != "mode":
+                sc.fp += 1
+                confusions[(f, "-", str(pv))] += 1
+            continue
+        if fold.same(gv, pv, _KIND[f], f, g.get(f"{f}_alt")):
+            sc.tp += 1
+        else:
+            sc.fn += 1
+            if pv is not None:
+                sc.fp += 1
+            confusions[(f, str(gv), str(pv))] += 1
+
+
+def align(gold_steps: list[dict[str, object]], preds: list[Step]) -> list[int | None]:
+    """For each gold step, the index in ``preds`` (steps in text order) of the predicted step that overlaps it
+    most (code points of ``char_start``/``char_end``; the first of equals), or None if none overlaps."""
+    import bisect
+
+    starts = [s.char_start for s in preds]
+    out: list[int | None] = []
+    for g in gold_steps:
+        gs, ge = int(str(g["char_start"])), int(str(g["char_end"]))
+        best, overlap = None, 0
+        for k in range(max(0, bisect.bisect_left(starts, gs) - 8), len(preds)):
+            s = preds[k]
+            if s.char_start >= ge:
+                break
+            o = min(ge, s.char_end) - max(gs, s.char_start)
+            if o > overlap:
+                best, overlap = k, o
+        out.append(best)
+    return out
+
+
 def agreement(extraction: Extraction, gold: GoldSet, vocabulary: Vocabulary) -> dict[int, dict[str, bool]]:
     """For each predicted step a gold step annotates (the one overlapping it most, as :func:`evaluate`
     aligns them), whether each field the gold gives agrees with the prediction.
@@ -487,20 +510,8 @@ def agreement(extraction: Extraction, gold: GoldSet, vocabulary: Vocabulary) -> 
     """
     fold = _Folder(vocabulary, extraction.profile.readings)
     preds = extraction.steps
-    starts = [s.char_start for s in preds]
-    import bisect
-
     out: dict[int, dict[str, bool]] = {}
-    for g in gold.steps:
-        gs, ge = int(str(g["char_start"])), int(str(g["char_end"]))
-        best, overlap = None, 0
-        for k in range(max(0, bisect.bisect_left(starts, gs) - 8), len(preds)):
-            s = preds[k]
-            if s.char_start >= ge:
-                break
-            o = min(ge, s.char_end) - max(gs, s.char_start)
-            if o > overlap:
-                best, overlap = k, o
+    for g, best in zip(gold.steps, align(gold.steps, preds), strict=True):
         if best is None:
             continue
         rec = preds[best].as_record()
