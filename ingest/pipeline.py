@@ -16,11 +16,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from yili.ingest import grammar as g
-from yili.ingest.clauses import goes_on_with_words, opens_with_words, segment
+from yili.ingest.clauses import Clause, goes_on_with_words, opens_with_words, segment
 from yili.ingest.document import LAYER_NOTE, Block, Document
 from yili.ingest.layouts import page_at, page_markers
 from yili.ingest.resolver import StepResolver
 from yili.ingest.rites import identify
+from yili.ingest.rules import decision, redecide
 from yili.ingest.stages import StageAlignment
 from yili.ingest.steps import Step
 from yili.ingest.toasts import (
@@ -343,43 +344,61 @@ class Extractor:
                     *segment([t for t in tokens if t.start >= appendix_at], block.number, self.vocabulary, words),
                 ]
             resolver.set_lookahead(clauses)
-            for n, clause in enumerate(clauses):
-                if appendix_at is not None and clause.start >= appendix_at and resolver.part != "ji":
-                    resolver.begin_appendix()
-                step = resolver.resolve(clause, first_in_block=(n == 0))
-                toast = toast_of(resolver, step, [])
-                if toast is None:
-                    toast = group_summary_toast(resolver, step, toasts[-1] if toasts else None)
-                if toast is None:
-                    toast = group_after_leader_toast(resolver, step, toasts)
-                if toast is None:
-                    toast = received_toast(resolver, step, toasts)
-                if toast is not None:
-                    toasts.append(toast)
+            _read_clauses(resolver, clauses, appendix_at, toasts)
         steps = resolver.steps
-        # a toast whose receiver is known only from what follows (旅: who receives the pledge next)
-        by_sequence = {t.step.sequence: t for t in toasts}
-        for i, t in enumerate(toasts):
-            if not t.receiver:
-                # 如初: the toast goes as the one it repeats did (以旅于西阶上如初)
-                repeated = by_sequence.get(t.step.repeats) if t.step.repeats else None
-                if repeated is not None and repeated.receiver:
-                    toasts[i] = replace(t, receiver=repeated.receiver)
-                    by_sequence[t.step.sequence] = toasts[i]
-                    continue
-                after = steps[t.step.sequence :]
-                receiver = next_receiver(t.step, after)
-                if receiver:
-                    toasts[i] = replace(t, receiver=receiver)
-                    by_sequence[t.step.sequence] = toasts[i]
-        # the toast steps carry the nominal receiver too, where the clause left it open
-        for t in toasts:
-            s = steps[t.step.sequence - 1]
-            if not s.recipient and t.receiver:
-                steps[t.step.sequence - 1] = replace(s, recipient=t.receiver)
+        _receivers_from_what_follows(toasts, steps)
         markers = page_markers(document.text)
         if markers:  # each step knows the edition's page it begins on
             steps = [replace(s, page=page_at(markers, s.char_start)) for s in steps]
         toasts = [replace(t, step=steps[t.step.sequence - 1]) for t in toasts]
         phases = phases_of(steps, toasts)
         return Extraction(document, tuple(steps), tuple(toasts), tuple(phases), profile)
+
+
+def _read_clauses(resolver: StepResolver, clauses: list[Clause], appendix_at: int | None, toasts: list[Toast]) -> None:
+    """Resolve the clauses of one block into steps, in order (the 記 begins at ``appendix_at``, if in this block),
+    and read each step as a toast: by its act, as the rest of a group after its leader, or as received;
+    the toasts found are appended to ``toasts``."""
+    for n, clause in enumerate(clauses):
+        if appendix_at is not None and clause.start >= appendix_at and resolver.part != "ji":
+            resolver.begin_appendix()
+        step = resolver.resolve(clause, first_in_block=(n == 0))
+        toast = toast_of(resolver, step, [])
+        if toast is None:
+            toast = group_summary_toast(resolver, step, toasts[-1] if toasts else None)
+        if toast is None:
+            toast = group_after_leader_toast(resolver, step, toasts)
+        if toast is None:
+            toast = received_toast(resolver, step, toasts)
+        if toast is not None:
+            toasts.append(toast)
+
+
+RECIPIENT_OF_TOAST = decision(
+    "recipient.of-the-toast",
+    "燕禮 以旅于西阶上 (the pledge goes to whoever receives it next)",
+    "A toast step whose clause names no receiver takes the toast's, found from what follows.",
+    tags=("inferred",),
+)
+
+
+def _receivers_from_what_follows(toasts: list[Toast], steps: list[Step]) -> None:
+    """A toast whose receiver is known only from what follows (旅: who receives the pledge next), or from the
+    toast it repeats (以旅于西阶上如初); the toast steps then carry that receiver too, where the clause left it
+    open (the rule recorded: :data:`RECIPIENT_OF_TOAST`).  ``toasts`` and ``steps`` are updated in place."""
+    by_sequence = {t.step.sequence: t for t in toasts}
+    for i, t in enumerate(toasts):
+        if not t.receiver:
+            repeated = by_sequence.get(t.step.repeats) if t.step.repeats else None
+            if repeated is not None and repeated.receiver:
+                toasts[i] = replace(t, receiver=repeated.receiver)
+                by_sequence[t.step.sequence] = toasts[i]
+                continue
+            receiver = next_receiver(t.step, steps[t.step.sequence :])
+            if receiver:
+                toasts[i] = replace(t, receiver=receiver)
+                by_sequence[t.step.sequence] = toasts[i]
+    for t in toasts:
+        s = steps[t.step.sequence - 1]
+        if not s.recipient and t.receiver:
+            steps[t.step.sequence - 1] = replace(s, recipient=t.receiver, why=redecide(s.why, "recipient", RECIPIENT_OF_TOAST))
