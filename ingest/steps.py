@@ -92,7 +92,7 @@ class Step:
         The edition's page on which the step begins, as its page marker names it
         (:func:`yili.ingest.layouts.page_at`); None for a text without page markers.
     why : tuple[tuple[str, str], ...]
-        The rule that decided each field (field, rule id), in the order the fields were decided
+        The rule that decided each field (field, rule id), in the order of :data:`yili.ingest.rules.FIELDS`
         (:mod:`yili.ingest.rules`: ``("agent", "agent.carried-over")``).
     """
 
