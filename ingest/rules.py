@@ -163,8 +163,9 @@ def first_answer(rules: Sequence[Rule], *args: Any) -> tuple[Decision, Rule] | N
 def registry() -> list[Rule]:
     """Every registered rule, by field (in :data:`FIELDS` order) and, within a field, in the order tried.
 
-    Importing :mod:`yili.ingest.resolver` registers them all."""
-    import yili.ingest.resolver  # noqa: F401  (registers every field's rules)
+    Importing :mod:`yili.ingest.pipeline` (the resolver, the toasts and the pipeline's own) registers them all,
+    whatever the caller imported before."""
+    import yili.ingest.pipeline  # noqa: F401  (registers every field's rules)
 
     order = {f: k for k, f in enumerate(FIELDS)}
     return sorted(_REGISTRY.values(), key=lambda r: order[r.field])  # stable: registration order kept
