@@ -132,3 +132,14 @@ def test_rules_table_counts_by_rite_and_flags_single_passages(package_extraction
     rows = json.loads(rules_table(counts, rites, "json"))
     row = next(x for x in rows if x["rule"] == "agent.noted-doers")
     assert row["by rite"] == {"shiguanli": 1} and row["field"] == "agent" and row["decided"] == 1
+
+
+def test_a_fresh_process_lists_every_rule() -> None:
+    """The registry is the same whatever was imported first (the graph's rule triples depend on it)."""
+    import subprocess
+    import sys
+
+    code = "from yili.ingest.rules import registry; print('\\n'.join(r.id for r in registry()))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout.split()
+    assert out == IDS
+    assert {"recipient.giver-of-presentation", "recipient.of-the-toast"} <= set(out)
