@@ -16,6 +16,11 @@ ACTION_THING_IS_SET = decision(
     "action.thing-is-set", "士冠 水在洗東, 𤣥酒在西: a thing that is at a place is set there", "A thing 在 a place: 設."
 )
 ACTION_SAYING = decision("action.saying", "士冠 再加曰…, 醴辭曰…", "The words said at an act that is no speech: 曰.")
+ACTION_WORDS_AFTER_ACT = decision(
+    "action.words-after-act",
+    "士相見 左頭奉之曰某也願見…; 士喪 北面招以衣曰臯某復",
+    "曰 after an act that is no speech, with its object or place between: the saying is an act of its own (曰).",
+)
 ACTION_RECORDED_AS = decision(
     "action.recorded-as", "特牲 筵于户西: a placement noun used as a verb (設)", "The vocabulary's yk:recordedAs."
 )

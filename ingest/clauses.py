@@ -1758,6 +1758,31 @@ def _said(tokens: list[Token], i: int) -> bool:
     return any(t.kind == YUE for t in earlier) or not any(t.kind == ACTION for t in earlier)
 
 
+def _words_after_act(tokens: list[Token], heads: list[int]) -> list[int]:
+    """The 曰 that open words said after an act that is no speech and has words of its own between
+    (an object, a place): the saying is an act of its own, done by the same person (士相見 左頭奉之 |
+    曰某也願見…; 主人復見之以其摯 | 曰曏者…; 擯者還其摯於門外 | 曰某也使某還摯; 士喪 北面招以衣 | 曰臯某復).
+    Words right after the act (再加曰, 卜曰吉), words after a speech act (賔對曰, 戒賔曰, 告於樂正曰) and
+    the 傳's words (喪服 …傳曰) stay with it."""
+    out: list[int] = []
+    for i, t in enumerate(tokens):
+        if t.kind != YUE or t.concept is None or i in heads:
+            continue
+        before = [h for h in heads if h < i]
+        if not before:
+            continue
+        h = before[-1]
+        verb = tokens[h].concept
+        if verb is None or verb.flag("speech") or any(x.kind == YUE for x in tokens[h + 1 : i]):
+            continue
+        if tokens[i - 1].text[-1:] in g.TRADITION:
+            continue  # 喪服 …傳曰: the words of the 傳, no one's act
+        between = [x for x in tokens[h + 1 : i] if x.kind not in (ADV, MARK)]
+        if between and not any(x.kind == ROLE for x in between):
+            out.append(i)
+    return out
+
+
 def _speaks(tokens: list[Token], j: int) -> bool:
     """True if the person or act at ``j`` introduces speech: 曰 follows (adverbs and the reply 對 between)."""
     k = j + 1
@@ -1923,6 +1948,11 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
     """
     tokens, pre_flags = normalise(tokens, vocabulary)
     heads = [i for i, t in enumerate(tokens) if t.kind == ACTION or _said(tokens, i)]
+    if words is None:
+        for i in _words_after_act(tokens, heads):
+            heads.append(i)
+            pre_flags.setdefault(i, {})["words_after_act"] = True
+        heads.sort()
     heads, quote_flags = _quote_heads(tokens, heads, words)
     # causative motion: 射人升賔 (a motion verb with a person right after it, who is not a subject)
     clauses: list[Clause] = []
@@ -1930,6 +1960,12 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
         return clauses
     bounds = [0]
     for h1, h2 in zip(heads, heads[1:], strict=False):
+        if pre_flags.get(h2, {}).get("words_after_act"):
+            k = h2  # 以其摯 | 曰…: the words between belong to the act before, but 則曰 opens the saying
+            while k > h1 + 1 and tokens[k - 1].kind in (ADV, THEN, COND, NEG):
+                k -= 1
+            bounds.append(k)
+            continue
         bounds.append(min(_split_after(tokens, h1, h2), _thing_subject(tokens, h1, h2)))
     bounds.append(len(tokens))
     for n, h in enumerate(heads):

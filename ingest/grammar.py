@@ -172,6 +172,9 @@ notes and general rules, read apart from the narrative."""
 WORDS_OF: frozenset[str] = spelled({"辭", "辞"})
 """Act + 辭 + 曰 is "the words of the act" (醴辭曰), the act a noun."""
 
+TRADITION: frozenset[str] = spelled({"傳", "𫝊", "传"})
+"""傳曰 (喪服): "the 傳 says", the words of the commentary written into the classic, no act of anyone."""
+
 WINE_WORDS: frozenset[str] = spelled({"酒"})
 """酒 after a toast word makes it a noun phrase: 兩壺獻酒 (the wine for the presentations)."""
 

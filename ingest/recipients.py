@@ -347,6 +347,19 @@ def _written_path(r: RecipientRules, q: RecipientQuery) -> bool:
     return bool(r.person_is_recipient(q.action) or q.action.flag("personObject") or q.action.flag("recipientRule") != "none")
 
 
+@rule("recipient.words-after-act", "士喪 北面招以衣 | 曰臯某復: the words go to the one the act before was done to")
+def words_after_act(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """曰 said after an act of the same person (see :func:`yili.ingest.clauses._words_after_act`): the
+    words are addressed to the recipient of that act (the dead called back by name; the host the gift is
+    returned to)."""
+    if not q.clause.flags.get("words_after_act") or not r.steps:
+        return None
+    before = r.steps[-1]
+    if before.block == q.clause.block and before.recipient and before.agent == q.agent:
+        return Decision(before.recipient, "to the one the act before the words was done to")
+    return None
+
+
 @rule("recipient.dish-follows-cup", "特牲 賓長以肝從: to the 尸, who drinks", tags=("inferred",))
 def dish_follows_cup(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """以X從: the dish follows the cup to the one who drinks it."""
@@ -662,6 +675,33 @@ def drained_cup_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     return None
 
 
+@rule(
+    "recipient.party-who-came",
+    "士喪 弔者致命 主人哭拜稽顙: the bow is to the visitor who has just done his errand, not an earlier partner",
+    tags=("inferred",),
+)
+def party_who_came(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """A bow, a 辭 or an answer goes to the visitor who has just done his errand to the agent (an act
+    the vocabulary marks ``yk:errand``: 致命, 弔, 襚, 賵, 勞) in this paragraph or the one before, when
+    the agent has exchanged nothing with him yet: the host bows to the envoy of condolence who has
+    just spoken (士喪 弔者致命 主人哭拜稽顙), whoever he bowed to before; the parties of a section are
+    the ones in it."""
+    if q.rule != "other-party" or len(q.agent) != 1 or q.action.flag("errand"):
+        return None  # (a visitor's own errand goes to the one he visits, not to the visitor before him)
+    a = q.agent[0].key
+    for s in reversed(r.steps[-8:]):
+        if s.block < q.clause.block - 1:
+            break
+        act = r.concept(s.action.key) if s.action is not None else None
+        if len(s.agent) != 1 or s.agent[0].key == a or act is None or not act.flag("errand"):
+            continue
+        x = s.agent[0].key
+        if any(p in ((a, x), (x, a)) for p in r.state.pairs):
+            return None  # an exchange already under way: the other-party rule knows it
+        return Decision(s.agent[:1], "to the visitor who has just done his errand")
+    return None
+
+
 @rule("recipient.other-party", "鄉飲酒 主人拜 賔答拜: bows, 辭, 對, 受, 拜送 go to the other party", tags=("inferred",))
 def other_party(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """``yk:recipientRule other-party``: the other party of the exchange."""
@@ -747,6 +787,7 @@ def none(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 
 
 RECIPIENT_RULES: tuple[Rule, ...] = (
+    words_after_act,
     dish_follows_cup,
     presented_before_next,
     person_object,
@@ -777,6 +818,7 @@ RECIPIENT_RULES: tuple[Rule, ...] = (
     officer_announces,
     declines_act,
     drained_cup_giver,
+    party_who_came,
     other_party,
     superior,
     none_setting_out,

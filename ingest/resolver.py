@@ -20,6 +20,7 @@ from yili.ingest.actions import (
     ACTION_SENDING_OFF,
     ACTION_STANDS,
     ACTION_THING_IS_SET,
+    ACTION_WORDS_AFTER_ACT,
     ACTION_WRITTEN,
 )
 from yili.ingest.agents import (
@@ -271,6 +272,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         cx.action = verb.concept
         assert cx.action is not None
         cx.action_rule = ACTION_WRITTEN if verb.text else ACTION_STANDS
+        if clause.flags.get("words_after_act"):
+            cx.action_rule = ACTION_WORDS_AFTER_ACT
         if cx.action.key in g.POSITION_VERBS and "action-she" in self.vocabulary.concepts:
             before = [t for t in clause.prefix if t.kind not in (MARK, ADV)]
             things = any(t.kind in (OBJECT, VESSEL, WINE, OTHER) for t in before)

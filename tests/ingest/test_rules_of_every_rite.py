@@ -1712,3 +1712,36 @@ def test_the_cast_of_the_mission_names_its_keeper_of_goods_and_horse_leaders(ext
     keys = [(s.agent[0].key, s.action.key) for s in r.steps]
     assert keys[2:5] == [("role-jiaren", "action-zuo-sit"), ("role-jiaren", "action-qi-open"), ("role-jiaren", "action-qu")]
     assert keys[-1] == ("role-qianmazhe", "action-chu")
+
+
+def read_hant(extractor, text: str, rite: str):
+    """Like :func:`read`, with a title in traditional characters (the labels follow the text's script)."""
+    return extractor.extract(parse_text("儀禮\n\n" + text, edition="t"), rite=rite)
+
+
+def test_words_said_after_an_act_with_its_object_are_an_act_of_saying(extractor):
+    # 士相見: the visitor holds the gift, then speaks; the saying is an act of its own, to the same party
+    r = read_hant(extractor, "賔奉摯入主人再拜受\n\n主人復見之以其摯曰曏者吾子辱使某見請還摯於將命者", "shixiangjianli")
+    assert fields(r, "text", "action", "agent", "recipient")[-2:] == [
+        ("主人復見之以其摯", "見", "主人", "賔"),
+        ("曰曏者吾子辱使某見請還摯於將命者", "曰", "主人", "賔"),
+    ]
+    assert dict(r.steps[-1].why)["action"] == "action.words-after-act"
+    # words right after a speech act, right after the act, or the 傳's words stay with the act
+    assert [s.text for s in read_hant(extractor, "賔對曰某不以摯不敢見", "shixiangjianli").steps] == ["賔對曰某不以摯不敢見"]
+    assert [s.text for s in read_hant(extractor, "再加曰吉月令辰乃申爾服", "shiguanli").steps] == ["再加曰吉月令辰乃申爾服"]
+    assert [s.action.label for s in read_hant(extractor, "為人後者傳曰何以三年也", "sangfu").steps] == ["為"]
+
+
+def test_then_before_the_words_opens_the_saying(extractor):
+    r = read_hant(extractor, "賔出擯者還其摯於門外則曰某也使某還摯", "shixiangjianli")
+    assert fields(r, "text", "action")[1:] == [("擯者還其摯於門外", "還"), ("則曰某也使某還摯", "曰")]
+
+
+def test_the_host_bows_to_the_visitor_who_has_just_done_his_errand(extractor):
+    # 士喪: the envoy of condolence delivers his message; the host's bows go to him, not to the 賓 bowed to before
+    text = "主人拜賓賓答拜\n\n君使人弔主人迎于寢門外弔者入升自西階東面主人進中庭弔者致命主人哭拜稽顙成踊"
+    r = read_hant(extractor, text, "shisangli")
+    got = {s.text: (s.as_record()["recipient"], dict(s.why).get("recipient")) for s in r.steps}
+    assert got["拜稽顙"] == ("弔者", "recipient.other-party")  # the pair (主人, 弔者) is made by his errand
+    assert got["弔者致命"][0] == "主人"
