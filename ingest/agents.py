@@ -232,13 +232,18 @@ class AgentRules(Reader):
         role named for the act he is sent to do, act + 者 (弔者, 禭者), when the rite's cast has one.
 
         士喪 君使人弔 … 弔者入升自西階 (註 使人士也): the one sent to condole is written 弔者 when he comes
-        in; 君使人禭 … 禭者左執領. Returns None when a person is named, or the next act names no role.
+        in; 君使人禭 … 禭者左執領; failing such a role, the one named for the sending (使者), if the cast has
+        him. Returns None when a person is named, or neither names a role.
         """
         if not action.flag("pivot") or persons or len(objects) != 1 or objects[0].text not in g.PERSON_WORD:
             return None
         nxt = self._lookahead.get(clause.start)
         act = self.vocabulary.concepts.get(nxt) if nxt else None
-        return self._role_named_for_act(act) if act is not None else None
+        named = self._role_named_for_act(act) if act is not None else None
+        # else the one sent is named for the sending (使 → 使者: 士喪 庶兄弟襚使人以將命于室, 疏 使有司歸家
+        # 取服致命於主人), when the rite's cast has him
+        sent = named or self._role_named_for_act(action)
+        return sent if sent is not None and (named is not None or self.profile.in_cast(sent.key)) else None
 
     def first_time(self, clause: Clause, action: Concept) -> Step | None:
         """The step that did this act to the same thing before, for an act "as at first" (如初, 如初儀)
@@ -310,6 +315,27 @@ class AgentRules(Reader):
 def _last_here(r: AgentRules, clause: Clause) -> Step | None:
     last = r.steps[-1] if r.steps else None
     return last if last is not None and last.block == clause.block else None
+
+
+@rule(
+    "agent.general-subject",
+    "士相見 若君賜之爵則下席再拜稽首受爵 (疏 以士為總號也): in the rules, the 士 acts unless another is named",
+)
+def general_subject(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """In a rite whose general rules are about one person (a ``GeneralSubjectFact``), from its first 凡
+    on: an act with no written subject that opens its paragraph, or that follows an act of someone he
+    attends (the ruler, the 君子 he was 見於 or 侍坐於), is that person's (若君賜之爵 則下席 …: the 士
+    steps down from his mat, not the ruler)."""
+    fact = r.profile.general_subject
+    st = r.state
+    if fact is None or fact.role not in r.vocabulary.concepts:
+        return None
+    if not (st.general_open or any(t.text in g.GENERAL_RULE for t in clause.prefix)):
+        return None
+    carried = st.subject
+    if _last_here(r, clause) is None or not carried or carried[0].key in st.attended:
+        return Decision((r.term(r.vocabulary.concepts[fact.role]),), "the person the rite's general rules are about")
+    return None
 
 
 @rule("agent.pivot", "燕禮 公命小臣辭 | 小臣辭: the one commanded does the next act", tags=("pivot",))
@@ -812,6 +838,7 @@ def opener(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
 
 
 AGENT_RULES: tuple[Rule, ...] = (
+    general_subject,
     pivot,
     noted_doers,
     relative_subject,

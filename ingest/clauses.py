@@ -1747,8 +1747,8 @@ def _said(tokens: list[Token], i: int) -> bool:
     if i + 1 < len(tokens) and tokens[i + 1].kind == ACTION:
         return False
     k = i - 1
-    while k >= 0 and tokens[k].kind == ADV:
-        k -= 1
+    while k >= 0 and tokens[k].kind in (ADV, THEN):
+        k -= 1  # 大夫士則曰寡君之老: "as for …, he says" (則 between the speaker and his words)
     if k < 0 or tokens[k].kind != ROLE:
         return False
     # in a dialogue (words already opened in the paragraph: …敢辭主人曰) he speaks next; after an act

@@ -64,6 +64,11 @@ class ReadingState:
     owners: tuple[Term, ...] = ()
     """The agents of the act being read: whose 其長 it is."""
     variant_open: bool = False
+    general_open: bool = False
+    """True once a general rule (凡…) has been read, in a rite whose rules are about one person (its
+    :attr:`~yili.ontology.rites.RiteProfile.general_subject`)."""
+    attended: set[str] = field(default_factory=set)
+    """Since then, the persons the general subject's acts were directed at (見於君, 侍坐於君子)."""
 
 
 class Reader:

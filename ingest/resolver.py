@@ -357,6 +357,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         n_if = sum(1 for t in clause.tokens if t.text == "若")
 
         def not_subject(k: int) -> bool:
+            if k + 2 < len(prefix) and prefix[k + 1].kind == ZHI and prefix[k + 2].kind in (OBJECT, OTHER, VESSEL, WINE):
+                return True  # 士喪 婦人之帶牡麻結本在房: the person owns the thing named after 之, and does nothing
             why = g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) if k > 0 else None
             # 若 X 若 Y is "either X or Y"; a single 若 is "if" and its person is the subject (若君命)
             if why == "chooser" and not any(t.kind == SUO for t in prefix[k:]):
@@ -382,6 +384,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if then_at >= 0 and not cx.topic and (cx.has_if or any(t.kind == ROLE for t in prefix[then_at + 1 :])):
             # 若孤子則父兄戒: the person before 則 is the condition, the one after it acts
             subject_tokens = [t for k, t in enumerate(prefix) if k > then_at and t.kind == ROLE and not not_subject(k)]
+        if (
+            cx.topic
+            and not subject_tokens
+            and not any(t.kind == ZHI or t.text in g.ZHU or t.text[-1:] in g.PRONOUN_OBJECT for t in clause.tokens)
+        ):
+            # 大夫則辭, 執玉者則唯舒武: "as for the 大夫, he declines" — a topic no pronoun takes up
+            # again (其笙則獻諸西階上: 諸 is the 笙, presented to; 大師則為之洗: washed for) is the subject
+            subject_tokens = list(cx.topic)
         for k, t in enumerate(prefix):
             if t.kind == ROLE and k > 0 and g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) == "existential":
                 self._mention(self._role_terms([t]))
@@ -1126,6 +1136,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             and cx.agent[0].key != cx.recipient[0].key
         ):
             st.pairs.append((cx.agent[0].key, cx.recipient[0].key))
+        if self.profile.general_subject is not None:
+            if any(t.text in g.GENERAL_RULE for t in clause.prefix):
+                st.general_open = True
+            if st.general_open and cx.agent:
+                agents = {a.key for a in cx.agent}
+                st.attended.update(
+                    t.key for t in (*(cx.pp_persons or ()), *(cx.objects_persons or ())) if t.key and t.key not in agents
+                )
         st.by_action.setdefault(cx.step.action.key, []).append(cx.step)
         return cx.step
 

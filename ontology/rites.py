@@ -24,7 +24,7 @@ class RiteFact:
     Attributes
     ----------
     kind : str
-        ``DefaultAgentFact``, ``DoesNotPourFact``, ``SameGiverFact`` or ``ReadingFact``.
+        ``DefaultAgentFact``, ``DoesNotPourFact``, ``SameGiverFact``, ``GeneralSubjectFact`` or ``ReadingFact``.
     source : str
         The text or commentary that states it (``燕禮記 凡薦與羞者小膳宰也``).
     action, role, concept : str | None
@@ -107,6 +107,12 @@ class RiteProfile:
         """The fact that one giver (the 獻主) gives the presentations throughout, if the rite has it
         (its ``action`` is the toast it is about: 獻)."""
         return next((f for f in self.facts if f.kind == "SameGiverFact"), None)
+
+    @property
+    def general_subject(self) -> RiteFact | None:
+        """The fact naming the person the rite's general rules (凡…) are about, if it has one (士相見禮
+        疏 以士為總號也: its ``role`` is ``role-shi``)."""
+        return next((f for f in self.facts if f.kind == "GeneralSubjectFact"), None)
 
     @property
     def readings(self) -> dict[str, str]:

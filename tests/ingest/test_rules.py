@@ -30,7 +30,7 @@ def test_every_rule_is_named_cited_and_has_an_example() -> None:
 
 
 def test_the_agent_and_recipient_rules_are_tried_in_their_order() -> None:
-    assert [r.id for r in AGENT_RULES[:3]] == ["agent.pivot", "agent.noted-doers", "agent.relative-subject"]
+    assert [r.id for r in AGENT_RULES[:3]] == ["agent.general-subject", "agent.pivot", "agent.noted-doers"]
     assert AGENT_RULES[-2:][0].id == "agent.carried-over" and AGENT_RULES[-1].id == "agent.opener"
     assert RECIPIENT_RULES[-1].id == "recipient.none"
     # registry order: by field, each field's rules in the order tried

@@ -1745,3 +1745,42 @@ def test_the_host_bows_to_the_visitor_who_has_just_done_his_errand(extractor):
     got = {s.text: (s.as_record()["recipient"], dict(s.why).get("recipient")) for s in r.steps}
     assert got["拜稽顙"] == ("弔者", "recipient.other-party")  # the pair (主人, 弔者) is made by his errand
     assert got["弔者致命"][0] == "主人"
+
+
+def test_in_the_rules_of_a_rite_about_one_person_he_acts_unless_another_is_named(extractor):
+    # 士相見 (疏 以士為總號也): after 若君賜之爵 the 士 steps down and bows, not the ruler; after 君卒爵
+    # the 士 hands back the empty cup
+    r = read_hant(
+        extractor, "凡燕見於君必辯君之南面\n\n若君賜之爵則下席再拜稽首受爵升席祭卒爵而俟君卒爵然後授虚爵", "shixiangjianli"
+    )
+    got = [(s.text, s.as_record()["agent"], dict(s.why)["agent"]) for s in r.steps]
+    assert got[0] == ("凡燕見於君必", "士", "agent.general-subject")
+    assert ("若君賜之爵", "君", "agent.written") in got
+    assert ("則下席再拜稽首", "士", "agent.general-subject") in got
+    assert [a for t, a, _ in got if t in ("受爵", "升席", "祭", "卒爵")] == ["士"] * 4
+    assert got[-1] == ("後授虚爵", "士", "agent.general-subject")
+    # a rite with no such fact reads the same words by carrying the subject over
+    r = read_hant(extractor, "若君賜之爵則下席再拜稽首", "yanli")
+    assert [s.as_record()["agent"] for s in r.steps][-1] != "士"
+
+
+def test_a_person_before_ze_is_the_subject_unless_a_pronoun_takes_him_up(extractor):
+    # 鄉飲酒 衆工則不拜受爵 (as for the musicians, they do not bow); 大師則為之洗 (washed for him)
+    r = read_hant(extractor, "主人獻工衆工則不拜受爵", "xiangyinjiuli")
+    assert [(s.text, s.as_record()["agent"]) for s in r.steps][-2:] == [("衆工則不拜", "衆工"), ("受爵", "衆工")]
+    r = read_hant(extractor, "主人取爵于上篚獻工大師則為之洗", "xiangsheli")
+    assert [(s.text, s.as_record()["agent"]) for s in r.steps][-1] == ("大師則為之洗", "主人")
+
+
+def test_a_person_before_zhi_and_a_thing_owns_it_and_does_not_act(extractor):
+    # 士喪 婦人之帶牡麻結本在房: the women's belt is set out; the women do nothing
+    r = read_hant(extractor, "有司陳襲事于房中\n\n婦人之帶牡麻結本在房", "shisangli")
+    assert r.steps[-1].as_record()["agent"] != "婦人"
+
+
+def test_someone_sent_is_the_messenger_when_no_role_is_named_for_his_errand(extractor):
+    # 士喪 庶兄弟襚使人以將命于室 (疏 使有司歸家取服致命於主人): the one sent is the 使者
+    r = read_hant(extractor, "庶兄弟襚使人以將命于室主人拜于位", "shisangli")
+    got = {s.text: s.as_record() for s in r.steps}
+    assert (got["使人"]["recipient"], got["以將命于室"]["agent"]) == ("使者", "使者")
+    assert got["以將命于室"]["action"] == "將命"
