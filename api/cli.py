@@ -478,6 +478,67 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_words(args: argparse.Namespace) -> int:
+    """``yili-kg words [INPUT ...] [--limit N] [--json]``: the vocabulary's report on each chapter
+    (:mod:`yili.ingest.coverage`): the share of classic characters inside a recognised act or person,
+    and the verb-like words the vocabulary does not know, undecided ones listed (a word is decided when
+    it is a concept of the vocabulary or a row of ``ontology/not_acts.tsv``).  Default: the chapters of
+    the 儀禮述註 in the package; front matter in a folder is left out with a one-line note."""
+    import json
+
+    from yili.api.default_corpus import embedded_corpus
+    from yili.ingest.coverage import coverage, not_acts, report
+    from yili.ingest.document import read_file
+    from yili.ingest.pipeline import Extractor
+
+    extractor = Extractor(extra_vocabulary=args.vocab)
+    decided = not_acts()
+    out = []
+    for p in _expand(args.inputs or [str(p) for p in embedded_corpus()]):
+        if "reference" in Path(p).parts:
+            continue
+        try:
+            doc = read_file(p)
+        except YiliError as exc:
+            if p not in _FOUND_IN_FOLDER:
+                raise
+            print(f"yili-kg: note: {exc}; left out", file=sys.stderr)
+            continue
+        c = coverage(doc, extractor.tokenizer, extractor.vocabulary, decided)
+        if c.recognised == 0:
+            raise InputError(f"{p}: no classic text of a rite: no act or person recognised in it")
+        out.append(c)
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "rite": c.rite,
+                        "file": c.source,
+                        "characters": c.characters,
+                        "recognised": c.recognised,
+                        "share": round(c.share, 4),
+                        "verb_like": [
+                            {
+                                "word": v.word,
+                                "count": v.count,
+                                "contexts": v.contexts,
+                                "decided": None if v.decided is None else {"reading": v.decided.reading, "note": v.decided.note},
+                            }
+                            for v in c.verb_like
+                        ],
+                    }
+                    for c in out
+                ],
+                ensure_ascii=False,
+                indent=1,
+            )
+        )
+    else:
+        print(report(out, limit=args.limit))
+    return 0
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """``yili-kg compare A B [--stage S [--stage S]]``: align the steps of two texts (two rites, two
     editions of a rite, or two stages of one text: give the same file twice), by
@@ -1139,6 +1200,19 @@ def parser() -> argparse.ArgumentParser:
         "--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle (repeatable)"
     )
     ru.set_defaults(func=cmd_rules)
+
+    wd = sub.add_parser(
+        "words", help="the vocabulary's report: share of each chapter recognised, verb-like words it does not know"
+    )
+    wd.add_argument(
+        "inputs", nargs="*", metavar="INPUT", help="text files or folders; default: the 儀禮述註 chapters in the package"
+    )
+    wd.add_argument("--limit", type=int, default=20, help="undecided words listed per chapter (default 20)")
+    wd.add_argument("--json", action="store_true", help="every verb-like word of every chapter as JSON")
+    wd.add_argument(
+        "--vocab", action="append", default=[], metavar="FILE", help="an extra SKOS vocabulary file in Turtle (repeatable)"
+    )
+    wd.set_defaults(func=cmd_words)
 
     cp = sub.add_parser("compare", help="align the steps of two texts (two rites, two editions, or two stages)")
     cp.add_argument("a", metavar="A", help="a text file (one edition of a rite)")
