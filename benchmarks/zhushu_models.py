@@ -42,13 +42,15 @@ def models_json(folder: Path) -> str:
         by_first: dict[str, list[tuple[str, int]]] = {}
         for a, c, n in model.pairs():
             by_first.setdefault(a, []).append((c, n))
-        return ",\n".join(
-            f"{json.dumps(a)}: [{json.dumps(''.join(c for c, _ in after), ensure_ascii=False)}, {json.dumps([n for _, n in after])}]"
-            for a, after in by_first.items()
-        )
+        lines = []
+        for a, after in by_first.items():
+            chars = json.dumps("".join(c for c, _ in after), ensure_ascii=False)
+            lines.append(f"{json.dumps(a)}: [{chars}, {json.dumps([n for _, n in after])}]")
+        return ",\n".join(lines)
 
     source = "learnt by benchmarks/zhushu_models.py from " + ", ".join(p.name for p in files)
-    return f'{{"source": {json.dumps(source, ensure_ascii=False)},\n"note": {{\n{rows(note)}}},\n"classic": {{\n{rows(classic)}}}}}\n'
+    head = f'{{"source": {json.dumps(source, ensure_ascii=False)},\n'
+    return head + f'"note": {{\n{rows(note)}}},\n"classic": {{\n{rows(classic)}}}}}\n'
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -171,3 +171,60 @@ def test_a_random_edit_in_one_block_renames_nothing_outside_it_in_every_layout(l
     layout: every step IRI outside that block names the same text, and every other IRI minted
     (blocks, commentary, phases, named after their toast's step) is the same."""
     _edit_renames_nothing_outside_its_block(LAYOUTS[layout], data)
+
+
+# --------------------------------------------------------------------------------------------------
+# Every shared chapter of every layout, as read: a fixed seeded sample of edits per file (the reader alone,
+# no extraction, so that the whole corpus stays fast)
+
+import random  # noqa: E402
+
+from conftest import SHARED  # noqa: E402
+
+CHAPTERS = sorted(
+    p.relative_to(SHARED).parts
+    for p in (SHARED / "corpus").rglob("*")
+    if p.suffix in (".txt", ".xml") and "reference" not in p.parts and not p.name.endswith(("_000.txt", "_018.txt"))
+) or [("corpus", "kanripo")]  # no corpus: the one test skips (or fails under CI) naming the folder
+
+
+def _read(text: str, name: str):  # type: ignore[no-untyped-def]
+    from yili.ingest.document import _parse_text
+
+    if name == "yili_shuzhu_yanli_excerpt.txt":
+        return parse_text(text, rite="yanli", edition="shuzhu-excerpt")
+    return _parse_text(text, source=name, rite="text", edition="text", rite_given=False)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids="/".join)
+def test_an_edit_in_one_block_moves_no_other_block_in_any_shared_chapter(chapter) -> None:
+    """Six edits (insert 之, delete a character, insert a ○) at seeded random places in the classic of
+    a block, in each shared chapter of each layout (述註, 注疏, 鄭注, KanripoXML, the excerpt): the blocks
+    keep their number, and every other block its classic and its commentary (as many pieces, so the same
+    IRIs).  The one text that may move is the end of the last note of the block just before, in the 注疏:
+    a note that runs on into the edited classic ends where the cut between them falls, and the cut is
+    decided by those two texts alone."""
+    path = shared_path(*chapter)
+    text = path.read_text(encoding="utf-8")
+    before = _read(text, path.name)
+    rng = random.Random("/".join(chapter))
+    blocks = [b for b in before.blocks if len(b.classic.reading_spans) > 4][1:-1]
+    assert len(blocks) >= 6
+    for _ in range(6):
+        block = rng.choice(blocks)
+        spans = block.classic.reading_spans
+        a, b = spans[rng.randint(1, len(spans) - 2)]
+        kind = rng.choice(["insert 之", "delete", "insert ○"])
+        edited = text[:a] + ("" if kind == "delete" else kind[-1]) + text[a if kind != "delete" else b :]
+        after = _read(edited, path.name)
+        assert [x.number for x in after.blocks] == [x.number for x in before.blocks], (kind, block.number)
+        for old, new in zip(before.blocks, after.blocks, strict=True):
+            if old.number == block.number:
+                continue
+            assert new.classic.reading_text == old.classic.reading_text, (kind, block.number, old.number)
+            notes_old = [p.reading_text for p in old.commentary]
+            notes_new = [p.reading_text for p in new.commentary]
+            if old.number == block.number - 1 and notes_old != notes_new:
+                assert (notes_new[:-1], len(notes_new), notes_new[-1][:1]) == (notes_old[:-1], len(notes_old), notes_old[-1][:1])
+            else:
+                assert notes_new == notes_old, (kind, block.number, old.number)
