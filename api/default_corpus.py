@@ -32,8 +32,9 @@ SUMMARY = "summary.json"
 """The file a complete cached build holds beside its ``store/`` (written last: its presence means
 the build finished)."""
 
-_PACKAGE_SUFFIXES = (".py", ".ttl", ".tsv", ".jsonld")
-"""The files of the package whose bytes decide what a build writes (the code and the vocabulary)."""
+_PACKAGE_SUFFIXES = (".py", ".ttl", ".tsv", ".jsonld", ".json")
+"""The files of the package whose bytes decide what a build writes (the code, the vocabulary, and the
+注疏 reader's models, ``ingest/data/zhushu_bigrams.json``)."""
 
 
 def embedded_corpus() -> list[Path]:
@@ -88,7 +89,7 @@ def cache_root() -> Path:
 
 def package_digest() -> str:
     """The SHA-256 (hex) of the files of the installed package that decide what a build writes:
-    every ``.py``, ``.ttl``, ``.tsv`` and ``.jsonld`` file of ``yili.ingest``, ``yili.graph``,
+    every ``.py``, ``.ttl``, ``.tsv``, ``.jsonld`` and ``.json`` file of ``yili.ingest``, ``yili.graph``,
     ``yili.ontology`` and ``yili.api`` (names and bytes, in path order), and the version."""
     from importlib import resources
 

@@ -301,9 +301,23 @@ def zhushu_segments(
     The stream of unindented lines reads ``[○]經 注… 音義(…) 疏(…)`` again and again: the classic
     runs up to a bare 注 (鄭玄's note), the note up to 音義( or 疏(, whose parenthesised text is the
     音義 and the 疏 (a space between two parentheses of one 疏 starts nothing); after the last
-    parenthesis, or at a ○, the next classic begins.  A note that no parenthesis follows runs on
-    into the next classic section with no mark between them; :func:`_split_run_on_notes` cuts it.
+    parenthesis, or at a ○ after a note, the next classic begins.  A note that no parenthesis follows
+    runs on into the next classic section with no mark between them; :func:`_split_run_on_notes`
+    cuts it, by the two texts around the cut alone.
+
+    A block is the classic up to its commentary: a ○ inside the classic (``賓出主人拜送于外門外○衆主人
+    出…注…``, sections with no note of their own) stays in it as a section mark, as the 述註 prints
+    ○ inside a classic paragraph (the clause reader ends a clause there), so that inserting or
+    deleting a ○ in the classic adds or removes no block and renumbers none after it (issue 28).
+    The one exception is the chapter's title run on before the first section (``士相見之禮○贄冬用雉…``):
+    the ○ after the file's first classic, before any commentary, ends block 1, the title.
     """
+    return _split_run_on_notes(_zhushu_marked_blocks(lines), zhushu_models())
+
+
+def _zhushu_marked_blocks(lines: list[Line]) -> list:  # type: ignore[type-arg]
+    """The blocks of :func:`zhushu_segments` as the layout's marks (注, parentheses, ○) give them, before
+    the run-on notes are cut: a block's last note may still run on into later classic sections."""
     stream = [
         (c, s)
         for ln in lines
@@ -371,9 +385,8 @@ def zhushu_segments(
         if mode == "after" and ch in "\u3000 ":
             i += 1  # the space between two parentheses of one 疏 starts no classic
             continue
-        if ch == "○" or mode == "after":
-            if mode != "classic" or ch == "○":
-                close_block()
+        if mode == "after" or (ch == "○" and (mode != "classic" or not blocks)):
+            close_block()  # a ○ after a note, or the ○ after the chapter's title; a ○ in the classic starts nothing
             mode = "classic"
         if mode == "classic" and ch in "注註" and current_classic + piece:
             close_piece()
@@ -381,7 +394,7 @@ def zhushu_segments(
         piece.append(stream[i])
         i += 1
     close_block()
-    return _split_run_on_notes(blocks)
+    return blocks
 
 
 class CharBigram:
@@ -398,30 +411,44 @@ class CharBigram:
 
     START, END = "\x02", "\x03"
 
-    def __init__(self, texts: Iterable[str]) -> None:
-        self._pairs: Counter[tuple[str, str]] = Counter()
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        pairs: Counter[tuple[str, str]] = Counter()
+        for text in texts:
+            seq = self.START + text + self.END
+            pairs.update(zip(seq, seq[1:], strict=False))
+        self._count(pairs)
+
+    def _count(self, pairs: Counter[tuple[str, str]]) -> None:
+        self._pairs = pairs
         self._after: Counter[str] = Counter()
         self._kinds: Counter[str] = Counter()
         self._chars: Counter[str] = Counter()
-        for text in texts:
-            seq = self.START + text + self.END
-            for a, c in zip(seq, seq[1:], strict=False):
-                if not self._pairs[(a, c)]:
-                    self._kinds[a] += 1
-                self._pairs[(a, c)] += 1
-                self._after[a] += 1
-                self._chars[c] += 1
+        for (a, c), n in pairs.items():
+            self._kinds[a] += 1
+            self._after[a] += n
+            self._chars[c] += n
         self._total = sum(self._chars.values())
         self._alphabet = len(self._chars) + 1
 
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[tuple[str, str, int]]) -> CharBigram:
+        """The model of the pair counts ``(a, c, n(a, c))`` that :meth:`pairs` gives (``n`` ≥ 1)."""
+        model = cls()
+        model._count(Counter({(a, c): n for a, c, n in pairs}))
+        return model
+
+    def pairs(self) -> list[tuple[str, str, int]]:
+        """Every pair seen, ``(a, c, n(a, c))``, sorted by ``(a, c)``: all the model is (see :meth:`from_pairs`)."""
+        return sorted((a, c, n) for (a, c), n in self._pairs.items() if n)
+
     def logp(self, a: str, c: str) -> float:
         """The natural log of ``P(c | a)``, ``a`` the character before ``c`` (or :attr:`START`)."""
-        unigram = (self._chars[c] + 1) / (self._total + self._alphabet)
-        seen = self._after[a]
+        unigram = (self._chars.get(c, 0) + 1) / (self._total + self._alphabet)
+        seen = self._after.get(a, 0)
         if not seen:
             return math.log(unigram)
         weight = seen / (seen + self._kinds[a])
-        return math.log(weight * self._pairs[(a, c)] / seen + (1 - weight) * unigram)
+        return math.log(weight * self._pairs.get((a, c), 0) / seen + (1 - weight) * unigram)
 
 
 def _best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
@@ -451,59 +478,115 @@ def _best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
     return cut
 
 
-_LEARNT_CHARS = 300
-"""The least text (characters) of each kind, note and classic, a file must mark for its models to
-decide the cuts; a chapter marks thousands."""
-
-
 def _is_note_mark(text: str, k: int) -> bool:
     """A bare 注 (or 註) at ``text[k]`` that opens 鄭玄's note, not the 注釋曰 of a 疏."""
     return text[k] in "注註" and text[k + 1 : k + 2] != "釋"
 
 
-def _split_run_on_notes(blocks: list) -> list:  # type: ignore[type-arg]
+def _text_of(chars: list) -> str:  # type: ignore[type-arg]
+    return "".join(c for c, _ in chars)
+
+
+def _bare_note(layer: str, text: str) -> bool:
+    return layer == "zhu" and len(text) > 1 and _is_note_mark(text, 0)
+
+
+def zhushu_training_texts(lines: list[Line]) -> tuple[list[str], list[str]]:
+    """The two kinds of text the 注疏 layout marks, from one file's lines: ``(classic, notes)``.
+
+    ``classic`` holds each classic section a note closes (the classic of a block, cut at its ○
+    section marks, ○ left out); ``notes`` each of 鄭玄's notes that a parenthesis or a ○ closes
+    (its opening 注 left out), not the notes that run on into the next classic.  Learnt from, they
+    give the models of :func:`zhushu_models`.
+    """
+    classic_texts: list[str] = []
+    note_texts: list[str] = []
+    for classic, notes in _zhushu_marked_blocks(lines):
+        classic_texts.extend(part for part in _text_of(classic).split("○") if part)
+        for layer, _who, chars in notes:
+            text = _text_of(chars)
+            if _bare_note(layer, text) and not any(_is_note_mark(text, k) for k in range(1, len(text))):
+                note_texts.append(text[1:])
+    return classic_texts, note_texts
+
+
+ZHUSHU_MODELS = "zhushu_bigrams.json"
+"""The file, in the package's ``ingest/data/``, of the two bigram models that cut the 注疏's run-on
+notes: ``{"source": …, "note": {a: [cs, ns], …}, "classic": {…}}``, for each character ``a`` the characters
+``cs`` (a string) seen after it and their counts ``ns`` (:meth:`CharBigram.pairs`, grouped by ``a``),
+learnt once, offline, by ``benchmarks/zhushu_models.py`` from the 注疏 chapters of the shared corpus
+(Kanseki Repository KR1d0028; CC BY-SA 4.0, see ``ingest/data/kanripo/SOURCES.md``)."""
+
+
+def learn_zhushu_models(texts: Iterable[str]) -> tuple[CharBigram, CharBigram]:
+    """The ``(note, classic)`` models learnt from the given 注疏 files' texts (mandoku, as decoded),
+    pooled (:func:`zhushu_training_texts`)."""
+    classic_texts: list[str] = []
+    note_texts: list[str] = []
+    for text in texts:
+        c, n = zhushu_training_texts(mandoku_lines(text)[1])
+        classic_texts += c
+        note_texts += n
+    return CharBigram(note_texts), CharBigram(classic_texts)
+
+
+_MODELS: list[tuple[CharBigram, CharBigram]] = []
+
+
+def _model_of(grouped: dict[str, list]) -> CharBigram:  # type: ignore[type-arg]
+    """A model from its pairs grouped by first character, as :data:`ZHUSHU_MODELS` stores them."""
+    return CharBigram.from_pairs((a, c, int(n)) for a, (cs, ns) in grouped.items() for c, n in zip(cs, ns, strict=True))
+
+
+def zhushu_models() -> tuple[CharBigram, CharBigram]:
+    """The ``(note, classic)`` models shipped in :data:`ZHUSHU_MODELS`, read once.
+
+    Raises
+    ------
+    InputError
+        If the file is missing or unreadable (a broken installation), naming it.
+    """
+    if not _MODELS:
+        import json
+        from importlib import resources
+
+        source = resources.files("yili.ingest") / "data" / ZHUSHU_MODELS
+        try:
+            data = json.loads(source.read_text(encoding="utf-8"))
+            models = (_model_of(data["note"]), _model_of(data["classic"]))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"{source}: the 注疏's note and classic models cannot be read ({exc})") from None
+        _MODELS.append(models)
+    return _MODELS[0]
+
+
+def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> list:  # type: ignore[type-arg]
     """Split the classic back out of a 注 that no 音義/疏 parenthesis closed.
 
     In the 注疏 layout a note that no parenthesis follows runs on into the next classic section and
     its note, with no mark between them: ``注拜使者屈辱來迎己大夫不答拜將命注不答拜爲人使也``.  A
     second bare 注 inside a note marks the next note, so a classic section stands before it; where
-    it begins is decided by two character bigram models (:class:`CharBigram`) learnt from the same
-    file: one from its classic sections that a 注 closes, one from its notes that a parenthesis or a
-    ○ closes (the two kinds of text the layout marks).  The cut makes the note before it likeliest
-    as a whole note and the text after it likeliest as a whole classic section (:func:`_best_cut`):
-    鄭玄's glosses (``X猶Y也``, ``今文X爲Y``) read unlike the narrative of the classic.  A file's
-    models depend on that file alone, so a chapter reads the same alone or with others; a file with
-    less than :data:`_LEARNT_CHARS` of either is cut after the note's last 也, where it has one.
+    it begins is decided by two fixed character bigram models ``models = (note, classic)``
+    (:class:`CharBigram`, :func:`zhushu_models`): the cut makes the note before it likeliest as a
+    whole note and the text after it likeliest as a whole classic section (:func:`_best_cut`):
+    鄭玄's glosses (``X猶Y也``, ``今文X爲Y``) read unlike the narrative of the classic.
+
+    The cut depends on the run between the two 注 alone (the note and the classic around the cut),
+    never on the rest of the file: an edit elsewhere moves no cut, and a chapter reads the same
+    alone or with others (issue 28).
     """
-
-    def text_of(chars: list) -> str:  # type: ignore[type-arg]
-        return "".join(c for c, _ in chars)
-
-    def bare_note(layer: str, text: str) -> bool:
-        return layer == "zhu" and len(text) > 1 and _is_note_mark(text, 0)
-
-    classic_texts = [text_of(classic).lstrip("○") for classic, _ in blocks]
-    note_texts = []
-    for _, notes in blocks:
-        for layer, _who, chars in notes:
-            text = text_of(chars)
-            if bare_note(layer, text) and not any(_is_note_mark(text, k) for k in range(1, len(text))):
-                note_texts.append(text[1:])
-    classic_model, note_model = CharBigram(classic_texts), CharBigram(note_texts)
-    # a file too small to learn from (a snippet) is cut after the note's last 也 instead, where it has one
-    learnt = sum(map(len, note_texts)) >= _LEARNT_CHARS and sum(map(len, classic_texts)) >= _LEARNT_CHARS
+    note_model, classic_model = models
     out: list = []
     for classic, notes in blocks:
         pending: list = [(classic, [])]  # type: ignore[type-arg]
         for layer, who, chars in notes:
-            text = text_of(chars)
-            marks = [k for k in range(2, len(text)) if _is_note_mark(text, k)] if bare_note(layer, text) else []
+            text = _text_of(chars)
+            marks = [k for k in range(2, len(text)) if _is_note_mark(text, k)] if _bare_note(layer, text) else []
             start = 0
             for k in marks:
                 if k - start < 3:  # room for one character of note and one of classic
                     continue
-                ye = text.rfind("也", start, k - 1) + 1
-                cut = start + _best_cut(text[start:k], note_model, classic_model) if learnt or ye <= start else ye
+                cut = start + _best_cut(text[start:k], note_model, classic_model)
                 pending[-1][1].append((layer, who, chars[start:cut]))
                 pending.append((chars[cut:k], []))
                 start = k

@@ -89,6 +89,16 @@ def test_the_package_digest_covers_code_and_vocabulary():
     assert len(package_digest()) == 64 and package_digest() == package_digest()
 
 
+def test_the_package_digest_covers_the_zhushu_models(monkeypatch):
+    """The 注疏 reader's shipped models (``ingest/data/zhushu_bigrams.json``) decide its cuts, so a new
+    model is a new build: without the ``.json`` files the digest is another."""
+    from yili.api import default_corpus
+
+    with_models = default_corpus.package_digest()
+    monkeypatch.setattr(default_corpus, "_PACKAGE_SUFFIXES", tuple(s for s in default_corpus._PACKAGE_SUFFIXES if s != ".json"))
+    assert default_corpus.package_digest() != with_models
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

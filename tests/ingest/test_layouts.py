@@ -164,7 +164,7 @@ def test_a_note_with_no_ye_is_split_from_the_classic_it_runs_on_into():
     assert [n[0] for n in notes] == ["注不答拜爲人使也將猶致也", "注受命", "注復於君", "注不拜送者爲從之不終事"]
 
 
-def test_the_note_and_classic_models_are_learnt_from_the_file_alone():
+def test_the_cut_follows_the_note_and_classic_models():
     """The cut between a run-on note and the classic after it (``_best_cut``) follows the two
     character models: a gloss ending 也 before a narrative that opens with its actor."""
     from yili.ingest.layouts import CharBigram, _best_cut
@@ -172,6 +172,85 @@ def test_the_note_and_classic_models_are_learnt_from_the_file_alone():
     classic = CharBigram(["賓升", "主人拜送", "賓再拜", "主人降洗"])
     note = CharBigram(["拜送猶送也", "降猶下也", "送謂拜也"])
     assert _best_cut("注送猶下也主人拜", note, classic) == 5  # 注送猶下也 | 主人拜
+    # a model is its pair counts: rebuilt from them, it gives the same probabilities
+    again = CharBigram.from_pairs(note.pairs())
+    assert again.pairs() == note.pairs() == sorted(note.pairs())
+    assert [again.logp(a, c) for a, c in (("猶", "送"), ("也", CharBigram.END), ("主", "人"))] == [
+        note.logp(a, c) for a, c in (("猶", "送"), ("也", CharBigram.END), ("主", "人"))
+    ]
+
+
+def test_the_shipped_models_are_what_the_corpus_gives():
+    """``ingest/data/zhushu_bigrams.json`` is learnt, offline, from the 13 注疏 chapters of the shared
+    corpus by ``benchmarks/zhushu_models.py``: run again, the script gives the shipped file byte for byte,
+    and the reader uses it (no model learnt from the file being read)."""
+    import importlib.util
+    from importlib import resources
+    from pathlib import Path
+
+    from yili.ingest.layouts import ZHUSHU_MODELS, _best_cut, zhushu_models
+
+    spec = importlib.util.spec_from_file_location(
+        "zhushu_models", Path(__file__).resolve().parents[2] / "benchmarks" / "zhushu_models.py"
+    )
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    corpus = shared_path("corpus", "kanripo", "KR1d0028")
+    assert [p.name for p in script.chapters(corpus)][:3] == ["KR1d0028_001.txt", "KR1d0028_003.txt", "KR1d0028_004.txt"]
+    assert len(script.chapters(corpus)) == 13  # KR1d0028_000, the 儀禮疏序, is no chapter
+    shipped = (resources.files("yili.ingest") / "data" / ZHUSHU_MODELS).read_text(encoding="utf-8")
+    assert script.models_json(corpus) == shipped
+    note, classic = zhushu_models()
+    # the runs of the issue's chapters (公食大夫禮, 特牲, a snippet), each cut by itself
+    runs = ["注不答拜爲人使也將猶致也賓再拜稽首", "注受命大夫還", "注獻進也賓拜受", "注初筮位也賔及衆賓即位于門西東面北上"]
+    cuts = [(t[: _best_cut(t, note, classic)], t[_best_cut(t, note, classic) :]) for t in runs]
+    assert cuts == [
+        ("注不答拜爲人使也將猶致也", "賓再拜稽首"),
+        ("注受命", "大夫還"),
+        ("注獻進也", "賓拜受"),
+        ("注初筮位也", "賔及衆賓即位于門西東面北上"),
+    ]
+
+
+def test_a_circle_inside_the_zhushu_classic_starts_no_block():
+    """A ○ in the 注疏's classic marks a section, as in the 述註's; a block is the classic up to its
+    commentary.  ``賓出主人拜送于外門外○衆主人出婦人踊…`` (士喪禮, KR1d0028_012) is one block, and a ○
+    inserted in the middle of a classic (the issue's example, offset 87571 of 聘禮, KR1d0028_008, and the
+    middle of another block) changes no block but its own: none added, none renumbered."""
+    from yili.ingest.document import read_file
+
+    path = shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_012.txt")
+    doc = read_file(path)
+    block = next(b for b in doc.blocks if "賓出主人拜送于外門外" in b.classic.reading_text)
+    assert block.classic.reading_text.startswith("賓出主人拜送于外門外○")
+    assert block.commentary[0].reading_text.startswith("注")
+
+    def blocks(text: str) -> dict[int, tuple[str, tuple[str, ...]]]:
+        d = parse_text(text, source="KR1d0028_008.txt")
+        return {b.number: (b.classic.reading_text, tuple(p.reading_text for p in b.commentary)) for b in d.blocks}
+
+    text = shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_008.txt").read_text(encoding="utf-8")
+    before = blocks(text)
+    doc = parse_text(text, source="KR1d0028_008.txt")
+    middle = doc.blocks[300].classic
+    for at in (87571, middle.reading_spans[len(middle.reading_spans) // 2][0]):
+        after = blocks(text[:at] + "○" + text[at:])
+        changed = [n for n in before if before[n] != after[n]]
+        assert len(after) == len(before) and len(changed) == 1, changed
+        (n,) = changed
+        assert (
+            after[n][0].replace("○", "") == before[n][0].replace("○", "")
+            and after[n][0].count("○") == before[n][0].count("○") + 1
+        )
+
+
+def test_the_chapter_title_run_on_before_a_circle_is_block_1():
+    """士相見禮 in the 注疏 opens ``士相見之禮○贄冬用雉…``: the title is block 1 (no steps), the classic block 2."""
+    from yili.ingest.document import read_file
+
+    doc = read_file(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_003.txt"))
+    assert [b.classic.reading_text[:6] for b in doc.blocks[:2]] == ["士相見之禮", "○贄冬用雉夏"]
+    assert doc.blocks[0].commentary == ()
 
 
 def test_the_three_editions_read_the_same_classic():
@@ -291,10 +370,10 @@ def test_a_ji_that_opens_a_printed_line_after_a_paragraphs_short_last_line_begin
     assert [p.label for p in first.giver] == ["主人"]
 
 
-def test_a_zhushu_snippet_too_small_to_learn_from_is_cut_after_the_notes_ye(extractor):
-    """Three lines of 注疏 mark no note closed by a parenthesis, so there is nothing to learn the note's
-    language from: ``注獻進也賓拜受注…`` is cut after 也, and 賓拜受 is classic.  (The last note, which no
-    later 注 or parenthesis bounds, keeps what follows it: 注受爵也主人拜送.)"""
+def test_a_zhushu_snippet_is_cut_by_the_shipped_models(extractor):
+    """Three lines of 注疏 mark no note closed by a parenthesis, nothing a file's own models could be
+    learnt from; the shipped models cut them all the same: ``注獻進也賓拜受注…`` after 也, and 賓拜受 is
+    classic.  (The last note, which no later 注 or parenthesis bounds, keeps what follows it: 注受爵也主人拜送.)"""
     from yili.ingest.document import parse_text
 
     doc = parse_text("#+TITLE: 儀禮注疏\n○主人獻賓注獻進也賓拜受注受爵也主人拜送¶\n", edition="t")

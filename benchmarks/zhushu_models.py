@@ -1,0 +1,74 @@
+"""Learn the two character bigram models that cut the 注疏's run-on notes, once, offline, and write
+them as package data (``ingest/data/zhushu_bigrams.json``, :data:`yili.ingest.layouts.ZHUSHU_MODELS`).
+
+The models are learnt from every chapter of the 儀禮注疏 in the shared corpus (Kanseki Repository
+KR1d0028, front matter left out): the note model from 鄭玄's notes that a parenthesis or a ○ closes,
+the classic model from the classic sections a note closes (:func:`yili.ingest.layouts.zhushu_training_texts`).
+Shipped fixed, they make each cut depend on the text around it alone, not on the file it is in
+(issue 28).  Usage::
+
+    python benchmarks/zhushu_models.py [KR1d0028_DIR] [--out FILE] [--check]
+
+``--check`` writes nothing and exits 1 if the shipped file differs from what the corpus gives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from yili.ingest import layouts
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "kanripo" / "KR1d0028"
+DEFAULT_OUT = ROOT / "ingest" / "data" / layouts.ZHUSHU_MODELS
+
+
+def chapters(folder: Path) -> list[Path]:
+    """The 注疏 chapters of ``folder`` (``KR1d0028_*.txt``, sorted), front and back matter left out."""
+    return [p for p in sorted(folder.glob("KR1d0028_*.txt")) if layouts.front_matter(p.read_text(encoding="utf-8")) is None]
+
+
+def models_json(folder: Path) -> str:
+    """The JSON text of the models learnt from ``folder`` (one pair ``[a, c, n]`` per line, sorted)."""
+    files = chapters(folder)
+    if not files:
+        raise SystemExit(f"zhushu_models: {folder}: no 注疏 chapter (KR1d0028_*.txt) found")
+    note, classic = layouts.learn_zhushu_models(p.read_text(encoding="utf-8") for p in files)
+
+    def rows(model: layouts.CharBigram) -> str:
+        by_first: dict[str, list[tuple[str, int]]] = {}
+        for a, c, n in model.pairs():
+            by_first.setdefault(a, []).append((c, n))
+        lines = []
+        for a, after in by_first.items():
+            chars = json.dumps("".join(c for c, _ in after), ensure_ascii=False)
+            lines.append(f"{json.dumps(a)}: [{chars}, {json.dumps([n for _, n in after])}]")
+        return ",\n".join(lines)
+
+    source = "learnt by benchmarks/zhushu_models.py from " + ", ".join(p.name for p in files)
+    head = f'{{"source": {json.dumps(source, ensure_ascii=False)},\n'
+    return head + f'"note": {{\n{rows(note)}}},\n"classic": {{\n{rows(classic)}}}}}\n'
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write (or with ``--check`` compare) the models; exit 0, or 1 when ``--check`` finds a difference."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("corpus", type=Path, nargs="?", default=DEFAULT_CORPUS)
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    p.add_argument("--check", action="store_true")
+    args = p.parse_args(argv)
+    text = models_json(args.corpus)
+    if args.check:
+        same = args.out.is_file() and args.out.read_text(encoding="utf-8") == text
+        print(f"{args.out}: {'the same as' if same else 'differs from'} what {args.corpus} gives")
+        return 0 if same else 1
+    args.out.write_text(text, encoding="utf-8")
+    print(f"{args.out}: {len(text.encode())} bytes", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
