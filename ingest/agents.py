@@ -824,6 +824,29 @@ def nobody_toasts_himself(r: AgentRules, clause: Clause, action: Concept) -> Dec
     return None
 
 
+@rule("agent.declined-by-the-presiding", "聘禮 公降一等辭 | 栗階升聽命: the one the ruler declines to goes on")
+def declined_by_the_presiding(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """Right after the rite's presiding person declines someone's act (公辭: he will not have the guest
+    come down to bow), that person, not the ruler, does the next act no one is named for (聘禮 公降一等辭
+    栗階升聽命 降拜 公辭 升再拜稽首: the envoy hurries up, hears the command, comes down to bow)."""
+    last = r.steps[-1] if r.steps else None  # (in this paragraph or at the end of the one before)
+    presiding = r.profile.presiding
+    if (
+        last is None
+        or last.block < clause.block - 1
+        or presiding is None
+        or last.action.key != "action-ci-decline"
+        or [a.key for a in last.agent] != [presiding]
+        or len(last.recipient) != 1
+        or last.recipient[0].key == presiding
+    ):
+        return None
+    # only his going up or down, his bow or his hearing the command: what the ruler declined (降拜) is
+    # done anyway, in the way the ruler allows; the ruler's own acts (卒盥, 揖讓) go on as before
+    own = action.key in g.MOTION_VERBS or action.key == "action-ting" or "action-bai" in r.vocabulary.broader_closure(action.key)
+    return Decision(last.recipient, "the one the presiding person declined to goes on") if own else None
+
+
 @rule("agent.carried-over", "the classic leaves out a subject that goes on (主人…降洗 升 實爵)")
 def carried_over(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The subject carried over from the clause before."""
@@ -874,6 +897,7 @@ AGENT_RULES: tuple[Rule, ...] = (
     server_moves,
     server_sets_down,
     nobody_toasts_himself,
+    declined_by_the_presiding,
     carried_over,
     opener,
 )

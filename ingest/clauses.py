@@ -1045,7 +1045,8 @@ def act_as_object(r: _Rereading, i: int) -> int | None:
 
 
 def received_thing(r: _Rereading, i: int) -> int | None:
-    """受 takes a toast or a command as the thing received: 受旅, 受酬, 受命 (one act 受)."""
+    """受 takes a toast or a command as the thing received: 受旅, 受酬, 受命 (one act 受); so 聽命 (one
+    act 聽, the command heard: :data:`~yili.ingest.grammar.NOMINAL_ACT_OBJECTS`)."""
     t, prev = r.tokens[i], r.last()
     if _is_act(t) and _is_act(prev):
         assert t.concept is not None and prev is not None and prev.concept is not None

@@ -350,8 +350,10 @@ request); 君命皆致 (the ruler commands that both deliver); 相 takes the act
 
 NOMINAL_ACT_OBJECTS: dict[str, frozenset[str]] = {
     "action-shou": frozenset({"action-lvchou", "action-chou", "action-ming"}),
+    "action-ting": frozenset({"action-ming"}),
 }
-"""受 takes a toast or a command as a thing received: 受旅, 受酬, 受命 (one act 受, object 旅/酬/命)."""
+"""受 takes a toast or a command as a thing received: 受旅, 受酬, 受命 (one act 受, object 旅/酬/命); 聽
+hears the command: 聽命 (聘禮 栗階升聽命, one act 聽)."""
 
 NOMINALISER: frozenset[str] = spelled({"者"})
 """act + 者 is the person who does it, not an act: 士既献者 (the officers already toasted), 立于洗南者."""

@@ -1785,3 +1785,19 @@ def test_someone_sent_is_the_messenger_when_no_role_is_named_for_his_errand(extr
     got = {s.text: s.as_record() for s in r.steps}
     assert (got["使人"]["recipient"], got["以將命于室"]["agent"]) == ("使者", "使者")
     assert got["以將命于室"]["action"] == "將命"
+
+
+def test_after_the_presiding_person_declines_the_one_declined_goes_up_and_bows(extractor):
+    # 聘禮 公降一等辭 | 栗階升聽命 降拜 公辭 | 升再拜稽首: the envoy, not the ruler, goes up and bows
+    r = read_hant(extractor, "賔降公降一等辭\n\n栗階升聽命\n\n降拜公辭\n\n升再拜稽首", "pinli")
+    got = [(s.text, s.as_record()["agent"]) for s in r.steps]
+    assert got[3:] == [
+        ("栗階升", "賔"),
+        ("聽命", "賔"),
+        ("降", "賔"),
+        ("拜", "賔"),
+        ("公辭", "公"),
+        ("升", "賔"),
+        ("再拜稽首", "賔"),
+    ]
+    assert got[2] == ("辭", "公") and dict(r.steps[3].why)["agent"] == "agent.declined-by-the-presiding"
