@@ -802,7 +802,12 @@ function rulesSection(s) {
     el("dl", { class: "why", lang: "en" }, rules.map((r) => [
       el("dt", {}, r.field),
       el("dd", { title: r.doc || "" }, el("code", { class: `rule rule-${r.field}` }, r.rule),
-        r.cites ? el("span", { class: "cites", lang: "zh-Hant" }, ` ${r.cites}`) : null),
+        r.cites ? el("span", { class: "cites", lang: "zh-Hant" }, ` ${r.cites}`) : null,
+        // the commentary statement the rule read to decide this field (yk:agentFromNote): who says it, and what
+        (r.statements || []).map((st) => el("blockquote", { class: "from-note", lang: "zh-Hant", "data-statement": st.statement },
+          el("span", { class: "who" }, st.authority || st.authority_label || "?",
+            st.authority_label && st.authority_label !== st.authority ? el("small", {}, ` ${st.authority_label}`) : null),
+          " ", el("span", { class: "text" }, st.text)))),
     ])));
 }
 
@@ -824,7 +829,7 @@ function commentarySection(s) {
       statements.map((st) => el("div", { class: (s.derived_from || []).includes(st.statement) ? "comment statement decides" : "comment statement" },
         el("p", { class: "who" }, st.authority || st.authority_label || "?",
           st.authority_label && st.authority_label !== st.authority ? el("small", {}, ` ${st.authority_label}`) : null,
-          (s.derived_from || []).includes(st.statement) ? el("small", { class: "why", lang: "en" }, " — the graph reads this step's agent from it") : null),
+          (s.derived_from || []).includes(st.statement) ? el("small", { class: "why", lang: "en" }, " — the graph reads a field of this step from it (see 據 above)") : null),
         el("p", { class: "text" }, st.text),
         st.glosses.length || st.readings.length ? el("p", { class: "glosses" },
           st.glosses.map((g) => el("span", { class: "glossed" }, `${g.term}：${g.gloss_text}`)),
