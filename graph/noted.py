@@ -21,7 +21,6 @@ from typing import Any
 
 from rdflib import URIRef
 from rdflib.namespace import PROV
-
 from yili.ingest.steps import Step
 
 FIELD_PROPERTIES = ("agent", "recipient")
@@ -38,8 +37,14 @@ def statement_at(statements: Sequence[Any], starts: Sequence[int], start: int, e
     return None
 
 
-def add_note_links(g: Any, steps: Sequence[Step], statements: Sequence[Any], statement_iri: Callable[[Any], URIRef],
-                   step_iri: Callable[[Step], URIRef], yk: Any) -> dict[str, int]:
+def add_note_links(
+    g: Any,
+    steps: Sequence[Step],
+    statements: Sequence[Any],
+    statement_iri: Callable[[Any], URIRef],
+    step_iri: Callable[[Step], URIRef],
+    yk: Any,
+) -> dict[str, int]:
     """Write the links of every step with ``noted`` spans to the statements that hold them.
 
     Parameters
