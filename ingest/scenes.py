@@ -14,7 +14,10 @@ and whose steps each flight is, with the sentences they rest on):
 4. ``stand``: 即位, 立 with no place: his standing place (位), the last place he took with such a verb.
 5. ``back``: 反, 反位 (with no place): back where he came from, the place before his last move (註 反還也;
    燕禮 賔西階上拜, 筵前受爵, 反位: to the head of the west steps).  ``return``: 復位, 復 (with no place, or
-   其位): back to his standing place.
+   其位): back to his standing place.  ``first-place``: 復初位 (初: at first): back to the first place he
+   stood at (written, or taken with 即位 / 立) on the level he is on, the hall or below it (鄉飲酒禮
+   賔介降衆賔皆降復初位: the 衆賔, gone down, go back to 門左, where they stood on entering; 士冠禮
+   主人升復初位: the host, gone up, back to 序端, where he stood on the hall).
 6. ``mat``: 就席 / 即席: to the mat laid for the rite (布席于…, 筵于…), else the guest's mat (戶牖間).
 7. ``enter``: 入 inside the gate.  ``exit``: 出 with no place written takes him out of the scene (鄉飲酒禮
    賔出衆賔皆出主人送于門外再拜); with a place (出門左) he is there.  ``seen-off``: the one a step sees off
@@ -25,8 +28,8 @@ and whose steps each flight is, with the sentences they rest on):
 The rules of facing, in order (``facing_rule``):
 
 - ``written``: a facing written at the step (西面).
-- ``stand``, ``return``, ``back``: 即位 / 立 with no place (or at the place of his standing place), 復位,
-  反位 take the facing of the position they go back to (the standing place keeps the facing written when
+- ``stand``, ``return``, ``back``, ``first-place``: 即位 / 立 with no place (or at the place of his standing
+  place), 復位, 反位, 復初位 take the facing of the position they go back to (the standing place keeps the facing written when
   it was taken: 即位于門東西面).
 - ``mat``: 即席 faces the way the mat was laid (士冠禮 布席于門中闑西閾外西面 … 即席坐西面).
 - ``bow``: a bow (拜, 再拜, 荅拜, 拜送 …: ``ykg:bow``) by one at a place where the rite has already written
@@ -38,15 +41,20 @@ The rules of facing, in order (``facing_rule``):
 - ``enter``: 入 faces north, towards the hall (釋宫 宫必南鄉).
 - otherwise the last facing holds (its status, rule and step unchanged).
 
+An inferred facing is written in the script of the text: in simplified characters when the steps are
+(the 燕禮 excerpt: 东面, not 東面; OpenCC's ``t2s`` table), as a written one is.
+
 A person enters the scene the first time a step makes him its agent; no rule moves anyone who is not an
 agent, except the one a step sees off.  Plain records only: no RDF.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 
 from yili.ingest.ground import Spot, resolve
+from yili.ingest.reading import looks_traditional
 from yili.ingest.steps import Step
 from yili.ontology.ground import Ground, load_ground
 
@@ -55,6 +63,23 @@ _MAT_ACTIONS = ("action-bu-spread", "action-she", "action-xi-mat")
 """Acts that lay a mat when their object is a mat (布席于門中, 設席, 筵于戶西)."""
 _MATS = ("席", "筵")
 _OWN_PLACE = ("其位", "位")
+_FIRST_PLACE = "初位"
+"""復初位: the place first held (初: at first)."""
+_FIRST_PLACE_SOURCE = "鄉飲酒禮 賔介降衆賔皆降復初位; 士冠禮 主人升復初位 (初位: the place he first stood at there, 初 at first)"
+
+
+@cache
+def _t2s():  # type: ignore[no-untyped-def]
+    """OpenCC's traditional → simplified converter (loaded once)."""
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
+
+
+def in_script(facing: str, traditional: bool) -> str:
+    """``facing`` (as ``ontology/ground.ttl`` writes it, in traditional characters: 東面) in the script of
+    a text: unchanged for a traditional text, in simplified characters otherwise (东面)."""
+    return facing if traditional else _t2s().convert(facing)
 
 
 @dataclass(frozen=True)
@@ -153,6 +178,8 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
     """As :func:`scenes`, with those who went out kept (``present`` False)."""
     here: dict[str, Position] = {}
     standing: dict[str, Position] = {}
+    held: dict[str, list[Position]] = {}  # the places each one stood at (written, or by 即位 / 立), in order (復初位)
+    traditional = looks_traditional("".join(s.text for s in steps))
     previous: dict[str, Position] = {}  # where each one was before his last move
     bowed: dict[str, tuple[str, int]] = {}  # person and place (feature, relations) → the facing last written for his bow there
     mat: Spot | None = None
@@ -177,8 +204,17 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                 agents.add(who)
                 before = here.get(who)
                 came_from = previous.get(who)
-                pos = _move(step, who, term.label, before, standing.get(who), mat, ground, came_from)
+                first = _first_place(held.get(who, ()), before)
+                pos = _move(step, who, term.label, before, standing.get(who), mat, ground, came_from, first)
                 pos = _face(step, pos, before, standing.get(who), came_from, mat_facing, bowed, ground)
+                if pos.rule == "first-place" and pos.step == step.sequence and not step.facing and first and first.facing:
+                    why = f"{_FIRST_PLACE_SOURCE}; the facing of {first.place}"
+                    pos = replace(pos, facing=first.facing, facing_status=INFERRED, facing_rule="first-place",
+                                  facing_step=step.sequence, facing_source=why)  # fmt: skip
+                if pos.facing and pos.facing_status == INFERRED and pos.facing_step == step.sequence:
+                    pos = replace(pos, facing=in_script(pos.facing, traditional))
+                if pos.present and pos.y is not None and pos.step == step.sequence and pos.rule in ("written", "stand"):
+                    held.setdefault(who, []).append(pos)
                 if before is not None and before.place != pos.place:
                     previous[who] = before
                 here[who] = pos
@@ -200,6 +236,15 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                         here[who] = _gone(seen, step, "seen-off", ground.see_off_source)
         out.append(dict(here))
     return out
+
+
+def _first_place(held: list[Position] | tuple[()], now: Position | None) -> Position | None:
+    """The first of the places ``held`` (in order) on the level ``now`` is on: the hall and the rooms
+    behind it (y ≥ 0), or below it (the court, the gate); None if he held none there or is nowhere."""
+    if now is None or not now.present or now.y is None:
+        return None
+    up = now.y >= 0
+    return next((p for p in held if (p.y is not None and p.y >= 0) == up), None)
 
 
 def _where(spot: Spot) -> str:
@@ -285,9 +330,10 @@ def _move(
     mat: Spot | None,
     ground: Ground,
     came_from: Position | None = None,
+    first: Position | None = None,
 ) -> Position:
     """The position of ``role`` after ``step`` (the rules of place of the module, in order; the facing is
-    left to :func:`_face`)."""
+    left to :func:`_face`); ``first`` is the first place he held (for 復初位)."""
     motion = ground.motions.get(step.action.key)
     kind = motion.kind if motion else None
     written = resolve(step.location, ground) if step.location and step.location not in _OWN_PLACE else None
@@ -334,6 +380,8 @@ def _move(
     if out:  # the text makes him act before it brings him in: he is outside the gate
         spot = resolve("門外", ground)
         return at("門外", spot, INFERRED, "outside", "he went out (出) and the text has not brought him in (入)")
+    if kind in ("stand", "return") and _FIRST_PLACE in step.text and first is not None and not step.location:
+        return at(first.place, _spot(first), INFERRED, "first-place", _FIRST_PLACE_SOURCE)
     if kind == "back" and came_from is not None and came_from.present:
         return at(came_from.place, _spot(came_from), INFERRED, "back", motion.source if motion else "")
     if kind in ("stand", "return", "back") and standing is not None:

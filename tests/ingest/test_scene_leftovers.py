@@ -1,0 +1,77 @@
+"""Issue 23's leftovers in the scenes (ingest/scenes.py): 復初位 goes back to the first place held on that
+level; inferred facings are written in the script of the text; things set relative to another thing (在服北,
+在南) are drawn on the plan; 門外 at the guest's house is that house's gate."""
+
+from __future__ import annotations
+
+import pytest
+from yili.ingest.document import read_file
+from yili.ingest.scenes import INFERRED, WRITTEN, scenes
+
+from tests.conftest import shared_path
+
+
+def after(extraction, key):
+    """The step ``key`` and the scene after it."""
+    step = next(s for s in extraction.steps if s.key == key)
+    return step, scenes(extraction.steps)[step.sequence - 1]
+
+
+@pytest.fixture(scope="module")
+def xiangyin(extractor):
+    return extractor.extract(read_file(shared_path("corpus", "yili_shuzhu_04_xiangyinjiuli.kanripo.txt")))
+
+
+@pytest.fixture(scope="module")
+def shiguan(extractor):
+    return extractor.extract(read_file(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt")))
+
+
+def test_fu_chu_wei_goes_back_to_the_first_place_held_below_the_hall(xiangyin):
+    """鄉飲酒禮 公如大夫入 … 衆賔皆降 復初位: the 衆賔, gone down the west steps, go back to 門左, where
+    they stood when they came in (衆賔皆入門左北上, 15/5), not to the gate outside they were last sent to."""
+    step, scene = after(xiangyin, "xiangyinjiuli/shuzhu/15/5")
+    entered = scene["role-zhongbin"]
+    assert (entered.place, entered.status, entered.facing) == ("門左", WRITTEN, "北面")
+    step, scene = after(xiangyin, "xiangyinjiuli/shuzhu/122/4")
+    assert (step.text, scene["role-zhongbin"].place) == ("衆賔皆降", "西階下")
+    step, scene = after(xiangyin, "xiangyinjiuli/shuzhu/122/5")
+    back = scene["role-zhongbin"]
+    assert (step.text, back.place, back.x, back.y, back.status, back.rule) == (
+        "復初位",
+        "門左",
+        entered.x,
+        entered.y,
+        INFERRED,
+        "first-place",
+    )
+    assert (back.facing, back.facing_status, back.facing_rule) == ("北面", INFERRED, "first-place")
+    assert "復初位" in back.source
+
+
+def test_fu_chu_wei_on_the_hall_keeps_the_hosts_place_at_the_end_of_the_side_wall(shiguan):
+    """士冠禮 主人升 復初位 (52/6): back to 序端, where he stood (立於序端西面, 45/2); 序端 has no point on the
+    plan, so the standing place decides, as before."""
+    step, scene = after(shiguan, "shiguanli/shuzhu/52/6")
+    host = scene["role-zhuren"]
+    assert (step.text, host.place, host.facing) == ("復初位", "序端", "西面")
+
+
+def test_inferred_facings_are_simplified_in_a_simplified_text(extraction, shiguan):
+    """燕禮 excerpt (simplified): 执幂者升自西阶 (11/2), at the head of the west steps, faces east: 东面, as
+    the text would write it; 士冠禮 (traditional) 賔降 at the foot of the west steps: 東面."""
+    step, scene = after(extraction, "yanli/shuzhu-excerpt/11/2")
+    who = scene["role-zhimizhe"]
+    assert (step.text, who.place, who.facing, who.facing_status, who.facing_rule) == (
+        "执幂者升自西阶",
+        "西階上",
+        "东面",
+        INFERRED,
+        "place",
+    )
+    step, scene = after(extraction, "yanli/shuzhu-excerpt/24/4")  # 反位: back to 西阶上, facing as there
+    guest = scene["role-bin"]
+    assert (step.text, guest.place, guest.facing, guest.facing_rule) == ("反位", "西阶上", "东面", "back")
+    step, scene = after(shiguan, "shiguanli/shuzhu/51/1")
+    guest = scene["role-bin"]
+    assert (step.text, guest.place, guest.facing, guest.facing_status) == ("賔降", "西階下", "東面", INFERRED)
