@@ -470,38 +470,42 @@ def _kind(step: Step, ground: Ground) -> str:
 def furnishings(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> list[Item]:
     """The vessels, mats and things the text sets out at a place, in order: each actual step whose act
     sets out (``ykg:set-out``: 設, 陳, 布, 筵, 具饌) with an object and a written location that resolves on
-    the plan.  A later actual step that clears away (徹) an object of the same name marks the last such
-    item not yet cleared ``removed`` at that step.
+    the plan.  A location set relative to a thing set out before (:func:`relative_to_item`: 士冠禮
+    側尊一甒醴在服北, north of the clothes laid out in the 房; 蒲筵二在南, south of the last thing set out)
+    is placed from that thing; what is set there is the object, or, when the clause reads ``X在…``, X as
+    written (側尊一甒醴, 蒲筵二).  A later actual step that clears away (徹) an object of the same name marks
+    the last such item not yet cleared ``removed`` at that step.
 
     Returns
     -------
     list[Item]
-        In the order of the steps; a step with an unresolved location (服北: a place set by the rite) or
-        no object gives none.
+        In the order of the steps; a step with a location that neither resolves nor names a thing set out
+        (其所), or with nothing set out, gives none.
     """
     ground = ground or load_ground()
     out: list[Item] = []
     for step in steps:
         if step.mode != "actual":
             continue
-        if step.action.key in ground.set_out and step.object and step.location:
+        if step.action.key in ground.set_out and step.location:
             spot = resolve(step.location, ground)
-            if spot is None:
+            name = step.object
+            source = ground.set_out_source
+            if spot is not None:
+                x, y = spot.x, spot.y
+            else:
+                found = relative_to_item(step.location, out, ground)
+                if found is None:
+                    continue
+                anchor, x, y = found
+                thing = _thing_before(step)
+                if thing and (not name or name in step.location):
+                    name = thing  # 側尊一甒醴在服北: the jar, not the 服 it is north of
+                source += f"; placed from the {anchor.object} set out at {anchor.place} (step {anchor.step})"
+            if not name:
                 continue
             facing = step.facing.label if step.facing else None
-            out.append(
-                Item(
-                    step.sequence,
-                    step.object,
-                    _kind(step, ground),
-                    step.location,
-                    spot.x,
-                    spot.y,
-                    facing,
-                    None,
-                    ground.set_out_source,
-                )
-            )
+            out.append(Item(step.sequence, name, _kind_of(name, step, ground), step.location, x, y, facing, None, source))
         elif step.action.key in ground.clear and step.object:
             for name in step.object.split("+"):
                 for k in range(len(out) - 1, -1, -1):
@@ -512,6 +516,66 @@ def furnishings(steps: tuple[Step, ...] | list[Step], ground: Ground | None = No
                         )
                         break
     return out
+
+
+def relative_to_item(location: str, items: list[Item], ground: Ground) -> tuple[Item, float, float] | None:
+    """A location set relative to a thing already set out: the name of an item not cleared away followed
+    by relation words (服北: north of the 服), or relation words alone (南: from the last item not cleared
+    away, as the text lists things in order: 櫛實于簞 蒲筵二在南).  A rule of the language of the 儀禮
+    (士冠禮 側尊一甒醴在服北; 蒲筵二在南).
+
+    Parameters
+    ----------
+    location : str
+        ``Step.location`` (a location :func:`~yili.ingest.ground.resolve` does not place).
+    items : list[Item]
+        The items set out so far, in order.
+    ground : Ground
+
+    Returns
+    -------
+    (Item, x, y) or None
+        The item it is placed from and the point (depths of the hall: x east, y north), moved from the
+        item's point by each relation word (``ontology/ground.ttl``: 北 one way, 南 the other …); None
+        if the location names no item, or has a word after it that is no relation (上 and 下 of a flight
+        of steps are none here).
+    """
+    relations = {lab: r for r in ground.relations for lab in r.labels}
+    standing = [it for it in items if it.removed is None]
+    candidates: list[tuple[int, Item, str]] = []
+    for it in standing:
+        for name in {it.object, *it.object.split("+")}:
+            if name and location.startswith(name):
+                candidates.append((len(name), it, location[len(name) :]))
+    if candidates:
+        _n, anchor, rest = max(candidates, key=lambda c: (c[0], c[1].step))  # the longest name, the latest item
+    elif standing:
+        anchor, rest = standing[-1], location
+    else:
+        return None
+    rest = rest.removeprefix("之")
+    if not rest or any(ch not in relations or relations[ch].use for ch in rest):
+        return None
+    x, y = anchor.x, anchor.y
+    for ch in rest:
+        x, y = x + relations[ch].dx, y + relations[ch].dy
+    return anchor, round(x, 4), round(y, 4)
+
+
+def _thing_before(step: Step) -> str | None:
+    """X of a clause ``X在<location>`` (蒲筵二在南: 蒲筵二), as written; None if the clause is not so."""
+    at = step.text.find("在" + (step.location or ""))
+    return step.text[:at] or None if at > 0 else None
+
+
+def _kind_of(name: str, step: Step, ground: Ground) -> str:
+    """The kind of what is set out under ``name``: the object's (:func:`_kind`) when it is the step's
+    object, else by the words of ``name`` (蒲筵二 a mat, 側尊一甒醴 a vessel)."""
+    if name == step.object:
+        return _kind(step, ground)
+    if any(m in name for m in _MATS):
+        return MAT
+    return VESSEL if any(w in name for w in ground.vessel_words) else THING
 
 
 @dataclass(frozen=True)

@@ -151,3 +151,23 @@ def test_the_timeline_runs_by_yang_fus_stages_where_yilitu_covers_the_rite(tab: 
     # each step shows its phase beside it
     assert page.eval_on_selector_all("#timeline li .phase-tag", "ts => ts.length") > 300
     tab.assert_clean()
+
+
+def test_the_plan_draws_the_things_set_relative_to_another(tab: Tab, server: str) -> None:  # noqa: F811
+    """士冠禮 蒲筵二在南 (32/1), 側尊一甒醴在服北 (33/1): south and north of the clothes laid out in the 房
+    (陳服於房中西墉下東領北上, 26/1), drawn from the step that sets them out."""
+    with httpx.Client(base_url=server, timeout=30) as api:
+        steps = api.get("/steps", params={"rite": "shiguanli", "limit": 1000}).json()["items"]
+    seq = {s["url"]: s["sequence"] for s in steps}
+    page = tab.page
+    page.goto(server + "/#plan?rite=shiguanli")
+    tab.wait_rendered("plan")
+    _slide(page, seq["/steps/shiguanli/shuzhu/32/1"] - 1)
+    assert "服@房中西墉下東" in _things(page) and "蒲筵二@南" not in _things(page)
+    _slide(page, seq["/steps/shiguanli/shuzhu/33/1"])
+    things = _things(page)
+    clothes, mats, jar = things["服@房中西墉下東"], things["蒲筵二@南"], things["側尊一甒醴@服北"]
+    assert (float(clothes["x"]), float(clothes["y"])) == (0.5, 1.5)
+    assert (mats["kind"], float(mats["x"]), float(mats["y"])) == ("mat", 0.5, 1.35)
+    assert (jar["kind"], float(jar["x"]), float(jar["y"])) == ("vessel", 0.5, 1.65)
+    tab.assert_clean()

@@ -75,3 +75,23 @@ def test_inferred_facings_are_simplified_in_a_simplified_text(extraction, shigua
     step, scene = after(shiguan, "shiguanli/shuzhu/51/1")
     guest = scene["role-bin"]
     assert (step.text, guest.place, guest.facing, guest.facing_status) == ("賔降", "西階下", "東面", INFERRED)
+
+
+def test_things_set_relative_to_another_thing_are_on_the_plan(shiguan):
+    """士冠禮 陳服於房中西墉下東領北上 (26/1) … 蒲筵二在南 (32/1) … 側尊一甒醴在服北 (33/1): the two mats
+    south of the clothes, the jar of 醴 north of them, each placed from the clothes' point by the relation
+    word (ground.ttl: 南, 北 move 0.15 of the hall's depth), on the plan."""
+    from yili.ingest.ground import resolve
+    from yili.ingest.scenes import furnishings
+
+    items = {shiguan.steps[i.step - 1].key: i for i in furnishings(shiguan.steps)}
+    clothes = items["shiguanli/shuzhu/26/1"]
+    assert (clothes.object, clothes.place, clothes.x, clothes.y) == ("服", "房中西墉下東", 0.5, 1.5)
+    south, north = resolve("洗南"), resolve("洗北")
+    step = (resolve("洗").y - south.y, north.y - resolve("洗").y)  # how far 南 and 北 move from a point
+    mats = items["shiguanli/shuzhu/32/1"]
+    assert (mats.object, mats.kind, mats.place, mats.x, mats.y) == ("蒲筵二", "mat", "南", 0.5, round(1.5 - step[0], 4))
+    jar = items["shiguanli/shuzhu/33/1"]
+    assert (jar.object, jar.kind, jar.place, jar.x, jar.y) == ("側尊一甒醴", "vessel", "服北", 0.5, round(1.5 + step[1], 4))
+    assert "placed from the 服 set out at 房中西墉下東 (step 63)" in jar.source
+    assert jar.removed is None and mats.removed is None
