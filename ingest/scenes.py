@@ -25,6 +25,14 @@ and whose steps each flight is, with the sentences they rest on):
    with 入; if the text makes him act before that, he acts outside the gate (``outside``: 門外).
 8. otherwise he stays where he was (``near`` for 進 退 辟 還: a short move).
 
+A visit (``ykg:visit`` in ``ground.ttl``: 戒, 宿 the guest, with no place written) takes the scene to the
+gate of the visited one's house: the visitor and the visited, while it lasts, are at ``賔之家門外`` (rule
+``guest-house``; no point on the host's plan), and a gate place written for them is that house's
+(士冠禮 乃宿賔 賔如主人服出門左西面再拜: 賔之家門左, not the host's 門左).  Once the visitor is seen
+off or goes away (退), it ends at the first step that is not the visited one's (鄉射禮 主人退 賔送 再拜:
+the guest bows at his own gate); it ends at once when a place of the temple (廟) is written for the
+visitor.  The visited one then stays at home, out of the scene (``at-home``).
+
 The rules of facing, in order (``facing_rule``):
 
 - ``written``: a facing written at the step (西面).
@@ -184,9 +192,27 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
     bowed: dict[str, tuple[str, int]] = {}  # person and place (feature, relations) → the facing last written for his bow there
     mat: Spot | None = None
     mat_facing: tuple[str, int] | None = None
+    visit: _Visit | None = None
     out: list[dict[str, Position]] = []
     for step in steps:
         actual = step.mode == "actual"
+        if actual and not step.summary and visit is not None and visit.left and not _by(step, visit.visited):
+            _end_visit(here, visit, step, ground)  # the visitor went away (退) and the visited one has answered
+            visit = None
+        if (
+            actual
+            and not step.summary
+            and step.action.key in ground.visit
+            and step.recipient
+            and step.agent
+            and not step.location
+        ):
+            guest, host = step.recipient[0], step.agent[0]
+            new = _Visit(host.key or host.label, guest.key or guest.label, guest.label + _HOUSE)
+            if visit is not None and (visit.visitor, visit.visited) != (new.visitor, new.visited):
+                _end_visit(here, visit, step, ground)
+            if visit is None or (visit.visitor, visit.visited) != (new.visitor, new.visited):
+                visit = new  # 乃宿賔 … 乃宿賔 賔許: the same visit goes on
         if (
             actual
             and step.action.key in _MAT_ACTIONS
@@ -206,6 +232,13 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                 came_from = previous.get(who)
                 first = _first_place(held.get(who, ()), before)
                 pos = _move(step, who, term.label, before, standing.get(who), mat, ground, came_from, first)
+                at_house = visit is not None and who in (visit.visitor, visit.visited)
+                if at_house and visit is not None:
+                    pos = _at_house(step, pos, before, visit, ground)
+                    if not (pos.place or "").startswith(visit.house):
+                        at_house = False  # a place of the temple written: the visit is over (below)
+                    elif before is None or before.place != pos.place:
+                        before = None  # come to the house: no facing carried from elsewhere
                 pos = _face(step, pos, before, standing.get(who), came_from, mat_facing, bowed, ground)
                 if pos.rule == "first-place" and pos.step == step.sequence and not step.facing and first and first.facing:
                     why = f"{_FIRST_PLACE_SOURCE}; the facing of {first.place}"
@@ -215,9 +248,11 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                     pos = replace(pos, facing=in_script(pos.facing, traditional))
                 if pos.present and pos.y is not None and pos.step == step.sequence and pos.rule in ("written", "stand"):
                     held.setdefault(who, []).append(pos)
+                here[who] = pos
+                if at_house:
+                    continue  # the guest's house is no place to come back to on the host's plan
                 if before is not None and before.place != pos.place:
                     previous[who] = before
-                here[who] = pos
                 motion = ground.motions.get(step.action.key)
                 if motion is not None and motion.kind == "stand" and pos.place is not None:
                     standing[who] = pos
@@ -234,8 +269,61 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                     if seen is not None and seen.present and who not in agents:
                         previous[who] = seen
                         here[who] = _gone(seen, step, "seen-off", ground.see_off_source)
+        if visit is not None and actual and not step.summary:
+            v = here.get(visit.visitor)
+            if v is not None and v.present and not (v.place or "").startswith(visit.house):
+                _end_visit(here, visit, step, ground)  # a place of the temple written for him
+                visit = None
+            elif v is None or not v.present or (step.action.key in ground.visit_end and _by(step, visit.visitor)):
+                visit = replace(visit, left=True)  # seen off, or gone away (退): the visited one may still answer
         out.append(dict(here))
     return out
+
+
+_HOUSE = "之家"
+"""賔之家: the house of the visited one, as the text names it (士冠禮 擯者告期于賔之家)."""
+_TEMPLE = "廟"
+"""A place of the temple (廟門之外) is the host's: a visit is over when the text writes one for the visitor."""
+
+
+@dataclass(frozen=True)
+class _Visit:
+    """A visit under way: the visitor and the visited (role keys), the house (賔之家), whether the
+    visitor has gone away (退)."""
+
+    visitor: str
+    visited: str
+    house: str
+    left: bool = False
+
+
+def _by(step: Step, who: str) -> bool:
+    """Whether ``who`` (a role key or a name as written) is an agent of ``step``."""
+    return any((t.key or t.label) == who for t in step.agent)
+
+
+def _at_house(step: Step, pos: Position, before: Position | None, visit: _Visit, ground: Ground) -> Position:
+    """``pos`` of the visitor or the visited during a visit: a gate place written for him is at the house's
+    gate (門左: 賔之家門左), a place of the temple is his own (the visit is over), any other place at the
+    house's gate (賔之家門外: rule ``guest-house``)."""
+    loc = step.location or ""
+    if pos.step == step.sequence and pos.rule == "written" and loc:
+        if _TEMPLE in loc or "門" not in loc:
+            return pos
+        return replace(pos, place=visit.house + loc, x=None, y=None, source=ground.visit_source)
+    if before is not None and before.present and (before.place or "").startswith(visit.house):
+        return before  # at the house already (賔之家門左): he stays there
+    gate = visit.house + "門外"
+    return Position(pos.person, pos.role, gate, None, None, None, INFERRED, step.sequence, "guest-house", ground.visit_source)
+
+
+def _end_visit(here: dict[str, Position], visit: _Visit, step: Step, ground: Ground) -> None:
+    """The visit is over at ``step``: whoever is still at the visited house's gate goes out of the scene
+    (the visited one stays at home, rule ``at-home``)."""
+    for who in (visit.visited, visit.visitor):
+        p = here.get(who)
+        if p is not None and p.present and (p.place or "").startswith(visit.house):
+            here[who] = _gone(p, step, "at-home", ground.visit_source)
 
 
 def _first_place(held: list[Position] | tuple[()], now: Position | None) -> Position | None:
@@ -611,8 +699,9 @@ class SceneCheck:
 
 def same_place(place: str | None, written: str, ground: Ground | None = None) -> bool:
     """Whether a scene's ``place`` is the location ``written``: the same text, or the feature it resolves
-    to is the written one's or one of its parts (阼階上 of 阼階)."""
-    if place == written:
+    to is the written one's or one of its parts (阼階上 of 阼階); at a visited house, the place written there
+    (賔之家門左 is 門左)."""
+    if place == written or (place and _HOUSE in place and place.split(_HOUSE, 1)[1] == written):
         return True
     ground = ground or load_ground()
     want, got = resolve(written, ground), resolve(place, ground)

@@ -95,3 +95,44 @@ def test_things_set_relative_to_another_thing_are_on_the_plan(shiguan):
     assert (jar.object, jar.kind, jar.place, jar.x, jar.y) == ("側尊一甒醴", "vessel", "服北", 0.5, round(1.5 + step[1], 4))
     assert "placed from the 服 set out at 房中西墉下東 (step 63)" in jar.source
     assert jar.removed is None and mats.removed is None
+
+
+@pytest.fixture(scope="module")
+def xiangshe(extractor):
+    return extractor.extract(read_file(shared_path("corpus", "yili_shuzhu_05_xiangsheli.kanripo.txt")))
+
+
+def test_at_the_guests_house_the_gate_is_his(shiguan):
+    """士冠禮 乃宿賔 (18/1): the host goes to the guest's house; 賔如主人服出門左 (18/2) is the guest's own gate
+    (賔之家門左), not the host's 門左 on the plan; 主人東面答拜 (18/4) faces east there; 主人退 賔拜送 (20/4,
+    20/5) ends the visit: the guest stays at home, out of the scene, and the host, back home, 為期於廟門之外."""
+    step, scene = after(shiguan, "shiguanli/shuzhu/18/1")
+    host = scene["role-zhuren"]
+    assert (step.text, host.place, host.x, host.y, host.status, host.rule) == (
+        "乃宿賔",
+        "賔之家門外",
+        None,
+        None,
+        INFERRED,
+        "guest-house",
+    )
+    step, scene = after(shiguan, "shiguanli/shuzhu/18/2")
+    guest = scene["role-bin"]
+    assert (step.text, guest.place, guest.x, guest.y, guest.status) == ("賔如主人服出門左", "賔之家門左", None, None, WRITTEN)
+    step, scene = after(shiguan, "shiguanli/shuzhu/18/4")
+    assert (scene["role-zhuren"].place, scene["role-zhuren"].facing, scene["role-bin"].facing) == ("賔之家門外", "東面", "西面")
+    step, scene = after(shiguan, "shiguanli/shuzhu/20/5")
+    assert step.text == "賔拜送" and "role-zhuren" not in scene and scene["role-bin"].place == "賔之家門左"
+    step, scene = after(shiguan, "shiguanli/shuzhu/21/1")
+    assert "role-bin" not in scene and (scene["role-zhuren"].place, scene["role-zhuren"].y) == ("廟門之外", -3.0)
+
+
+def test_a_rite_that_opens_at_the_guests_gate(xiangshe):
+    """鄉射禮 主人戒賔 賔出迎 再拜 … 主人退 賔送 再拜 (1/1 … 2/7): the guest comes out to his own gate (賔之家門外),
+    not off the plan to the host's 門外, and bows there after seeing the host off."""
+    step, scene = after(xiangshe, "xiangsheli/shuzhu/1/2")
+    guest = scene["role-bin"]
+    assert (step.text, guest.place, guest.x, guest.rule) == ("賔出", "賔之家門外", None, "guest-house")
+    assert scene["role-zhuren"].place == "賔之家門外"
+    step, scene = after(xiangshe, "xiangsheli/shuzhu/2/7")
+    assert (step.text, scene["role-bin"].place) == ("再拜", "賔之家門外") and "role-zhuren" not in scene
