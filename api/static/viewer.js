@@ -330,6 +330,13 @@ async function renderPlan(rite, params, token) {
       people.append(g);
 
     }
+    // those present at a place with no point on this plan (賔之家門外: at the guest's own gate; 序端)
+    const elsewhere = [...now.values()].filter((m) => m.x === null || m.y === null);
+    const away = document.getElementById("plan-elsewhere");
+    away.hidden = !elsewhere.length;
+    away.replaceChildren(...(elsewhere.length ? [el("span", { lang: "en" }, "Not on the plan: "),
+      ...elsewhere.flatMap((m, i) => [i ? " · " : "", el("span", { class: "elsewhere", "data-person": m.person, "data-place": m.place || "" },
+        `${m.person} ${m.place || "?"}${m.facing ? " " + m.facing : ""}`)])] : []));
     document.getElementById("plan-seq").textContent = step ? `step ${seq} of ${chain.length}` : "";
     const st = step ? stageOf.get(step.id) : null;
     const ph = step ? phaseOf.get(step.id) : null;
