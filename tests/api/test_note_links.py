@@ -19,7 +19,7 @@ PREFIX = f"PREFIX yk: <{YK}>\nPREFIX prov: <http://www.w3.org/ns/prov#>\n"
 def extractions(extractor):
     from yili.ingest.document import read_file
 
-    files = [("KR1d0040", "KR1d0040_001.txt"), ("KR1d0040", "KR1d0040_015.txt")]
+    files = [("KR1d0040", "KR1d0040_001.txt"), ("KR1d0040", "KR1d0040_015.txt"), ("KR1d0026", "KR1d0026_015.txt")]
     return [extractor.extract(read_file(shared_path("corpus", "kanripo", ed, name))) for ed, name in files]
 
 
@@ -44,7 +44,7 @@ def step_of(extractions, key: str):
 
 def test_the_rule_records_the_note_sentence_it_read(extractions):
     """The span on the step is the sentence of 鄭玄's note the rule read, in the document's code points."""
-    shiguan, tesheng = extractions
+    shiguan, tesheng, _zhengzhu = extractions
     che = step_of(extractions, "shiguanli/shuzhu/59/1")
     assert che.text == "徹皮弁冠櫛筵" and che.agent_label == "贊者+主人之贊者"
     assert che.decided("agent") == "agent.noted-doers"
@@ -102,6 +102,7 @@ def test_the_links_per_rule_over_each_chapter(client):
         ("shiguanli/shuzhu", "agent.named-in-note", 1),  # 贊者皆與贊冠者為介, 註 贊者衆賔也
         ("shiguanli/shuzhu", "agent.noted-doers", 1),  # 徹皮弁冠櫛筵
         ("teshengkuishili/shuzhu", "agent.named-in-note", 1),  # 利洗散, 註 利佐食也
+        ("teshengkuishili/zhengzhu", "agent.named-in-note", 1),  # the same, (利佐食也…) in parentheses
     ]
     # every link is from a step whose rule is one of the commentary's, never from another rule
     others = select(
@@ -148,3 +149,18 @@ def test_the_shapes_allow_one_statement_per_field():
     paths = {(focus, path) for focus, path, _m in result.results}
     assert (str(bad), YK + "agentFromNote") in paths and (str(bad), YK + "recipientFromNote") in paths
     assert (str(good), YK + "agentFromNote") not in paths
+
+
+def test_a_parenthesised_note_printed_over_two_columns_is_linked_too(extractions, client):
+    """The 鄭注 (四部叢刊) prints 利洗散獻于尸(利佐/食也…): the sentence the rule read runs over a column mark,
+    and the statement that holds it is found all the same."""
+    zhengzhu = extractions[2]
+    li = step_of(extractions, "teshengkuishili/zhengzhu/151/1")
+    ((field, start, end),) = li.noted
+    assert (li.text, field, zhengzhu.document.text[start:end]) == ("利洗散", "agent", "利佐/食也")
+    rows = select(
+        client,
+        f"""SELECT ?st ?text WHERE {{ <{BASE}step/teshengkuishili/zhengzhu/151/1> yk:agentFromNote ?st . ?st yk:text ?text }}""",
+    )
+    assert [r["st"] for r in rows] == [f"{BASE}statement/teshengkuishili/zhengzhu/151/1"]
+    assert rows[0]["text"].startswith("利佐食也")
