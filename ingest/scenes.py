@@ -29,9 +29,11 @@ A visit (``ykg:visit`` in ``ground.ttl``: 戒, 宿 the guest, with no place writ
 gate of the visited one's house: the visitor and the visited, while it lasts, are at ``賔之家門外`` (rule
 ``guest-house``; no point on the host's plan), and a gate place written for them is that house's
 (士冠禮 乃宿賔 賔如主人服出門左西面再拜: 賔之家門左, not the host's 門左).  Once the visitor is seen
-off or goes away (退), it ends at the first step that is not the visited one's (鄉射禮 主人退 賔送 再拜:
-the guest bows at his own gate); it ends at once when a place of the temple (廟) is written for the
-visitor.  The visited one then stays at home, out of the scene (``at-home``).
+off or goes away (退), it ends at the first step that is not the visited one's bow or seeing off (鄉射禮
+主人退 賔送 再拜: the guest bows at his own gate); it ends at once when a place away from the gate (or of
+the temple, 廟) is written for either.  The visited one then stays at home, out of the scene
+(``at-home``).  No visit opens in the 記 (司射前戒之: a warning, no visit), nor when the step's agent is
+the one visited (an agent misread).
 
 The rules of facing, in order (``facing_rule``):
 
@@ -196,7 +198,7 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
     out: list[dict[str, Position]] = []
     for step in steps:
         actual = step.mode == "actual"
-        if actual and not step.summary and visit is not None and visit.left and not _by(step, visit.visited):
+        if actual and not step.summary and visit is not None and visit.left and not _answers(step, visit, ground):
             _end_visit(here, visit, step, ground)  # the visitor went away (退) and the visited one has answered
             visit = None
         if (
@@ -206,13 +208,16 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
             and step.recipient
             and step.agent
             and not step.location
+            and step.part == "narrative"
         ):
             guest, host = step.recipient[0], step.agent[0]
             new = _Visit(host.key or host.label, guest.key or guest.label, guest.label + _HOUSE)
-            if visit is not None and (visit.visitor, visit.visited) != (new.visitor, new.visited):
-                _end_visit(here, visit, step, ground)
-            if visit is None or (visit.visitor, visit.visited) != (new.visitor, new.visited):
-                visit = new  # 乃宿賔 … 乃宿賔 賔許: the same visit goes on
+            same = visit is not None and (visit.visitor, visit.visited) == (new.visitor, new.visited)
+            # no one visits himself (an agent misread); 乃宿賔 … 乃宿賔 賔許: the same visit goes on
+            if new.visitor != new.visited and not same:
+                if visit is not None:
+                    _end_visit(here, visit, step, ground)
+                visit = new
         if (
             actual
             and step.action.key in _MAT_ACTIONS
@@ -221,6 +226,7 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
         ):
             mat = resolve(step.location, ground)
             mat_facing = (step.facing.label, step.sequence) if step.facing else None
+        elsewhere = False  # a place away from the visited house written for one of the two
         if actual and not step.summary:
             agents = set()
             for term in step.agent:
@@ -236,7 +242,7 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                 if at_house and visit is not None:
                     pos = _at_house(step, pos, before, visit, ground)
                     if not (pos.place or "").startswith(visit.house):
-                        at_house = False  # a place of the temple written: the visit is over (below)
+                        at_house, elsewhere = False, True  # a place away from the gate: the visit is over (below)
                     elif before is None or before.place != pos.place:
                         before = None  # come to the house: no facing carried from elsewhere
                 pos = _face(step, pos, before, standing.get(who), came_from, mat_facing, bowed, ground)
@@ -271,8 +277,8 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                         here[who] = _gone(seen, step, "seen-off", ground.see_off_source)
         if visit is not None and actual and not step.summary:
             v = here.get(visit.visitor)
-            if v is not None and v.present and not (v.place or "").startswith(visit.house):
-                _end_visit(here, visit, step, ground)  # a place of the temple written for him
+            if elsewhere or (v is not None and v.present and not (v.place or "").startswith(visit.house)):
+                _end_visit(here, visit, step, ground)  # a place away from the house written for one of them
                 visit = None
             elif v is None or not v.present or (step.action.key in ground.visit_end and _by(step, visit.visitor)):
                 visit = replace(visit, left=True)  # seen off, or gone away (退): the visited one may still answer
@@ -295,6 +301,13 @@ class _Visit:
     visited: str
     house: str
     left: bool = False
+
+
+def _answers(step: Step, visit: _Visit, ground: Ground) -> bool:
+    """Whether ``step`` is the visited one's answer to the visitor going away: his bow or seeing off, with no
+    place written (士冠禮 賔拜送; 鄉射禮 賔送 | 再拜; 鄉飲酒禮 賔拜辱)."""
+    answer = step.action.key in ground.bows or step.action.key in ground.see_off
+    return _by(step, visit.visited) and not step.location and answer
 
 
 def _by(step: Step, who: str) -> bool:

@@ -136,3 +136,15 @@ def test_a_rite_that_opens_at_the_guests_gate(xiangshe):
     assert scene["role-zhuren"].place == "賔之家門外"
     step, scene = after(xiangshe, "xiangsheli/shuzhu/2/7")
     assert (step.text, scene["role-bin"].place) == ("再拜", "賔之家門外") and "role-zhuren" not in scene
+
+
+def test_the_visit_ends_with_the_guests_answer(xiangyin, xiangshe):
+    """鄉飲酒禮 主人戒賔 … 主人退 賔拜辱 (2/9, 2/10): the guest's bow is his answer at his own gate; at 乃席賔主人介
+    (4/1) the visit is over and no one is at the guest's house.  In the 記 of the 鄉射禮, 司射前戒之 (a warning)
+    takes no one anywhere."""
+    step, scene = after(xiangyin, "xiangyinjiuli/shuzhu/2/10")
+    assert (step.text, scene["role-bin"].place) == ("賔拜辱", "賔之家門外")
+    step, scene = after(xiangyin, "xiangyinjiuli/shuzhu/4/1")
+    assert step.text == "乃席賔主人介" and not [p.place for p in scene.values() if "之家" in (p.place or "")]
+    step, scene = after(xiangshe, "xiangsheli/shuzhu/259/2")
+    assert step.text == "司射前戒之" and not [p.place for p in scene.values() if "之家" in (p.place or "")]
