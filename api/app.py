@@ -476,6 +476,11 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
 
         data["statements"] = block_statements(q, str(data["block_iri"])) if data.get("block_iri") else []  # by authority
         data["derived_from"] = derived_from(q, iri)  # the statements its agent was read from
+        from yili.graph.noted import note_statements
+
+        read = note_statements(q, iri)  # each field a rule decided from a note: the statement it read
+        for r in data.get("why") or []:
+            r["statements"] = read.get(str(r["field"]), [])
         data["links"] = {
             name: _step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
         } | {"self": _step_url(service, iri)}

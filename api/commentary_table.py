@@ -1,5 +1,6 @@
 """The commentary counts ``yili-kg build`` prints: one row per edition (rite, edition, statements by
-authority, glosses, readings, citations and how many were resolved to a passage)."""
+authority, glosses, readings, citations, how many were resolved to a passage, and the step fields a rule
+decided from a statement: ``from note``, :mod:`yili.graph.noted`)."""
 
 from __future__ import annotations
 
@@ -24,11 +25,22 @@ def commentary_table(extractions: list[Any], counts: dict[tuple[str, str], dict[
     -------
     str
         Lines of text; columns: rite, edition, statements, 注, 疏, 音義, others, glosses, readings,
-        citations, resolved.
+        citations, resolved, from note.
     """
     from yili.api.cli import format_table
 
-    head = ("rite", "edition", "statements", *AUTHORITY_COLUMNS, "others", "glosses", "readings", "citations", "resolved")
+    head = (
+        "rite",
+        "edition",
+        "statements",
+        *AUTHORITY_COLUMNS,
+        "others",
+        "glosses",
+        "readings",
+        "citations",
+        "resolved",
+        "from note",
+    )
     rows: list[tuple[str, ...]] = [head]
     total = [0] * (len(head) - 2)
     for e in extractions:
@@ -43,6 +55,7 @@ def commentary_table(extractions: list[Any], counts: dict[tuple[str, str], dict[
             c.get("readings", 0),
             c.get("citations", 0),
             c.get("resolved", 0),
+            c.get("from-note", 0),
         ]
         total = [t + v for t, v in zip(total, values, strict=True)]
         rows.append((f"{e.document.rite} {e.profile.hant}".strip(), e.document.edition, *map(str, values)))

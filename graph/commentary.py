@@ -18,7 +18,9 @@ What :mod:`yili.ingest.commentary` reads is written into each edition's named gr
 - ``citation/…/{n}`` a ``yk:Citation``: ``cito:cites`` the chapter (its rite profile in the vocabulary,
   ``ykv:rite-shaolaokuishili``, held by every graph) or the work (``ykv:cited-liji``),
   ``yk:citedPassage`` the block quoted with ``yk:citedStart``/``yk:citedEnd``
-  and ``yk:quote``, when the chapter is in the build and the words are found there.
+  and ``yk:quote``, when the chapter is in the build and the words are found there;
+- ``step yk:agentFromNote statement`` (and ``prov:wasDerivedFrom``) where a rule decided the step's field
+  from a sentence of that statement (:mod:`yili.graph.noted`).
 
 The selectors, bodies and targets are IRIs of their own (the annotation's IRI with ``#body``,
 ``#target``, ``#position``, ``#quote``), so the same input gives the same graph, byte for byte.
@@ -76,7 +78,8 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
     Returns
     -------
     dict[tuple[str, str], dict[str, int]]
-        (rite, edition) → the counts of :meth:`~yili.ingest.commentary.Commentary.counts`.
+        (rite, edition) → the counts of :meth:`~yili.ingest.commentary.Commentary.counts`, and ``from-note``:
+        the step fields a rule decided from a statement, linked to it (:mod:`yili.graph.noted`).
     """
 
     terms = terms_from_graph(vocabulary)
@@ -85,15 +88,17 @@ def add_commentary(builder: Any, extractions: list[Extraction], vocabulary: Grap
     for extraction, commentary in zip(extractions, read_all(extractions, terms), strict=True):
         doc = extraction.document
         counts[(doc.rite, doc.edition)] = commentary.counts()
-        _add_edition(builder, extraction, commentary, concepts, vocabulary)
+        links = _add_edition(builder, extraction, commentary, concepts, vocabulary)
+        counts[(doc.rite, doc.edition)]["from-note"] = sum(n for rule, n in links.items() if rule != "unplaced")
     return counts
 
 
 def _add_edition(
     builder: Any, extraction: Extraction, commentary: Commentary, concepts: dict[str, URIRef], vocabulary: Graph
-) -> None:
+) -> dict[str, int]:
     """The commentary of one edition into ``builder``'s quads (its statements, glosses, readings, citations and the
-    statements its steps are derived from), in the edition's named graph."""
+    statements its steps are derived from: :mod:`yili.graph.noted`), in the edition's named graph.  Returns rule
+    id → the step fields it decided from a note, linked to their statement (:func:`yili.graph.noted.add_note_links`)."""
     from yili.graph.build import _DCTERMS, _RDF, _GraphWriter, _lit, _rebase, edition_graph_iri
     from yili.ingest.layouts import page_at, page_markers
 
@@ -220,58 +225,10 @@ def _add_edition(
             g.add((ci, yk.citedStart, _lit(p.start)))
             g.add((ci, yk.citedEnd, _lit(p.end)))
             g.add((ci, yk.quote, _lit(p.quote)))
-    _derivations(g, extraction, commentary, st_iri, vocabulary, b)
+    from yili.graph.build import step_iri
+    from yili.graph.noted import add_note_links
 
-
-NOTE_DOERS = "agent.noted-doers"
-"""The agent rule (:func:`yili.ingest.agents.noted_doers`) of a step whose agent the extractor read from a
-``V者X為之`` sentence of the note (:func:`yili.ingest.pipeline.doers`)."""
-
-
-def _derivations(g: Any, extraction: Extraction, commentary: Commentary, st_iri: dict, vocabulary: Graph, b: str) -> None:
-    """``step prov:wasDerivedFrom statement`` where the extractor read the step's agent from 鄭玄's note on
-    its block: a ``V者X為之`` sentence (士冠 註 徹者贊冠者主人之贊者為之; the step's note says so), or a
-    ``X Y也`` sentence naming a word of the step's text as the agent's role (特牲 註 利佐食也: the step
-    written 利 has the 佐食 as its agent; :func:`yili.ingest.pipeline.identifications`)."""
-    from rdflib.namespace import PROV
-
-    by_block: dict[int, list] = {}
-    for st in commentary.statements:
-        if st.authority == "person-zhengxuan":
-            by_block.setdefault(st.block, []).append(st)
-    labels: dict[str, list[str]] = {}
-    for step in extraction.steps:
-        notes = by_block.get(step.block)
-        if not notes:
-            continue
-        derived = set()
-        if step.decided("agent") == NOTE_DOERS:
-            derived |= {(st.block, st.ordinal) for st in notes if "為之" in st.text or "爲之" in st.text}
-        for term in step.agent:
-            if not term.iri:
-                continue
-            if term.iri not in labels:
-                concept = URIRef(term.iri)
-                labels[term.iri] = sorted(
-                    {str(x) for p in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel) for x in vocabulary.objects(concept, p)}
-                )
-            words = {step.text[i : i + n] for n in (1, 2, 3) for i in range(len(step.text) - n + 1)}
-            for st in notes:
-                # the sentence opens the note or follows a 也, as the extractor reads it (命卿大夫也 names no one)
-                opens = (st.text[st.body :],) + tuple(
-                    st.text[i + 1 :] for i in range(st.body, len(st.text)) if st.text[i] == "也"
-                )
-                if any(
-                    o.startswith(f"{w}{label}也")
-                    for o in opens
-                    for w in words
-                    for label in labels[term.iri]
-                    if w != label and len(label) > 1
-                ):
-                    derived.add((st.block, st.ordinal))
-        if derived:
-            from yili.graph.build import step_iri
-
-            iri = step_iri(step, b)
-            for key in sorted(derived):
-                g.add((iri, URIRef(str(PROV.wasDerivedFrom)), st_iri[key]))
+    # the statements the rules of the commentary read (Step.noted): yk:agentFromNote, prov:wasDerivedFrom
+    return add_note_links(
+        g, extraction.steps, commentary.statements, lambda st: st_iri[(st.block, st.ordinal)], lambda s: step_iri(s, b), yk
+    )

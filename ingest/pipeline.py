@@ -19,6 +19,7 @@ from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause, goes_on_with_words, opens_with_words, segment
 from yili.ingest.document import LAYER_NOTE, Block, Document
 from yili.ingest.layouts import page_at, page_markers
+from yili.ingest.noted import NotesRead, from_notes
 from yili.ingest.resolver import StepResolver
 from yili.ingest.rites import identify
 from yili.ingest.rules import decision, redecide
@@ -106,7 +107,9 @@ def appendix_within(block: Block, text: str) -> int | None:
     return None
 
 
-def identifications(block: Block, profile: RiteProfile, vocabulary: Vocabulary) -> tuple[dict[str, Concept], dict[str, Concept]]:
+def identifications(
+    block: Block, profile: RiteProfile, vocabulary: Vocabulary, read: dict[str, tuple[int, int]] | None = None
+) -> tuple[dict[str, Concept], dict[str, Concept]]:
     """Who the note on a block says a word of its classic names: ``註曰利佐食也`` (特牲: 利 is the
     佐食), ``註曰主人壻也`` (士昏: from here the 主人 is the groom).
 
@@ -119,6 +122,9 @@ def identifications(block: Block, profile: RiteProfile, vocabulary: Vocabulary) 
     the 宰夫 is not of the cast) changes nothing; an act word (拜送賓也) is no name.  When X is itself
     a role, the note says who it is in this block only (士冠 註 贊者衆賔也), unless X is the rite's
     host: who the host is changes from there on (士昏 註 主人壻也).
+
+    ``read``, if given, is filled with written form → the span of the note sentence ``XY也`` that names it
+    (code points into the document, 0-based, end-exclusive: :mod:`yili.ingest.noted` links the steps to it).
 
     Returns
     -------
@@ -153,17 +159,25 @@ def identifications(block: Block, profile: RiteProfile, vocabulary: Vocabulary) 
                     local[x] = role
                 else:
                     out[x] = role
+                if read is not None:
+                    spans = piece.reading_spans
+                    read[x] = (spans[m.start(1)][0], spans[m.start(1) + len(sentence)][1])  # XY也, 也 included
                 break
     return out, local
 
 
-def doers(block: Block, profile: RiteProfile, vocabulary: Vocabulary) -> dict[str, tuple[Concept, ...]]:
+def doers(
+    block: Block, profile: RiteProfile, vocabulary: Vocabulary, read: dict[str, tuple[int, int]] | None = None
+) -> dict[str, tuple[Concept, ...]]:
     """Who the note on a block says does an act of its classic: ``註曰徹者賛冠者主人之賛者為之`` (士冠:
     the clearing is done by the capping assistant and the host's assistant).
 
     A rule of the language of the commentary: a note sentence ``V者X為之`` ("the one who Vs: X does it"),
     with V an act written in the block's classic text and X one or more roles of the rite's cast (their
     labels run together, or joined by 與/及), says who does V in this block.
+
+    ``read``, if given, is filled with action key → the span of the sentence ``V者X為之`` (code points into the
+    document, 0-based, end-exclusive: :mod:`yili.ingest.noted` links the steps to it).
 
     Returns
     -------
@@ -200,8 +214,10 @@ def doers(block: Block, profile: RiteProfile, vocabulary: Vocabulary) -> dict[st
         text = piece.reading_text
         for m in re.finditer(r"([^\s○也曰者]{1,2})者([^\s○也曰]{2,14}?)為之", text):
             act, roles = act_of(m.group(1)), roles_at(m.group(2))
-            if act is not None and roles:
-                out.setdefault(act.key, roles)
+            if act is not None and roles and act.key not in out:
+                out[act.key] = roles
+                if read is not None:
+                    read[act.key] = (piece.reading_spans[m.start()][0], piece.reading_spans[m.end() - 1][1])
     return out
 
 
@@ -326,13 +342,19 @@ class Extractor:
         toasts: list[Toast] = []
         identified: dict[str, Concept] = {}
         words: str | None = None
+        names_read: dict[str, tuple[Concept, tuple[int, int]]] = {}  # form → (role, the note's span), held
+        notes_read: dict[int, NotesRead] = {}  # block → what its notes said that the extractor used
         for block in document.blocks:
             if resolver.part != "ji" and block.classic.reading_text.lstrip("○\u3000 ").startswith(g.APPENDIX_MARK):
                 resolver.begin_appendix()
             appendix_at = appendix_within(block, document.text) if resolver.part != "ji" else None
-            held, local = identifications(block, profile, self.vocabulary)
+            spans: dict[str, tuple[int, int]] = {}
+            held, local = identifications(block, profile, self.vocabulary, spans)
             identified.update(held)
-            resolver.noted_doers = doers(block, profile, self.vocabulary)
+            names_read.update((x, (c, spans[x])) for x, c in held.items())
+            read = NotesRead(names={**names_read, **{x: (c, spans[x]) for x, c in local.items()}})
+            resolver.noted_doers = doers(block, profile, self.vocabulary, read.doers)
+            notes_read[block.number] = read
             tokens = self.tokenizer.tokenize_piece(block.classic, {**readings, **identified, **local}, cast)
             tokens = _title_as_heading(tokens, profile, opening=not resolver.steps)
             words = _words_of_rite(tokens, block.classic.reading_text, resolver, words)
@@ -347,6 +369,7 @@ class Extractor:
             _read_clauses(resolver, clauses, appendix_at, toasts)
         steps = resolver.steps
         _receivers_from_what_follows(toasts, steps)
+        steps = [from_notes(s, notes_read[s.block]) if s.block in notes_read else s for s in steps]
         markers = page_markers(document.text)
         if markers:  # each step knows the edition's page it begins on
             steps = [replace(s, page=page_at(markers, s.char_start)) for s in steps]

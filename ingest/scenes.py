@@ -14,7 +14,10 @@ and whose steps each flight is, with the sentences they rest on):
 4. ``stand``: 即位, 立 with no place: his standing place (位), the last place he took with such a verb.
 5. ``back``: 反, 反位 (with no place): back where he came from, the place before his last move (註 反還也;
    燕禮 賔西階上拜, 筵前受爵, 反位: to the head of the west steps).  ``return``: 復位, 復 (with no place, or
-   其位): back to his standing place.
+   其位): back to his standing place.  ``first-place``: 復初位 (初: at first): back to the first place he
+   stood at (written, or taken with 即位 / 立) on the level he is on, the hall or below it (鄉飲酒禮
+   賔介降衆賔皆降復初位: the 衆賔, gone down, go back to 門左, where they stood on entering; 士冠禮
+   主人升復初位: the host, gone up, back to 序端, where he stood on the hall).
 6. ``mat``: 就席 / 即席: to the mat laid for the rite (布席于…, 筵于…), else the guest's mat (戶牖間).
 7. ``enter``: 入 inside the gate.  ``exit``: 出 with no place written takes him out of the scene (鄉飲酒禮
    賔出衆賔皆出主人送于門外再拜); with a place (出門左) he is there.  ``seen-off``: the one a step sees off
@@ -22,11 +25,21 @@ and whose steps each flight is, with the sentences they rest on):
    with 入; if the text makes him act before that, he acts outside the gate (``outside``: 門外).
 8. otherwise he stays where he was (``near`` for 進 退 辟 還: a short move).
 
+A visit (``ykg:visit`` in ``ground.ttl``: 戒, 宿 the guest, with no place written) takes the scene to the
+gate of the visited one's house: the visitor and the visited, while it lasts, are at ``賔之家門外`` (rule
+``guest-house``; no point on the host's plan), and a gate place written for them is that house's
+(士冠禮 乃宿賔 賔如主人服出門左西面再拜: 賔之家門左, not the host's 門左).  Once the visitor is seen
+off or goes away (退), it ends at the first step that is not the visited one's bow or seeing off (鄉射禮
+主人退 賔送 再拜: the guest bows at his own gate); it ends at once when a place away from the gate (or of
+the temple, 廟) is written for either.  The visited one then stays at home, out of the scene
+(``at-home``).  No visit opens in the 記 (司射前戒之: a warning, no visit), nor when the step's agent is
+the one visited (an agent misread).
+
 The rules of facing, in order (``facing_rule``):
 
 - ``written``: a facing written at the step (西面).
-- ``stand``, ``return``, ``back``: 即位 / 立 with no place (or at the place of his standing place), 復位,
-  反位 take the facing of the position they go back to (the standing place keeps the facing written when
+- ``stand``, ``return``, ``back``, ``first-place``: 即位 / 立 with no place (or at the place of his standing
+  place), 復位, 反位, 復初位 take the facing of the position they go back to (the standing place keeps the facing written when
   it was taken: 即位于門東西面).
 - ``mat``: 即席 faces the way the mat was laid (士冠禮 布席于門中闑西閾外西面 … 即席坐西面).
 - ``bow``: a bow (拜, 再拜, 荅拜, 拜送 …: ``ykg:bow``) by one at a place where the rite has already written
@@ -38,15 +51,20 @@ The rules of facing, in order (``facing_rule``):
 - ``enter``: 入 faces north, towards the hall (釋宫 宫必南鄉).
 - otherwise the last facing holds (its status, rule and step unchanged).
 
+An inferred facing is written in the script of the text: in simplified characters when the steps are
+(the 燕禮 excerpt: 东面, not 東面; OpenCC's ``t2s`` table), as a written one is.
+
 A person enters the scene the first time a step makes him its agent; no rule moves anyone who is not an
 agent, except the one a step sees off.  Plain records only: no RDF.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 
 from yili.ingest.ground import Spot, resolve
+from yili.ingest.reading import looks_traditional
 from yili.ingest.steps import Step
 from yili.ontology.ground import Ground, load_ground
 
@@ -55,6 +73,23 @@ _MAT_ACTIONS = ("action-bu-spread", "action-she", "action-xi-mat")
 """Acts that lay a mat when their object is a mat (布席于門中, 設席, 筵于戶西)."""
 _MATS = ("席", "筵")
 _OWN_PLACE = ("其位", "位")
+_FIRST_PLACE = "初位"
+"""復初位: the place first held (初: at first)."""
+_FIRST_PLACE_SOURCE = "鄉飲酒禮 賔介降衆賔皆降復初位; 士冠禮 主人升復初位 (初位: the place he first stood at there, 初 at first)"
+
+
+@cache
+def _t2s():  # type: ignore[no-untyped-def]
+    """OpenCC's traditional → simplified converter (loaded once)."""
+    from opencc import OpenCC
+
+    return OpenCC("t2s")
+
+
+def in_script(facing: str, traditional: bool) -> str:
+    """``facing`` (as ``ontology/ground.ttl`` writes it, in traditional characters: 東面) in the script of
+    a text: unchanged for a traditional text, in simplified characters otherwise (东面)."""
+    return facing if traditional else _t2s().convert(facing)
 
 
 @dataclass(frozen=True)
@@ -153,13 +188,36 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
     """As :func:`scenes`, with those who went out kept (``present`` False)."""
     here: dict[str, Position] = {}
     standing: dict[str, Position] = {}
+    held: dict[str, list[Position]] = {}  # the places each one stood at (written, or by 即位 / 立), in order (復初位)
+    traditional = looks_traditional("".join(s.text for s in steps))
     previous: dict[str, Position] = {}  # where each one was before his last move
     bowed: dict[str, tuple[str, int]] = {}  # person and place (feature, relations) → the facing last written for his bow there
     mat: Spot | None = None
     mat_facing: tuple[str, int] | None = None
+    visit: _Visit | None = None
     out: list[dict[str, Position]] = []
     for step in steps:
         actual = step.mode == "actual"
+        if actual and not step.summary and visit is not None and visit.left and not _answers(step, visit, ground):
+            _end_visit(here, visit, step, ground)  # the visitor went away (退) and the visited one has answered
+            visit = None
+        if (
+            actual
+            and not step.summary
+            and step.action.key in ground.visit
+            and step.recipient
+            and step.agent
+            and not step.location
+            and step.part == "narrative"
+        ):
+            guest, host = step.recipient[0], step.agent[0]
+            new = _Visit(host.key or host.label, guest.key or guest.label, guest.label + _HOUSE)
+            same = visit is not None and (visit.visitor, visit.visited) == (new.visitor, new.visited)
+            # no one visits himself (an agent misread); 乃宿賔 … 乃宿賔 賔許: the same visit goes on
+            if new.visitor != new.visited and not same:
+                if visit is not None:
+                    _end_visit(here, visit, step, ground)
+                visit = new
         if (
             actual
             and step.action.key in _MAT_ACTIONS
@@ -168,6 +226,7 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
         ):
             mat = resolve(step.location, ground)
             mat_facing = (step.facing.label, step.sequence) if step.facing else None
+        elsewhere = False  # a place away from the visited house written for one of the two
         if actual and not step.summary:
             agents = set()
             for term in step.agent:
@@ -177,11 +236,29 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                 agents.add(who)
                 before = here.get(who)
                 came_from = previous.get(who)
-                pos = _move(step, who, term.label, before, standing.get(who), mat, ground, came_from)
+                first = _first_place(held.get(who, ()), before)
+                pos = _move(step, who, term.label, before, standing.get(who), mat, ground, came_from, first)
+                at_house = visit is not None and who in (visit.visitor, visit.visited)
+                if at_house and visit is not None:
+                    pos = _at_house(step, pos, before, visit, ground)
+                    if not (pos.place or "").startswith(visit.house):
+                        at_house, elsewhere = False, True  # a place away from the gate: the visit is over (below)
+                    elif before is None or before.place != pos.place:
+                        before = None  # come to the house: no facing carried from elsewhere
                 pos = _face(step, pos, before, standing.get(who), came_from, mat_facing, bowed, ground)
+                if pos.rule == "first-place" and pos.step == step.sequence and not step.facing and first and first.facing:
+                    why = f"{_FIRST_PLACE_SOURCE}; the facing of {first.place}"
+                    pos = replace(pos, facing=first.facing, facing_status=INFERRED, facing_rule="first-place",
+                                  facing_step=step.sequence, facing_source=why)  # fmt: skip
+                if pos.facing and pos.facing_status == INFERRED and pos.facing_step == step.sequence:
+                    pos = replace(pos, facing=in_script(pos.facing, traditional))
+                if pos.present and pos.y is not None and pos.step == step.sequence and pos.rule in ("written", "stand"):
+                    held.setdefault(who, []).append(pos)
+                here[who] = pos
+                if at_house:
+                    continue  # the guest's house is no place to come back to on the host's plan
                 if before is not None and before.place != pos.place:
                     previous[who] = before
-                here[who] = pos
                 motion = ground.motions.get(step.action.key)
                 if motion is not None and motion.kind == "stand" and pos.place is not None:
                     standing[who] = pos
@@ -198,8 +275,77 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                     if seen is not None and seen.present and who not in agents:
                         previous[who] = seen
                         here[who] = _gone(seen, step, "seen-off", ground.see_off_source)
+        if visit is not None and actual and not step.summary:
+            v = here.get(visit.visitor)
+            if elsewhere or (v is not None and v.present and not (v.place or "").startswith(visit.house)):
+                _end_visit(here, visit, step, ground)  # a place away from the house written for one of them
+                visit = None
+            elif v is None or not v.present or (step.action.key in ground.visit_end and _by(step, visit.visitor)):
+                visit = replace(visit, left=True)  # seen off, or gone away (退): the visited one may still answer
         out.append(dict(here))
     return out
+
+
+_HOUSE = "之家"
+"""賔之家: the house of the visited one, as the text names it (士冠禮 擯者告期于賔之家)."""
+_TEMPLE = "廟"
+"""A place of the temple (廟門之外) is the host's: a visit is over when the text writes one for the visitor."""
+
+
+@dataclass(frozen=True)
+class _Visit:
+    """A visit under way: the visitor and the visited (role keys), the house (賔之家), whether the
+    visitor has gone away (退)."""
+
+    visitor: str
+    visited: str
+    house: str
+    left: bool = False
+
+
+def _answers(step: Step, visit: _Visit, ground: Ground) -> bool:
+    """Whether ``step`` is the visited one's answer to the visitor going away: his bow or seeing off, with no
+    place written (士冠禮 賔拜送; 鄉射禮 賔送 | 再拜; 鄉飲酒禮 賔拜辱)."""
+    answer = step.action.key in ground.bows or step.action.key in ground.see_off
+    return _by(step, visit.visited) and not step.location and answer
+
+
+def _by(step: Step, who: str) -> bool:
+    """Whether ``who`` (a role key or a name as written) is an agent of ``step``."""
+    return any((t.key or t.label) == who for t in step.agent)
+
+
+def _at_house(step: Step, pos: Position, before: Position | None, visit: _Visit, ground: Ground) -> Position:
+    """``pos`` of the visitor or the visited during a visit: a gate place written for him is at the house's
+    gate (門左: 賔之家門左), a place of the temple is his own (the visit is over), any other place at the
+    house's gate (賔之家門外: rule ``guest-house``)."""
+    loc = step.location or ""
+    if pos.step == step.sequence and pos.rule == "written" and loc:
+        if _TEMPLE in loc or "門" not in loc:
+            return pos
+        return replace(pos, place=visit.house + loc, x=None, y=None, source=ground.visit_source)
+    if before is not None and before.present and (before.place or "").startswith(visit.house):
+        return before  # at the house already (賔之家門左): he stays there
+    gate = visit.house + "門外"
+    return Position(pos.person, pos.role, gate, None, None, None, INFERRED, step.sequence, "guest-house", ground.visit_source)
+
+
+def _end_visit(here: dict[str, Position], visit: _Visit, step: Step, ground: Ground) -> None:
+    """The visit is over at ``step``: whoever is still at the visited house's gate goes out of the scene
+    (the visited one stays at home, rule ``at-home``)."""
+    for who in (visit.visited, visit.visitor):
+        p = here.get(who)
+        if p is not None and p.present and (p.place or "").startswith(visit.house):
+            here[who] = _gone(p, step, "at-home", ground.visit_source)
+
+
+def _first_place(held: list[Position] | tuple[()], now: Position | None) -> Position | None:
+    """The first of the places ``held`` (in order) on the level ``now`` is on: the hall and the rooms
+    behind it (y ≥ 0), or below it (the court, the gate); None if he held none there or is nowhere."""
+    if now is None or not now.present or now.y is None:
+        return None
+    up = now.y >= 0
+    return next((p for p in held if (p.y is not None and p.y >= 0) == up), None)
 
 
 def _where(spot: Spot) -> str:
@@ -285,9 +431,10 @@ def _move(
     mat: Spot | None,
     ground: Ground,
     came_from: Position | None = None,
+    first: Position | None = None,
 ) -> Position:
     """The position of ``role`` after ``step`` (the rules of place of the module, in order; the facing is
-    left to :func:`_face`)."""
+    left to :func:`_face`); ``first`` is the first place he held (for 復初位)."""
     motion = ground.motions.get(step.action.key)
     kind = motion.kind if motion else None
     written = resolve(step.location, ground) if step.location and step.location not in _OWN_PLACE else None
@@ -334,6 +481,8 @@ def _move(
     if out:  # the text makes him act before it brings him in: he is outside the gate
         spot = resolve("門外", ground)
         return at("門外", spot, INFERRED, "outside", "he went out (出) and the text has not brought him in (入)")
+    if kind in ("stand", "return") and _FIRST_PLACE in step.text and first is not None and not step.location:
+        return at(first.place, _spot(first), INFERRED, "first-place", _FIRST_PLACE_SOURCE)
     if kind == "back" and came_from is not None and came_from.present:
         return at(came_from.place, _spot(came_from), INFERRED, "back", motion.source if motion else "")
     if kind in ("stand", "return", "back") and standing is not None:
@@ -422,38 +571,42 @@ def _kind(step: Step, ground: Ground) -> str:
 def furnishings(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -> list[Item]:
     """The vessels, mats and things the text sets out at a place, in order: each actual step whose act
     sets out (``ykg:set-out``: 設, 陳, 布, 筵, 具饌) with an object and a written location that resolves on
-    the plan.  A later actual step that clears away (徹) an object of the same name marks the last such
-    item not yet cleared ``removed`` at that step.
+    the plan.  A location set relative to a thing set out before (:func:`relative_to_item`: 士冠禮
+    側尊一甒醴在服北, north of the clothes laid out in the 房; 蒲筵二在南, south of the last thing set out)
+    is placed from that thing; what is set there is the object, or, when the clause reads ``X在…``, X as
+    written (側尊一甒醴, 蒲筵二).  A later actual step that clears away (徹) an object of the same name marks
+    the last such item not yet cleared ``removed`` at that step.
 
     Returns
     -------
     list[Item]
-        In the order of the steps; a step with an unresolved location (服北: a place set by the rite) or
-        no object gives none.
+        In the order of the steps; a step with a location that neither resolves nor names a thing set out
+        (其所), or with nothing set out, gives none.
     """
     ground = ground or load_ground()
     out: list[Item] = []
     for step in steps:
         if step.mode != "actual":
             continue
-        if step.action.key in ground.set_out and step.object and step.location:
+        if step.action.key in ground.set_out and step.location:
             spot = resolve(step.location, ground)
-            if spot is None:
+            name = step.object
+            source = ground.set_out_source
+            if spot is not None:
+                x, y = spot.x, spot.y
+            else:
+                found = relative_to_item(step.location, out, ground)
+                if found is None:
+                    continue
+                anchor, x, y = found
+                thing = _thing_before(step)
+                if thing and (not name or name in step.location):
+                    name = thing  # 側尊一甒醴在服北: the jar, not the 服 it is north of
+                source += f"; placed from the {anchor.object} set out at {anchor.place} (step {anchor.step})"
+            if not name:
                 continue
             facing = step.facing.label if step.facing else None
-            out.append(
-                Item(
-                    step.sequence,
-                    step.object,
-                    _kind(step, ground),
-                    step.location,
-                    spot.x,
-                    spot.y,
-                    facing,
-                    None,
-                    ground.set_out_source,
-                )
-            )
+            out.append(Item(step.sequence, name, _kind_of(name, step, ground), step.location, x, y, facing, None, source))
         elif step.action.key in ground.clear and step.object:
             for name in step.object.split("+"):
                 for k in range(len(out) - 1, -1, -1):
@@ -464,6 +617,66 @@ def furnishings(steps: tuple[Step, ...] | list[Step], ground: Ground | None = No
                         )
                         break
     return out
+
+
+def relative_to_item(location: str, items: list[Item], ground: Ground) -> tuple[Item, float, float] | None:
+    """A location set relative to a thing already set out: the name of an item not cleared away followed
+    by relation words (服北: north of the 服), or relation words alone (南: from the last item not cleared
+    away, as the text lists things in order: 櫛實于簞 蒲筵二在南).  A rule of the language of the 儀禮
+    (士冠禮 側尊一甒醴在服北; 蒲筵二在南).
+
+    Parameters
+    ----------
+    location : str
+        ``Step.location`` (a location :func:`~yili.ingest.ground.resolve` does not place).
+    items : list[Item]
+        The items set out so far, in order.
+    ground : Ground
+
+    Returns
+    -------
+    (Item, x, y) or None
+        The item it is placed from and the point (depths of the hall: x east, y north), moved from the
+        item's point by each relation word (``ontology/ground.ttl``: 北 one way, 南 the other …); None
+        if the location names no item, or has a word after it that is no relation (上 and 下 of a flight
+        of steps are none here).
+    """
+    relations = {lab: r for r in ground.relations for lab in r.labels}
+    standing = [it for it in items if it.removed is None]
+    candidates: list[tuple[int, Item, str]] = []
+    for it in standing:
+        for name in {it.object, *it.object.split("+")}:
+            if name and location.startswith(name):
+                candidates.append((len(name), it, location[len(name) :]))
+    if candidates:
+        _n, anchor, rest = max(candidates, key=lambda c: (c[0], c[1].step))  # the longest name, the latest item
+    elif standing:
+        anchor, rest = standing[-1], location
+    else:
+        return None
+    rest = rest.removeprefix("之")
+    if not rest or any(ch not in relations or relations[ch].use for ch in rest):
+        return None
+    x, y = anchor.x, anchor.y
+    for ch in rest:
+        x, y = x + relations[ch].dx, y + relations[ch].dy
+    return anchor, round(x, 4), round(y, 4)
+
+
+def _thing_before(step: Step) -> str | None:
+    """X of a clause ``X在<location>`` (蒲筵二在南: 蒲筵二), as written; None if the clause is not so."""
+    at = step.text.find("在" + (step.location or ""))
+    return step.text[:at] or None if at > 0 else None
+
+
+def _kind_of(name: str, step: Step, ground: Ground) -> str:
+    """The kind of what is set out under ``name``: the object's (:func:`_kind`) when it is the step's
+    object, else by the words of ``name`` (蒲筵二 a mat, 側尊一甒醴 a vessel)."""
+    if name == step.object:
+        return _kind(step, ground)
+    if any(m in name for m in _MATS):
+        return MAT
+    return VESSEL if any(w in name for w in ground.vessel_words) else THING
 
 
 @dataclass(frozen=True)
@@ -499,8 +712,9 @@ class SceneCheck:
 
 def same_place(place: str | None, written: str, ground: Ground | None = None) -> bool:
     """Whether a scene's ``place`` is the location ``written``: the same text, or the feature it resolves
-    to is the written one's or one of its parts (阼階上 of 阼階)."""
-    if place == written:
+    to is the written one's or one of its parts (阼階上 of 阼階); at a visited house, the place written there
+    (賔之家門左 is 門左)."""
+    if place == written or (place and _HOUSE in place and place.split(_HOUSE, 1)[1] == written):
         return True
     ground = ground or load_ground()
     want, got = resolve(written, ground), resolve(place, ground)

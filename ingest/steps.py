@@ -94,6 +94,12 @@ class Step:
     why : tuple[tuple[str, str], ...]
         The rule that decided each field (field, rule id), in the order of :data:`yili.ingest.rules.FIELDS`
         (:mod:`yili.ingest.rules`: ``("agent", "agent.carried-over")``).
+    noted : tuple[tuple[str, int, int], ...]
+        For a field a rule decided from the commentary (:data:`yili.ingest.noted.NOTE_RULES`): (field,
+        start, end) of the note sentence it read, code points into the document, 0-based, end-exclusive
+        (特牲 利洗散: ``("agent", …)`` the span of 利佐食也).  Empty for most steps; not in
+        :meth:`as_record` (the JSON Lines of ``yili-kg steps`` do not carry it; the graph links the
+        step to the statement: ``yk:agentFromNote``).
     """
 
     key: str
@@ -126,6 +132,7 @@ class Step:
     notes: tuple[str, ...] = ()
     page: str | None = None
     why: tuple[tuple[str, str], ...] = ()
+    noted: tuple[tuple[str, int, int], ...] = ()
 
     def decided(self, field: str) -> str | None:
         """The id of the rule that decided ``field`` (``agent``), or None if none is recorded."""

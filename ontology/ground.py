@@ -129,7 +129,9 @@ class Ground:
     who then leaves the scene (``ykg:see-off``, with ``see_off_source``); ``set_out`` the acts that set
     out a vessel, a mat or a thing at a written place (``ykg:set-out``) and ``clear`` those that clear
     them away (``ykg:clear-away``), each with its sentence; ``vessel_words`` the words that make what is
-    set out a vessel (``yk:vesselWord``).  All sorted."""
+    set out a vessel (``yk:vesselWord``); ``visit`` the acts by which one goes to another's house (戒, 宿, 速
+    the guest: ``ykg:visit``, with ``visit_source``), after which the two meet at that house's gate, and
+    ``visit_end`` the visitor's acts of going away (退).  All sorted."""
 
     features: dict[str, Feature]
     relations: tuple[Relation, ...]
@@ -145,6 +147,9 @@ class Ground:
     clear: tuple[str, ...] = ()
     clear_source: str = ""
     vessel_words: tuple[str, ...] = ()
+    visit: tuple[str, ...] = ()
+    visit_source: str = ""
+    visit_end: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -243,11 +248,14 @@ def load_ground() -> Ground:
     see_off, see_off_source = acts("LeaveRule")
     set_out, set_out_source = acts("SetOutRule")
     clear, clear_source = acts("ClearRule")
+    visit, visit_source = acts("VisitRule")
+    visit_end = tuple(sorted({str(o).rsplit("/", 1)[-1] for o in g.objects(None, URIRef(_YK + "endAction"))}))
     vessel_words = tuple(sorted({str(o) for o in g.objects(None, URIRef(_YK + "vesselWord"))}))
     return Ground(
         features=features, relations=tuple(relations), motions=motions, stairs_of=stairs_of, stairs_source=stairs_source,
         bows=bows, bow_source=bow_source, see_off=see_off, see_off_source=see_off_source,
         set_out=set_out, set_out_source=set_out_source, clear=clear, clear_source=clear_source, vessel_words=vessel_words,
+        visit=visit, visit_source=visit_source, visit_end=visit_end,
     )  # fmt: skip
 
 

@@ -330,6 +330,13 @@ async function renderPlan(rite, params, token) {
       people.append(g);
 
     }
+    // those present at a place with no point on this plan (賔之家門外: at the guest's own gate; 序端)
+    const elsewhere = [...now.values()].filter((m) => m.x === null || m.y === null);
+    const away = document.getElementById("plan-elsewhere");
+    away.hidden = !elsewhere.length;
+    away.replaceChildren(...(elsewhere.length ? [el("span", { lang: "en" }, "Not on the plan: "),
+      ...elsewhere.flatMap((m, i) => [i ? " · " : "", el("span", { class: "elsewhere", "data-person": m.person, "data-place": m.place || "" },
+        `${m.person} ${m.place || "?"}${m.facing ? " " + m.facing : ""}`)])] : []));
     document.getElementById("plan-seq").textContent = step ? `step ${seq} of ${chain.length}` : "";
     const st = step ? stageOf.get(step.id) : null;
     const ph = step ? phaseOf.get(step.id) : null;
@@ -802,7 +809,12 @@ function rulesSection(s) {
     el("dl", { class: "why", lang: "en" }, rules.map((r) => [
       el("dt", {}, r.field),
       el("dd", { title: r.doc || "" }, el("code", { class: `rule rule-${r.field}` }, r.rule),
-        r.cites ? el("span", { class: "cites", lang: "zh-Hant" }, ` ${r.cites}`) : null),
+        r.cites ? el("span", { class: "cites", lang: "zh-Hant" }, ` ${r.cites}`) : null,
+        // the commentary statement the rule read to decide this field (yk:agentFromNote): who says it, and what
+        (r.statements || []).map((st) => el("blockquote", { class: "from-note", lang: "zh-Hant", "data-statement": st.statement },
+          el("span", { class: "who" }, st.authority || st.authority_label || "?",
+            st.authority_label && st.authority_label !== st.authority ? el("small", {}, ` ${st.authority_label}`) : null),
+          " ", el("span", { class: "text" }, st.text)))),
     ])));
 }
 
@@ -824,7 +836,7 @@ function commentarySection(s) {
       statements.map((st) => el("div", { class: (s.derived_from || []).includes(st.statement) ? "comment statement decides" : "comment statement" },
         el("p", { class: "who" }, st.authority || st.authority_label || "?",
           st.authority_label && st.authority_label !== st.authority ? el("small", {}, ` ${st.authority_label}`) : null,
-          (s.derived_from || []).includes(st.statement) ? el("small", { class: "why", lang: "en" }, " — the graph reads this step's agent from it") : null),
+          (s.derived_from || []).includes(st.statement) ? el("small", { class: "why", lang: "en" }, " — the graph reads a field of this step from it (see 據 above)") : null),
         el("p", { class: "text" }, st.text),
         st.glosses.length || st.readings.length ? el("p", { class: "glosses" },
           st.glosses.map((g) => el("span", { class: "glossed" }, `${g.term}：${g.gloss_text}`)),

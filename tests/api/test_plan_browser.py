@@ -151,3 +151,43 @@ def test_the_timeline_runs_by_yang_fus_stages_where_yilitu_covers_the_rite(tab: 
     # each step shows its phase beside it
     assert page.eval_on_selector_all("#timeline li .phase-tag", "ts => ts.length") > 300
     tab.assert_clean()
+
+
+def test_the_plan_draws_the_things_set_relative_to_another(tab: Tab, server: str) -> None:  # noqa: F811
+    """士冠禮 蒲筵二在南 (32/1), 側尊一甒醴在服北 (33/1): south and north of the clothes laid out in the 房
+    (陳服於房中西墉下東領北上, 26/1), drawn from the step that sets them out."""
+    with httpx.Client(base_url=server, timeout=30) as api:
+        steps = api.get("/steps", params={"rite": "shiguanli", "limit": 1000}).json()["items"]
+    seq = {s["url"]: s["sequence"] for s in steps}
+    page = tab.page
+    page.goto(server + "/#plan?rite=shiguanli")
+    tab.wait_rendered("plan")
+    _slide(page, seq["/steps/shiguanli/shuzhu/32/1"] - 1)
+    assert "服@房中西墉下東" in _things(page) and "蒲筵二@南" not in _things(page)
+    _slide(page, seq["/steps/shiguanli/shuzhu/33/1"])
+    things = _things(page)
+    clothes, mats, jar = things["服@房中西墉下東"], things["蒲筵二@南"], things["側尊一甒醴@服北"]
+    assert (float(clothes["x"]), float(clothes["y"])) == (0.5, 1.5)
+    assert (mats["kind"], float(mats["x"]), float(mats["y"])) == ("mat", 0.5, 1.35)
+    assert (jar["kind"], float(jar["x"]), float(jar["y"])) == ("vessel", 0.5, 1.65)
+    tab.assert_clean()
+
+
+def test_at_the_guests_house_no_one_is_drawn_at_the_hosts_gate(tab: Tab, server: str) -> None:  # noqa: F811
+    """士冠禮 乃宿賔 … 賔如主人服出門左 (18/2): host and guest meet at the guest's own gate, which is not on the
+    host's plan: neither is drawn there, and the page lists where they are."""
+    with httpx.Client(base_url=server, timeout=30) as api:
+        steps = api.get("/steps", params={"rite": "shiguanli", "limit": 1000}).json()["items"]
+    seq = {s["url"]: s["sequence"] for s in steps}
+    page = tab.page
+    page.goto(server + "/#plan?rite=shiguanli")
+    tab.wait_rendered("plan")
+    _slide(page, seq["/steps/shiguanli/shuzhu/18/2"])
+    drawn = page.eval_on_selector_all("#plan-svg g.person", "gs => gs.map(g => g.dataset.person)")
+    assert "賔" not in drawn and "主人" not in drawn
+    away = page.eval_on_selector_all("#plan-elsewhere .elsewhere", "ss => ss.map(s => [s.dataset.person, s.dataset.place])")
+    assert ["主人", "賔之家門外"] in away and ["賔", "賔之家門左"] in away
+    _slide(page, seq["/steps/shiguanli/shuzhu/21/1"])  # 厥明夕為期於廟門之外: the host back at his temple's gate
+    assert _host(page)["place"] == "廟門之外"
+    assert "賔" not in page.eval_on_selector_all("#plan-elsewhere .elsewhere", "ss => ss.map(s => s.dataset.person)")
+    tab.assert_clean()

@@ -21,6 +21,11 @@ INPUTS = {
         "kanripo/KR1d0028/KR1d0028_015.txt",
         "kanripo/KR1d0026/KR1d0026_015.txt",
     ],
+    "Why the graph says so: the note a rule read": [
+        "kanripo/KR1d0040/KR1d0040_001.txt",
+        "kanripo/KR1d0040/KR1d0040_008.txt",
+        "kanripo/KR1d0040/KR1d0040_015.txt",
+    ],
     "How it is built": [None],  # the deciding rules: "On the embedded excerpt that gives"
 }
 

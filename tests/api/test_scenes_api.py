@@ -14,7 +14,7 @@ def test_scene_after_the_guest_and_host_go_up(client):
         "西階上",
         -0.8,
         0.08,
-        "東面",
+        "东面",  # an inferred facing in the script of the text (simplified)
         "written",
         "climb",
         "place",
@@ -71,7 +71,7 @@ def test_scene_as_json_ld(client):
     host = nodes["主人"]
     assert host["id"].endswith("/placement/yanli/shuzhu-excerpt/16/2/role-zhuren") and host["type"] == "Placement"
     assert (host["placeLabel"], host["positionStatus"], host["positionRule"], host["facingLabel"], host["facingRule"]) == (
-        "西階上", "written", "climb", "東面", "place")  # fmt: skip
+        "西階上", "written", "climb", "东面", "place")  # fmt: skip
     assert host["atStep"].endswith("/step/yanli/shuzhu-excerpt/16/2")
     # as RDF: yk:x is an xsd:decimal, dcterms:source the sentence; the same persons as the JSON scene
     g = Graph().parse(data=r.text, format="json-ld")
