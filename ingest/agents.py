@@ -21,10 +21,13 @@ from yili.ingest.tokens import (
     COND,
     OBJECT,
     OTHER,
+    PLACE,
+    RANK,
     ROLE,
     TAIL,
     THEN,
     VESSEL,
+    YU,
     ZHI,
     Token,
 )
@@ -783,6 +786,33 @@ def default_fact(r: AgentRules, clause: Clause, action: Concept) -> Decision | N
     return None
 
 
+_OFFICERS_SET_OUT = frozenset({*g.SETTING_OUT, "action-xi-mat"}) - {"action-che"}
+"""Acts of setting out (設, 陳, 布, 饌, 錯, laying a mat 席): the officers' work when no one is named."""
+
+
+@rule(
+    "agent.officers-set-out",
+    "士冠 有司如主人服 註 有司主人之吏所自辟除府史以下; 鄉射 乃席賔南面東上: the officers lay the mats",
+)
+def officers_set_out(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """A setting out (設, 陳, 布, 饌, 錯, 席) that opens its paragraph with no one named, and says where
+    (于 + a place) or in what order (東上), is the work of the rite's officers (有司), when its cast has
+    them; they carry on through the paragraph (鄉射 乃席賔南面東上 … 席主人於阼階上西面 … 尊於賔席之東 …
+    設洗于阼階東南).  A rite fact of the act (燕禮 司宮 lays the
+    mats) answers before this rule."""
+    if action.key not in _OFFICERS_SET_OUT or not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
+        return None
+    if r.steps and r.steps[-1].block == clause.block:
+        return None  # inside a paragraph, the actor goes on
+    toks = clause.tokens
+    placed = any(t.kind == RANK for t in toks) or any(
+        a.kind == YU and b.kind == PLACE for a, b in zip(toks, toks[1:], strict=False)
+    )
+    if not placed:
+        return None  # a setting out says where (于阼階東南) or in what order (東上); 設韐帶 dresses the body
+    return Decision((r.term(r.vocabulary.concepts["role-yousi"]),), "the officers set out")
+
+
 @rule("agent.server-moves", "燕禮 膳宰設折俎 升自西階: the server himself goes up")
 def server_moves(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The server moves on."""
@@ -894,6 +924,7 @@ AGENT_RULES: tuple[Rule, ...] = (
     reports_back,
     opening_fact,
     default_fact,
+    officers_set_out,
     server_moves,
     server_sets_down,
     nobody_toasts_himself,

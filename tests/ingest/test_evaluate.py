@@ -90,7 +90,7 @@ FLOORS = {
     ),
     # the four sets shared this round, at what the extractor reached when they came (raise as the work goes)
     "xiangsheli": (
-        {"agent": 0.865, "action": 0.94, "recipient": 0.83, "object": 0.815, "location": 0.84, "facing": 0.9},
+        {"agent": 0.88, "action": 0.94, "recipient": 0.83, "object": 0.815, "location": 0.84, "facing": 0.9},
         (0.99, 0.99),
     ),
     "pinli": (

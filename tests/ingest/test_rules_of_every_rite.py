@@ -1801,3 +1801,13 @@ def test_after_the_presiding_person_declines_the_one_declined_goes_up_and_bows(e
         ("再拜稽首", "賔"),
     ]
     assert got[2] == ("辭", "公") and dict(r.steps[3].why)["agent"] == "agent.declined-by-the-presiding"
+
+
+def test_a_setting_out_that_opens_its_paragraph_and_says_where_is_the_officers(extractor):
+    # 鄉射 乃席賔南面東上 | 席主人於阼階上西面: no one is named; the officers (有司) lay the mats
+    r = read_hant(extractor, "主人戒賔賔出迎再拜\n\n乃席賔南面東上\n\n席主人於阼階上西面", "xiangsheli")
+    got = [(s.text, s.as_record()["agent"], dict(s.why)["agent"]) for s in r.steps][-2:]
+    assert got == [("乃席賔南面東上", "有司", "agent.officers-set-out"), ("席主人於阼階上西面", "有司", "agent.officers-set-out")]
+    # 士喪 設韐帶 (dressing the body: no place, no order) is not a setting out of the officers
+    r = read_hant(extractor, "商祝襲祭服\n\n設韐帶搢笏", "shisangli")
+    assert [s.as_record()["agent"] for s in r.steps][-2:] == ["商祝", "商祝"]
