@@ -813,6 +813,24 @@ def officers_set_out(r: AgentRules, clause: Clause, action: Concept) -> Decision
     return Decision((r.term(r.vocabulary.concepts["role-yousi"]),), "the officers set out")
 
 
+_MEAT_STANDS = frozenset({"object-zu", "object-zhezu", "vessel-zu"})
+"""The meat stand (俎, 折俎), set after the dishes of dried meat and pickles."""
+
+
+@rule("agent.stand-after-dishes", "鄉射 薦脯醢 … 乃設折俎 (註曰 爼者主人賛者設之): who served the dishes sets the stand")
+def stand_after_dishes(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """The meat stand set right after the dishes (薦脯醢 … 乃設折俎), no one named: whoever served the
+    dishes sets it; a server named for the dishes by a rite fact is not carried over by himself."""
+    if action.key != "action-she" or not any(t.concept is not None and t.concept.key in _MEAT_STANDS for t in clause.suffix):
+        return None
+    for s in reversed(r.steps[-4:]):  # (the dishes, then the guest's bows: 薦脯醢 賔升席自西方 乃設折俎)
+        if s.block < clause.block - 2:
+            break
+        if s.action.key == "action-jian":
+            return Decision(s.agent, "who served the dishes sets the stand after them") if s.agent else None
+    return None
+
+
 @rule("agent.server-moves", "燕禮 膳宰設折俎 升自西階: the server himself goes up")
 def server_moves(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The server moves on."""
@@ -925,6 +943,7 @@ AGENT_RULES: tuple[Rule, ...] = (
     opening_fact,
     default_fact,
     officers_set_out,
+    stand_after_dishes,
     server_moves,
     server_sets_down,
     nobody_toasts_himself,

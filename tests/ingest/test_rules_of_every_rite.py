@@ -1811,3 +1811,11 @@ def test_a_setting_out_that_opens_its_paragraph_and_says_where_is_the_officers(e
     # 士喪 設韐帶 (dressing the body: no place, no order) is not a setting out of the officers
     r = read_hant(extractor, "商祝襲祭服\n\n設韐帶搢笏", "shisangli")
     assert [s.as_record()["agent"] for s in r.steps][-2:] == ["商祝", "商祝"]
+
+
+def test_who_served_the_dishes_sets_the_meat_stand_after_them(extractor):
+    # 鄉射 薦脯醢 賔升席自西方 乃設折俎 (註曰 爼者主人賛者設之): the host's assistants, not the guest
+    r = read_hant(extractor, "主人西階上拜送爵賔少退\n\n薦脯醢賔升席自西方\n\n乃設折俎", "xiangsheli")
+    got = {s.text: (s.as_record()["agent"], dict(s.why)["agent"]) for s in r.steps}
+    assert got["薦脯醢"] == ("主人之贊者", "agent.default-fact")
+    assert got["乃設折俎"] == ("主人之贊者", "agent.stand-after-dishes")
