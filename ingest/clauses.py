@@ -1011,6 +1011,27 @@ def possessed_act_word(r: _Rereading, i: int) -> int | None:
     return None
 
 
+def ruler_s_command(r: _Rereading, i: int) -> int | None:
+    """唯 / 以 + person + 命 + act: "(only) at X's command" — 命 is a noun and X owns it; neither is the act
+    nor its subject (士喪 唯君命出: the host goes out only for the ruler's envoy; 士相見 非以君命使)."""
+    t, nxt, prev = r.tokens[i], r.next(i), r.last()
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if (
+        t.kind == ROLE
+        and prev is not None
+        and prev.text in g.ONLY_OR_BY
+        and _is_act(nxt)
+        and nxt is not None
+        and nxt.concept is not None
+        and nxt.concept.key == "action-ming"
+        and _is_act(after)
+    ):
+        r.out.append(with_kind(t, OTHER))
+        r.out.append(with_kind(nxt, TAIL))
+        return i + 2
+    return None
+
+
 def the_rest(r: _Rereading, i: int) -> int | None:
     """其他 + 如… is "the rest (of the procedure) as …", not persons: 嚌之其他如初 (士冠)."""
     t, nxt = r.tokens[i], r.next(i)
@@ -1175,6 +1196,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     absence,
     possessed_act_word,
     the_rest,
+    ruler_s_command,
     elliptic_repeat,
     numbered_presenter,
     accompanying,

@@ -172,6 +172,9 @@ notes and general rules, read apart from the narrative."""
 WORDS_OF: frozenset[str] = spelled({"辭", "辞"})
 """Act + 辭 + 曰 is "the words of the act" (醴辭曰), the act a noun."""
 
+ONLY_OR_BY: frozenset[str] = spelled({"唯", "惟", "以"})
+"""唯 "only", 以 "by": before X命 + act they make 命 "X's command", a noun (唯君命出)."""
+
 TRADITION: frozenset[str] = spelled({"傳", "𫝊", "传"})
 """傳曰 (喪服): "the 傳 says", the words of the commentary written into the classic, no act of anyone."""
 

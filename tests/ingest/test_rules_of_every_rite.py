@@ -1819,3 +1819,13 @@ def test_who_served_the_dishes_sets_the_meat_stand_after_them(extractor):
     got = {s.text: (s.as_record()["agent"], dict(s.why)["agent"]) for s in r.steps}
     assert got["薦脯醢"] == ("主人之贊者", "agent.default-fact")
     assert got["乃設折俎"] == ("主人之贊者", "agent.stand-after-dishes")
+
+
+def test_only_at_the_ruler_s_command_the_ruler_is_no_subject(extractor):
+    # 士喪 唯君命出 (the host goes out only for the ruler's envoy): 君命 is "the ruler's command"
+    r = read_hant(extractor, "主人拜送于外門外\n\n唯君命出升降自西階", "shisangli")
+    assert [(s.text, s.as_record()["agent"], s.action.label) for s in r.steps][1:] == [
+        ("唯君命出", "主人", "出"),
+        ("升", "主人", "升"),
+        ("降自西階", "主人", "降"),
+    ]
