@@ -402,8 +402,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         cx.subject = self._role_terms(subject_tokens)
         st.written.update(t.key for t in cx.subject if t.key)
         cx.agent_explicit = bool(cx.subject) and all(t.concept is not None for t in subject_tokens)
-        if cx.subject and prefix and prefix[0].text in g.WITH and st.subject and cx.action.flag("recipientRule") == "other-party":
-            # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to
+        addressed = cx.action.flag("recipientRule") == "other-party" or bool(cx.action.flag("speech"))
+        someone = bool(st.subject) or self.profile.general_subject is not None
+        if cx.subject and prefix and prefix[0].text in g.WITH and someone and addressed:
+            # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to; so the
+            # one spoken with (士相見 與君言, 凡與大人言: the 士 speaks to the ruler, to a man of rank)
             cx.with_whom = list(cx.subject)
             cx.subject, cx.agent_explicit = (), False
         else:

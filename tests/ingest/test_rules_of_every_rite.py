@@ -1829,3 +1829,9 @@ def test_only_at_the_ruler_s_command_the_ruler_is_no_subject(extractor):
         ("升", "主人", "升"),
         ("降自西階", "主人", "降"),
     ]
+
+
+def test_the_one_spoken_with_is_not_a_subject(extractor):
+    # 士相見 凡與大人言始視面: the 士 speaks with a man of rank and looks at his face; 大人 does not act
+    r = read_hant(extractor, "凡與大人言始視面中視抱", "shixiangjianli")
+    assert [s.as_record()["agent"] for s in r.steps] == ["士"] * len(r.steps)
