@@ -404,7 +404,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         cx.agent_explicit = bool(cx.subject) and all(t.concept is not None for t in subject_tokens)
         addressed = cx.action.flag("recipientRule") == "other-party" or bool(cx.action.flag("speech"))
         someone = bool(st.subject) or self.profile.general_subject is not None
-        if cx.subject and prefix and prefix[0].text in g.WITH and someone and addressed:
+        lead = next((t for t in prefix if t.kind != ADV and t.text not in g.GENERAL_RULE), None)  # (凡與大人言)
+        if cx.subject and lead is not None and lead.text in g.WITH and someone and addressed:
             # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to; so the
             # one spoken with (士相見 與君言, 凡與大人言: the 士 speaks to the ruler, to a man of rank)
             cx.with_whom = list(cx.subject)
