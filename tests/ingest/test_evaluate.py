@@ -98,7 +98,7 @@ FLOORS = {
         (0.99, 0.99),
     ),
     "shixiangjianli": (
-        {"agent": 0.645, "action": 0.7, "recipient": 0.55, "object": 0.315, "location": 0.64, "facing": 0.49},
+        {"agent": 0.65, "action": 0.7, "recipient": 0.55, "object": 0.31, "location": 0.64, "facing": 0.49},
         (0.5, 1.0),
     ),
     "shisangli": (
