@@ -172,6 +172,9 @@ notes and general rules, read apart from the narrative."""
 WORDS_OF: frozenset[str] = spelled({"辭", "辞"})
 """Act + 辭 + 曰 is "the words of the act" (醴辭曰), the act a noun."""
 
+LEVEL_WITH: frozenset[str] = spelled({"當"})
+"""當 "level with, facing" before a place: part of where (聘禮 受幣當東楹北面 = 當東楹; 公當楣再拜)."""
+
 ONLY_OR_BY: frozenset[str] = spelled({"唯", "惟", "以"})
 """唯 "only", 以 "by": before X命 + act they make 命 "X's command", a noun (唯君命出)."""
 

@@ -996,6 +996,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         prefix = clause.prefix
         # place and facing ------------------------------------------------------------------------
         cx.location = _place_label(cx.location_tok.text) if cx.location_tok is not None else None
+        if cx.location is not None and cx.location_tok is not None:
+            at = next((k for k, t in enumerate(clause.tokens) if t is cx.location_tok), None)
+            if at and clause.tokens[at - 1].text in g.LEVEL_WITH:
+                cx.location = clause.tokens[at - 1].text + cx.location  # 聘禮 受幣當東楹北面: level with the pillar
         if cx.location_tok is None:
             cx.decided.pop("location", None)
         cx.location_term = (

@@ -94,7 +94,7 @@ FLOORS = {
         (0.99, 0.99),
     ),
     "pinli": (
-        {"agent": 0.85, "action": 0.9, "recipient": 0.64, "object": 0.625, "location": 0.65, "facing": 0.85},
+        {"agent": 0.85, "action": 0.905, "recipient": 0.64, "object": 0.6, "location": 0.73, "facing": 0.85},
         (0.99, 0.99),
     ),
     "shixiangjianli": (

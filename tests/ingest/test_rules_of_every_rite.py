@@ -1835,3 +1835,12 @@ def test_the_one_spoken_with_is_not_a_subject(extractor):
     # 士相見 凡與大人言始視面: the 士 speaks with a man of rank and looks at his face; 大人 does not act
     r = read_hant(extractor, "凡與大人言始視面中視抱", "shixiangjianli")
     assert [s.as_record()["agent"] for s in r.steps] == ["士"] * len(r.steps)
+
+
+def test_level_with_a_place_is_part_of_where(extractor):
+    # 聘禮 受幣當東楹北面: where is 當東楹 (level with the east pillar), as written
+    r = read_hant(extractor, "公側授宰幣賔受幣當東楹北面", "pinli")
+    assert (r.steps[-1].text, r.steps[-1].location, r.steps[-1].as_record()["facing"]) == ("賔受幣當東楹北面", "當東楹", "北面")
+    # 庭實 is a thing (the courtyard display), no place 庭
+    r = read_hant(extractor, "庭實皮則攝之", "pinli")
+    assert r.steps[0].location is None
