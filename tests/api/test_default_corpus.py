@@ -133,11 +133,11 @@ def test_make_serve_builds_the_13_rites_once_then_starts_from_the_cache(tmp_path
     try:
         rites = [line for line in lines if line.startswith("  ")]
         assert len(rites) == 13
-        assert rites[0] == "  士冠禮 (shiguanli, shuzhu): 344 steps, 13 toasts"
+        assert rites[0] == "  士冠禮 (shiguanli, shuzhu): 347 steps, 13 toasts"
         assert "  鄉射禮 (xiangsheli, shuzhu): 1641 steps, 26 toasts" in rites
-        assert rites[-1] == "  有司徹 (yousiche, shuzhu): 1300 steps, 55 toasts"
+        assert rites[-1] == "  有司徹 (yousiche, shuzhu): 1308 steps, 55 toasts"
         assert lines[1].startswith("yili-kg: serving 13 editions (built in ")
-        assert lines[-1].startswith("yili-kg: 8784 steps, 203 toasts, ")
+        assert lines[-1].startswith("yili-kg: 9055 steps, 205 toasts, ")
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             page = client.get("/toasts", params={"rite": "鄉射禮", "limit": 1}).json()
             assert page["total"] == 26
