@@ -507,19 +507,23 @@ SELECT ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?o
         out["concepts"] = self._step_concepts(iri)
         out["why"] = self._step_rules(iri)
         out["block_mark"] = self._mark_in_block(iri, out.get("block_iri"), out.get("block_text"))
+        out["commentary"] = self._block_commentary(s)
+        return out
+
+    def _block_commentary(self, step: str) -> list[dict[str, object]]:
+        """The commentary on the block of the step written ``step`` (a SPARQL IRI term,
+        :func:`sparql_iri`), in the order of its offsets: ``[{"layer", "commentator", "text",
+        "char_start", "char_end", "iri"}]`` (offsets in code points, end-exclusive)."""
         comments = self.backend.select(
             self._prefix_block
             + f"""
 SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
-  {s} yk:inBlock ?b . ?c yk:comments ?b ; yk:layer/skos:notation ?layer ; yk:text ?text ;
+  {step} yk:inBlock ?b . ?c yk:comments ?b ; yk:layer/skos:notation ?layer ; yk:text ?text ;
      yk:charStart ?char_start ; yk:charEnd ?char_end .
   OPTIONAL {{ ?c yk:commentator ?commentator }}
 }} ORDER BY ?char_start"""
         )
-        out["commentary"] = [
-            {k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]} for c in comments
-        ]
-        return out
+        return [{k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]} for c in comments]
 
     def _step_rules(self, iri: str) -> list[dict[str, object]]:
         """The rules that decided the step's fields (``yk:decidedBy`` and its sub-properties), in the order
