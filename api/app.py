@@ -25,8 +25,9 @@ from fastapi.responses import JSONResponse, Response
 from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
+from yili.api.common import error_responses, jsonld_context, name_filter, only_params, paged, step_url
 from yili.api.exports import make_export_router
-from yili.api.resources import best_offer, choose_format, context_document, make_resource_router
+from yili.api.resources import best_offer, choose_format, make_resource_router
 from yili.api.routes_compare import make_compare_router
 from yili.api.routes_search import make_search_router
 from yili.api.sparql import SparqlLimits, make_sparql_router
@@ -258,10 +259,6 @@ def _body_refusal(length: str) -> JSONResponse | None:
     return None
 
 
-def _context() -> dict[str, Any]:
-    return context_document()["@context"]
-
-
 def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> YiliApp:
     """Build the FastAPI application over a :class:`Service`.
 
@@ -341,7 +338,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
                 "description": "The summary and links (JSON); the viewer for a browser (HTML)",
                 "content": {"application/json": {"schema": {"type": "object"}}, "text/html": {"schema": {"type": "string"}}},
             },
-            **_errors(400),
+            **error_responses(400),
         },
     )
     def index(request: Request) -> Response:
@@ -349,7 +346,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         ``{"name", "summary", "links"}``.  A browser, whose ``Accept`` prefers ``text/html`` to JSON,
         gets the viewer instead (HTML); ``*/*`` or no ``Accept`` gets JSON.  It takes no parameters
         (400 for any).  Every answer says ``Vary: Accept``."""
-        _only_params(request, set())
+        only_params(request, set())
         vary = {"Vary": "Accept"}
         if best_offer(request.headers.get("accept", ""), ("application/json", "text/html")) == "text/html":
             return html_page("viewer.html", headers=vary)
@@ -376,7 +373,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         response_class=JSONResponse,
         responses={
             200: {"description": "A page of toasts", "content": {"application/json": {"schema": {"type": "object"}}}},
-            **_errors(400, 404),
+            **error_responses(400, 404),
         },
     )
     async def toasts(
@@ -399,21 +396,26 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         answers 404 naming it.  The toasts are read from the store once and filtered in memory, so a
         lookup costs about what a SPARQL point lookup does.
         """
-        _only_params(request, {"giver", "receiver", "type", "rite", "limit", "offset"})
+        only_params(request, {"giver", "receiver", "type", "rite", "limit", "offset"})
         key = request.url.query
         body = answers.get(key)
         if body is None:
             page = q.toasts(
-                giver=_name(giver), receiver=_name(receiver), type=_name(type), rite=_name(rite), limit=limit, offset=offset
+                giver=name_filter(giver),
+                receiver=name_filter(receiver),
+                type=name_filter(type),
+                rite=name_filter(rite),
+                limit=limit,
+                offset=offset,
             )
-            items = [{**t, "url": _step_url(service, str(t["step"]))} for t in page.items]
+            items = [{**t, "url": step_url(service, str(t["step"]))} for t in page.items]
             body = json.dumps(
-                _paged(request, items, page.total, limit, offset), ensure_ascii=False, separators=(",", ":")
+                paged(request, items, page.total, limit, offset), ensure_ascii=False, separators=(",", ":")
             ).encode()
             answers.put(key, body)
         return Response(body, media_type="application/json")
 
-    @app.get("/steps", summary="The ritual steps, in order, paginated", responses=_errors(400, 404))
+    @app.get("/steps", summary="The ritual steps, in order, paginated", responses=error_responses(400, 404))
     def steps(
         request: Request,
         agent: Annotated[str | None, Query(description="who acts, any variant (主人, 賓, 公…)", max_length=50)] = None,
@@ -430,12 +432,17 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         ``vessel``, ``wine``, ``location``, ``facing``, ``mode`` (null where empty).  ``next`` and
         ``previous`` are relative URLs of the neighbouring pages.  An unknown parameter answers 400.
         """
-        _only_params(request, {"agent", "action", "vessel", "limit", "offset", "rite"})
+        only_params(request, {"agent", "action", "vessel", "limit", "offset", "rite"})
         page = q.steps(
-            agent=_name(agent), action=_name(action), vessel=_name(vessel), limit=limit, offset=offset, rite=_name(rite)
+            agent=name_filter(agent),
+            action=name_filter(action),
+            vessel=name_filter(vessel),
+            limit=limit,
+            offset=offset,
+            rite=name_filter(rite),
         )
 
-        return _paged(request, [{**s, "url": _step_url(service, str(s["id"]))} for s in page.items], page.total, limit, offset)
+        return paged(request, [{**s, "url": step_url(service, str(s["id"]))} for s in page.items], page.total, limit, offset)
 
     @app.get(
         "/steps/{rite}/{edition}/{block}/{ordinal}",
@@ -445,7 +452,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
                 "description": "The step, in the representation negotiated",
                 "content": {media: {} for media in _STEP_FORMATS.values()},
             },
-            **_errors(400, 404, 406),
+            **error_responses(400, 404, 406),
         },
     )
     def step(
@@ -468,7 +475,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         overrides.  Every answer says ``Vary: Accept``.  404 if there is no such step; 400
         for a parameter other than ``format``; 406 if no offered format is acceptable.
         """
-        _only_params(request, {"format"})
+        only_params(request, {"format"})
         q.check_edition(rite, edition)  # 404 naming an unknown rite or edition, not "no step"
         iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
         data = q.step(iri)
@@ -482,8 +489,8 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         for r in data.get("why") or []:
             r["statements"] = read.get(str(r["field"]), [])
         data["links"] = {
-            name: _step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
-        } | {"self": _step_url(service, iri)}
+            name: step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
+        } | {"self": step_url(service, iri)}
         media = _step_format(request.headers.get("accept", ""), format)
         vary = {"Vary": "Accept"}
         if media == "application/json":
@@ -508,7 +515,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
             return Response(graph.serialize(format="xml"), media_type="application/rdf+xml", headers=vary)
         if media == "application/ld+json":
             # the same triples, compacted with ontology/context.jsonld (rdflib's JSON-LD serializer)
-            body = graph.serialize(format="json-ld", context=_context(), auto_compact=True)
+            body = graph.serialize(format="json-ld", context=jsonld_context(), auto_compact=True)
             return Response(body, media_type="application/ld+json", headers=vary)
         return Response(graph.serialize(format="turtle"), media_type="text/turtle; charset=utf-8", headers=vary)
 
@@ -519,7 +526,7 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
         response_class=Response,
         responses={
             303: {"description": "See Other: /steps/{rite}/{edition}/{block}/{ordinal}, with the same query"},
-            **_errors(400, 404),
+            **error_responses(400, 404),
         },
     )
     def step_iri(rite: str, edition: str, block: str, ordinal: str, request: Request) -> Response:
@@ -533,30 +540,30 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
             target += "?" + request.url.query
         return Response(status_code=303, headers={"Location": target, "Vary": "Accept"})
 
-    @app.get("/phases", summary="The sections of each rite, derived from its toasts", responses=_errors(400, 404))
+    @app.get("/phases", summary="The sections of each rite, derived from its toasts", responses=error_responses(400, 404))
     def phases(
         request: Request,
         rite: Annotated[str | None, Query(description=_RITE_PARAM, max_length=50)] = None,
     ) -> list[dict[str, Any]]:
         """Phases (主人献賔, 賔酢主人, …) in order, each with ``label``, ``number``, ``first`` and ``last``
         step IRIs; ``rite`` keeps one rite's (an unknown rite answers 404 naming it)."""
-        _only_params(request, {"rite"})
-        return q.phases(rite=_name(rite))
+        only_params(request, {"rite"})
+        return q.phases(rite=name_filter(rite))
 
-    @app.get("/rites", summary="The rites in the graph, with their editions and counts", responses=_errors(400))
+    @app.get("/rites", summary="The rites in the graph, with their editions and counts", responses=error_responses(400))
     def rites(request: Request) -> list[dict[str, Any]]:
         """The rites (one per chapter of the 儀禮 that was read), each with ``rite`` (IRI), ``label``
         (zh-Hant, zh-Hans, en) and ``editions`` (IRI, source file, steps, toasts).  It takes no
         parameters (400 for any)."""
-        _only_params(request, set())
+        only_params(request, set())
         return q.rites()
 
-    @app.get("/terms/{name}", summary="Look up a vocabulary term by any variant", responses=_errors(400, 404))
+    @app.get("/terms/{name}", summary="Look up a vocabulary term by any variant", responses=error_responses(400, 404))
     def term(name: str, request: Request) -> dict[str, Any]:
         """A role, action, vessel, wine, place, facing or object by any written form (賔, 賓, 宾):
         its IRI, kind, labels in zh-Hant and zh-Hans, variants and English definition.  404 if unknown;
         400 for any query parameter."""
-        _only_params(request, set())
+        only_params(request, set())
         if len(name) > 50:  # no label is this long: not looked up, and not quoted whole
             raise UnknownTermError(f"unknown name {name[:50]!r}…: not a label of any concept (no label is over 50 characters)")
         c = service.vocabulary.lookup(name)
@@ -573,18 +580,6 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     return app
 
 
-_ERROR_BODY: dict[str, Any] = {
-    "application/json": {
-        "schema": {
-            "type": "object",
-            "required": ["error", "message"],
-            "properties": {
-                "error": {"type": "string", "description": "the kind of error: invalid_request, not_found, unknown_term, ..."},
-                "message": {"type": "string", "description": "what is wrong, in one line"},
-            },
-        }
-    }
-}
 _RITE_PARAM = "only this rite: its name in either script, its key, or a beginning that names one rite (see /rites)"
 
 _STEP_FORMATS: dict[str, str] = {
@@ -614,14 +609,6 @@ def _step_format(accept: str, format_name: str | None) -> str:
     'application/json'
     """
     return choose_format(accept, format_name, _STEP_FORMATS)
-
-
-_ERROR_TEXT = {
-    400: "An unknown or invalid parameter (the message names it)",
-    404: "No such step, term or rite",
-    406: "No representation of the step satisfies Accept / format=",
-    503: "Busy: another export is being written; retry after the Retry-After delay",
-}
 
 
 def _give_back_memory() -> None:
@@ -663,31 +650,6 @@ class _Answers:
                 self._items.popitem(last=False)
 
 
-def _paged(request: Request, items: list[dict[str, Any]], total: int, limit: int, offset: int) -> dict[str, Any]:
-    """A page: ``{"items", "total", "limit", "offset", "next", "previous"}``, where ``next`` and
-    ``previous`` are relative URLs (the request's, with ``offset`` moved; the Host header is not
-    echoed back) or None at either end."""
-
-    def link(off: int) -> str:
-        url = request.url.include_query_params(offset=off, limit=limit)
-        return f"{url.path}?{url.query}"
-
-    last_page = max(0, total - limit)
-    return {
-        "items": items,
-        "total": total,
-        "limit": limit,
-        "offset": offset,
-        "next": link(offset + limit) if offset + limit < total else None,
-        "previous": link(min(max(0, offset - limit), last_page)) if offset > 0 else None,
-    }
-
-
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a REST route's error answers, each ``{"error", "message"}``."""
-    return {status: {"description": _ERROR_TEXT[status], "content": _ERROR_BODY} for status in statuses}
-
-
 def _without_422(app: FastAPI) -> None:
     """Make ``app.openapi()`` leave out FastAPI's automatic 422: invalid parameters are answered
     with 400 (:func:`install_handlers`), which each route documents."""
@@ -711,36 +673,3 @@ def _matches(route: Any, path: str) -> bool:
     """True if a route's path pattern matches ``path`` (whatever the method)."""
     regex = getattr(route, "path_regex", None)
     return bool(regex is not None and regex.match(path))
-
-
-def _only_params(request: Request, allowed: set[str]) -> None:
-    """Refuse query parameters the resource does not know (a typo would otherwise filter nothing).
-
-    Raises
-    ------
-    YiliError
-        400, naming the unknown parameter and the known ones, or a parameter given twice.
-    """
-    unknown = sorted(set(request.query_params) - allowed)
-    if unknown:
-        takes = ", ".join(sorted(allowed)) or "no parameters"
-        raise RequestError(f"unknown parameter {unknown[0]!r} (this resource takes: {takes})")
-    names = [name for name, _value in request.query_params.multi_items()]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        # agent=公&agent=賓 would otherwise keep one of the two without a word
-        raise RequestError(f"parameter {repeated[0]!r} given more than once: give it once")
-
-
-def _name(value: str | None) -> str | None:
-    """A name parameter with surrounding white space removed; empty means no filter."""
-    if value is None:
-        return None
-    value = value.strip()
-    return value or None
-
-
-def _step_url(service: Service, iri: str) -> str | None:
-    """This API's URL path for a step IRI (``/steps/yanli/shuzhu-excerpt/3/2``), or None."""
-    prefix = service.base + "step/"
-    return "/steps/" + iri[len(prefix) :] if iri.startswith(prefix) else None

@@ -138,7 +138,7 @@ def _extractions(extractor, docs, rite: str | None, vocab: Sequence[str], jobs: 
         bar.close()
 
 
-def _extract(
+def extract_inputs(
     inputs: Sequence[str], vocab: Sequence[str], rite: str | None = None, jobs: int | None = 1, stages: str | None = None
 ):  # type: ignore[no-untyped-def]
     """Extract every input, read as ``rite`` if given (else each as the rite its title or cast
@@ -352,7 +352,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     base = _base(args.base_iri)
     out = _out_dir(args.out)
-    _extractor, extractions = _extract(
+    _extractor, extractions = extract_inputs(
         args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None, stages=args.stages
     )
     try:
@@ -424,7 +424,7 @@ def format_table(rows: list[tuple[str, ...]]) -> str:
 def cmd_steps(args: argparse.Namespace) -> int:
     """``yili-kg steps [INPUT ...]``: the steps as JSON Lines, one object per step, in order."""
     base = _base(args.base_iri)
-    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
+    _e, extractions = extract_inputs(args.inputs, args.vocab, args.rite)
     _write_jsonl((s.as_record(base) for e in extractions for s in e.steps), sys.stdout)
     return 0
 
@@ -432,7 +432,7 @@ def cmd_steps(args: argparse.Namespace) -> int:
 def cmd_toasts(args: argparse.Namespace) -> int:
     """``yili-kg toasts [INPUT ...]``: who toasts whom, as JSON Lines, in ritual order."""
     base = _base(args.base_iri)
-    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
+    _e, extractions = extract_inputs(args.inputs, args.vocab, args.rite)
     _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), sys.stdout)
     return 0
 
@@ -551,7 +551,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise InputError(f"--stage given {len(stages)} times: give it once (both sides) or twice (A, then B)")
     stage_a, stage_b = (stages + [None, None])[:2] if len(stages) != 1 else (stages[0], stages[0])
     files = [args.a] if Path(args.a).resolve() == Path(args.b).resolve() else [args.a, args.b]
-    extractor, extractions = _extract(files, args.vocab, args.rite)
+    extractor, extractions = extract_inputs(files, args.vocab, args.rite)
     by_file = {str(Path(e.document.source).resolve()): e for e in extractions}
     groups = by_sequence(acts_from_extractions(extractions, _base(args.base_iri)))
 
@@ -593,7 +593,7 @@ def cmd_ngrams(args: argparse.Namespace) -> int:
     from yili.graph.acts import acts_from_extractions
     from yili.graph.patterns import PatternIndex, ngrams_csv, ranked
 
-    extractor, extractions = _extract(args.inputs, args.vocab, None)
+    extractor, extractions = extract_inputs(args.inputs, args.vocab, None)
     index = PatternIndex(acts_from_extractions(extractions), extractor.vocabulary)
     try:
         table = index.ngrams(args.n, args.rite)
@@ -620,7 +620,7 @@ def cmd_scenes(args: argparse.Namespace) -> int:
     from yili.ingest.scenes import moves
 
     base = _base(args.base_iri)
-    _e, extractions = _extract(args.inputs, args.vocab, args.rite)
+    _e, extractions = extract_inputs(args.inputs, args.vocab, args.rite)
     out = csv.writer(sys.stdout, lineterminator="\r\n")
     out.writerow(
         [
@@ -701,7 +701,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     else:
         from yili.graph.build import build_dataset, union_graph
 
-        _e, extractions = _extract([], [])
+        _e, extractions = extract_inputs([], [])
         result = validate_graph(union_graph(build_dataset(extractions)))
     print(result.format())
     if result.conforms and args.graph and not _holds_steps(args.graph):
@@ -801,7 +801,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     elif args.graph:
         service = service_from_file(args.graph, base=base)
     else:
-        _extractor, extractions = _extract(args.inputs, args.vocab, args.rite, stages=args.stages)
+        _extractor, extractions = extract_inputs(args.inputs, args.vocab, args.rite, stages=args.stages)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
     if service.store_path is None and service.endpoint is None:
         _share_on_disk(service)
@@ -814,7 +814,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(service)
     ready = (
         f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
-        f"ready in {time.perf_counter() - t0:.2f} s; serving on {_address_url(args.host, args.port)} "
+        f"ready in {time.perf_counter() - t0:.2f} s; serving on {address_url(args.host, args.port)} "
         f"(SPARQL at /sparql, docs at /docs)"
     )
     app.router.on_startup.append(lambda: print(ready, flush=True))
@@ -845,11 +845,11 @@ def cmd_push(args: argparse.Namespace) -> int:
     InputError
         A bad option, input or URL; the store cannot be reached or refuses a graph (named).
     """
-    from yili.graph.remote import SparqlHttpStore, _check_url, parse_auth, push
+    from yili.graph.remote import SparqlHttpStore, check_url, parse_auth, push
 
     base = _base(args.base_iri)
     auth = parse_auth(args.auth)
-    _check_url(args.url, "URL")
+    check_url(args.url, "URL")
     given = [x for x in ("--graph", "--store", "--excerpt") if getattr(args, x[2:])]
     if len(given) > 1 or (given and args.inputs):
         raise InputError(
@@ -867,7 +867,7 @@ def cmd_push(args: argparse.Namespace) -> int:
     elif args.inputs or args.excerpt:
         from yili.graph.build import build_store
 
-        _e, extractions = _extract(args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None)
+        _e, extractions = extract_inputs(args.inputs, args.vocab, args.rite, _jobs(args.jobs) if args.jobs is not None else None)
         store = build_store(extractions, base=base, vocabulary_files=args.vocab)
     else:
         from yili.api.default_corpus import cached_build, embedded_corpus
@@ -906,7 +906,7 @@ def _serve_processes(args: argparse.Namespace, base: str | None, t0: float) -> i
     front = {"store": str(Path(args.store).resolve()), "base": base, "processes": args.processes}
     os.environ[_FRONT_ENVIRONMENT] = json.dumps(front)
     print(
-        f"yili-kg: serving {args.store} from {args.processes} processes on {_address_url(args.host, args.port)} "
+        f"yili-kg: serving {args.store} from {args.processes} processes on {address_url(args.host, args.port)} "
         f"(SPARQL at /sparql, docs at /docs); checked in {time.perf_counter() - t0:.2f} s",
         flush=True,
     )
@@ -966,10 +966,10 @@ def front_app():  # type: ignore[no-untyped-def]
     return app
 
 
-def _address_url(host: str, port: int) -> str:
+def address_url(host: str, port: int) -> str:
     """The URL of ``host``:``port``, an IPv6 address in brackets (RFC 3986 §3.2.2: ``http://[::1]:8000``).
 
-    >>> _address_url("127.0.0.1", 8000), _address_url("::1", 8000)
+    >>> address_url("127.0.0.1", 8000), address_url("::1", 8000)
     ('http://127.0.0.1:8000', 'http://[::1]:8000')
     """
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
@@ -1093,7 +1093,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise InputError(f"{args.graph}: no such file")
         service = service_from_file(args.graph, base=base)
     else:
-        _e, extractions = _extract(args.inputs, args.vocab, stages=args.stages)
+        _e, extractions = extract_inputs(args.inputs, args.vocab, stages=args.stages)
         service = service_from_extractions(extractions, base=base, vocabulary_files=args.vocab)
     result = export(service.queries, service.store, args.format, args.view, rite=args.rite, edition=args.edition)
     if out is None:

@@ -202,7 +202,7 @@ def cached_build(
             return CachedBuild(folder, json.loads((folder / SUMMARY).read_text(encoding="utf-8")), True)
         except (OSError, ValueError):
             pass  # a damaged summary: built again below
-    from yili.api.cli import _extract, write_build
+    from yili.api.cli import extract_inputs, write_build
 
     t0 = time.perf_counter()
     try:
@@ -211,7 +211,7 @@ def cached_build(
     except OSError as exc:
         raise InputError(f"{root}: cannot write the cache: {exc.strerror or exc}") from None
     try:
-        _extractor, extractions = _extract(
+        _extractor, extractions = extract_inputs(
             [str(f) for f in files], list(vocab), rite, jobs, stages=str(stages) if stages is not None else None
         )
         triples = write_build(extractions, tmp, base=base, vocab=list(vocab), files=False)

@@ -37,7 +37,7 @@ def make_export_router(service: Service) -> APIRouter:
     -------
     fastapi.APIRouter
     """
-    from yili.api.app import _errors, _name, _only_params
+    from yili.api.common import error_responses, name_filter, only_params
 
     router = APIRouter()
     running = threading.Semaphore(1)
@@ -54,7 +54,7 @@ def make_export_router(service: Service) -> APIRouter:
                 "description": "The file, with a download name in Content-Disposition",
                 "content": {f.media_type.split(";")[0]: {} for f in FORMATS.values()},
             },
-            **_errors(400, 404, 503),
+            **error_responses(400, 404, 503),
         },
     )
     def export_file(
@@ -75,8 +75,8 @@ def make_export_router(service: Service) -> APIRouter:
         selected editions' graphs and the vocabulary, merged.  400 for an unknown parameter, format
         or view, or a Mermaid diagram of several editions; 404 for an unknown rite; 503 ``busy`` with
         ``Retry-After`` while another export is being written (one at a time; small ones are kept)."""
-        _only_params(request, {"view", "rite", "edition"})
-        key = (format.value, view.value, _name(rite), _name(edition))
+        only_params(request, {"view", "rite", "edition"})
+        key = (format.value, view.value, name_filter(rite), name_filter(edition))
         result = kept.get(key)
         if result is None:
             # one export at a time: a whole-corpus export takes seconds of the server's CPU, and the

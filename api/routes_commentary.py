@@ -17,12 +17,14 @@ def make_commentary_router(service: Any) -> APIRouter:
     -------
     fastapi.APIRouter
     """
-    from yili.api.app import _errors, _name, _only_params, _paged
+    from yili.api.common import error_responses, name_filter, only_params, paged
 
     router = APIRouter()
 
     @router.get(
-        "/glosses", summary="Every gloss of a word of the classic, across editions and authorities", responses=_errors(400, 404)
+        "/glosses",
+        summary="Every gloss of a word of the classic, across editions and authorities",
+        responses=error_responses(400, 404),
     )
     def glosses(
         request: Request,
@@ -44,11 +46,15 @@ def make_commentary_router(service: Any) -> APIRouter:
         (the vocabulary concept the word is a label of, or null).  Offsets are code points, 0-based,
         end-exclusive, into the edition text.  An unknown rite answers 404; an unknown parameter 400.
         """
-        _only_params(request, {"term", "rite", "limit", "offset"})
-        page = commentary_queries.glosses(service.queries, term=_name(term), rite=_name(rite), limit=limit, offset=offset)
-        return _paged(request, page.items, page.total, limit, offset)
+        only_params(request, {"term", "rite", "limit", "offset"})
+        page = commentary_queries.glosses(
+            service.queries, term=name_filter(term), rite=name_filter(rite), limit=limit, offset=offset
+        )
+        return paged(request, page.items, page.total, limit, offset)
 
-    @router.get("/citations", summary="Every citation of a chapter or work by the commentary", responses=_errors(400, 404))
+    @router.get(
+        "/citations", summary="Every citation of a chapter or work by the commentary", responses=error_responses(400, 404)
+    )
     def citations(
         request: Request,
         to: Annotated[
@@ -69,8 +75,10 @@ def make_commentary_router(service: Any) -> APIRouter:
         ``rite``, ``edition``, ``block``, ``char_start``/``char_end`` (the marker in the note).  A ``to``
         that names no rite and no cited work answers 404 naming it; an unknown parameter 400.
         """
-        _only_params(request, {"to", "rite", "limit", "offset"})
-        page = commentary_queries.citations(service.queries, to=_name(to), rite=_name(rite), limit=limit, offset=offset)
-        return _paged(request, page.items, page.total, limit, offset)
+        only_params(request, {"to", "rite", "limit", "offset"})
+        page = commentary_queries.citations(
+            service.queries, to=name_filter(to), rite=name_filter(rite), limit=limit, offset=offset
+        )
+        return paged(request, page.items, page.total, limit, offset)
 
     return router

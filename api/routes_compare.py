@@ -133,7 +133,7 @@ def _rite_label(service: Any, key: str) -> str:
 
 def make_compare_router(service: Any) -> CompareRouter:
     """The router of ``/compare``, ``/patterns``, ``/next`` and ``/ngrams`` over ``service``'s graph."""
-    from yili.api.app import _errors  # the one description of error answers (imported here: app imports this module)
+    from yili.api.common import error_responses  # the one description of error answers
     from yili.api.viewer import html_page
 
     def answers(*media: str) -> dict[int | str, dict[str, Any]]:
@@ -147,7 +147,7 @@ def make_compare_router(service: Any) -> CompareRouter:
         "/compare",
         summary="Align the steps of two rites, editions or stages",
         response_model=None,
-        responses={**answers("application/json", "text/csv", "text/html"), **_errors(400, 404, 406)},
+        responses={**answers("application/json", "text/csv", "text/html"), **error_responses(400, 404, 406)},
     )
     def compare_route(
         request: Request,
@@ -189,7 +189,7 @@ def make_compare_router(service: Any) -> CompareRouter:
         "/patterns",
         summary="Find a sequence of acts in every rite",
         response_model=None,
-        responses={**answers("application/json", "text/html"), **_errors(400, 404, 406)},
+        responses={**answers("application/json", "text/html"), **error_responses(400, 404, 406)},
     )
     def patterns_route(
         request: Request,
@@ -247,7 +247,7 @@ def make_compare_router(service: Any) -> CompareRouter:
             headers={"Vary": "Accept"},
         )
 
-    @router.get("/next", summary="What follows an act, per rite", responses=_errors(400, 404))
+    @router.get("/next", summary="What follows an act, per rite", responses=error_responses(400, 404))
     def next_route(
         request: Request,
         after: Annotated[str, Query(max_length=100, pattern=ONE_ACT, description="an act, [AGENT:]ACT[→RECIPIENT] (拜送)")],
@@ -286,7 +286,7 @@ def make_compare_router(service: Any) -> CompareRouter:
         "/ngrams",
         summary="The most frequent runs of acts, per rite",
         response_model=None,
-        responses={**answers("application/json", "text/csv"), **_errors(400, 404, 406)},
+        responses={**answers("application/json", "text/csv"), **error_responses(400, 404, 406)},
     )
     def ngrams_route(
         request: Request,

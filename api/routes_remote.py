@@ -2,7 +2,7 @@
 limits and errors, the evaluation proxied to the remote SPARQL 1.1 endpoint.
 
 The router is :func:`~yili.api.sparql.make_sparql_router`'s own, so the request is read and checked
-exactly as over the embedded store (:func:`~yili.api.sparql._read_operation`): an update (``update=``,
+exactly as over the embedded store (:func:`~yili.api.sparql.read_operation`): an update (``update=``,
 an ``application/sparql-update`` body) is refused with 403 ``read_only``, ``SERVICE`` with 400, a
 body, query or bracket count over :class:`~yili.api.sparql.SparqlLimits` with 413.  Only the
 evaluation differs (:class:`RemoteEvaluator`): the query is sent to the remote endpoint only when its
@@ -10,7 +10,7 @@ form, after the prologue, is ``SELECT``, ``ASK``, ``CONSTRUCT`` or ``DESCRIBE``;
 as an update (``INSERT``, ``DELETE``, ``LOAD`` …) is refused 403 with the embedded endpoint's message,
 anything else 400 ``query``, without reaching the store.  The answer is read back into pyoxigraph's
 result objects (:meth:`~yili.graph.remote.SparqlHttpStore.query`) and then cut and serialised by the
-embedded endpoint's own code (:func:`~yili.api.sparql_eval._evaluate`): the same row cap
+embedded endpoint's own code (:func:`~yili.api.sparql_eval.evaluate_operation`): the same row cap
 (``max_rows``, 413 or a truncated answer), the same formats and content negotiation, the same bytes
 for the same solutions in the same order.  The dataset is the embedded one's: without ``FROM`` or
 dataset parameters the default graph is the union of the store's named graphs (sent as
@@ -36,8 +36,8 @@ from typing import Any
 
 from fastapi.responses import Response
 from yili.api.sparql import SparqlLimits, SparqlRouter, make_sparql_router
-from yili.api.sparql_eval import _Answer, _evaluate, _Operation, _timeout_message
-from yili.api.sparql_pool import _release_frames
+from yili.api.sparql_eval import Operation, QueryAnswer, evaluate_operation, timeout_message
+from yili.api.sparql_pool import release_frames
 from yili.graph.remote import RemoteRefusedError, RemoteTimeoutError, RemoteTooLargeError, SparqlHttpStore
 from yili.ontology.errors import EndpointBusyError, QueryTimeoutError, RequestTooLargeError
 
@@ -46,7 +46,7 @@ REMOTE_ANSWER_MAX_BYTES = 256 * 1024 * 1024
 
 
 class _Proxied:
-    """The remote store as :func:`~yili.api.sparql_eval._evaluate` asks a store: ``query`` with the
+    """The remote store as :func:`~yili.api.sparql_eval.evaluate_operation` asks a store: ``query`` with the
     embedded endpoint's dataset arguments, within the time left before ``deadline`` (monotonic s)."""
 
     def __init__(self, remote: SparqlHttpStore, deadline: float, limits: SparqlLimits) -> None:
@@ -66,7 +66,7 @@ class _Proxied:
         Raises
         ------
         SyntaxError
-            Not one of the four query forms (``_evaluate`` answers 403 for an update, else 400), or
+            Not one of the four query forms (``evaluate_operation`` answers 403 for an update, else 400), or
             refused by the store with a 4xx (its message).
         QueryTimeoutError, RequestTooLargeError
             The budget ran out; the answer is over :data:`REMOTE_ANSWER_MAX_BYTES`.
@@ -78,13 +78,13 @@ class _Proxied:
             dataset = bool(use_default_graph_as_union)  # False: the query's own FROM
         left = self._deadline - time.monotonic()
         if left <= 0:
-            raise QueryTimeoutError(_timeout_message(self._limits))
+            raise QueryTimeoutError(timeout_message(self._limits))
         try:
             return self._remote.query(query, base_iri=base_iri, dataset=dataset, timeout=left, max_bytes=REMOTE_ANSWER_MAX_BYTES)
         except RemoteRefusedError as error:
             raise SyntaxError(f"the store {self._remote.endpoint} refused it: {error.remote_message}") from None
         except RemoteTimeoutError:
-            raise QueryTimeoutError(_timeout_message(self._limits)) from None
+            raise QueryTimeoutError(timeout_message(self._limits)) from None
         except RemoteTooLargeError:
             raise RequestTooLargeError(
                 f"The remote store's answer is over {REMOTE_ANSWER_MAX_BYTES:,} bytes; add a LIMIT or narrow the pattern."
@@ -101,17 +101,17 @@ class RemoteEvaluator:
         self._lanes = threading.BoundedSemaphore(limits.max_concurrent_queries)
         self._threads = ThreadPoolExecutor(limits.max_concurrent_queries, thread_name_prefix="sparql-remote")
 
-    def _run(self, operation: _Operation, deadline: float) -> _Answer:
+    def _run(self, operation: Operation, deadline: float) -> QueryAnswer:
         try:
             store = _Proxied(self._remote, deadline, self._limits)
-            return _evaluate(lambda: store, operation, self._limits, deadline, threading.Event())
+            return evaluate_operation(lambda: store, operation, self._limits, deadline, threading.Event())
         except BaseException as error:  # its frames hold pyoxigraph's results, bound to this thread
-            _release_frames(error)
+            release_frames(error)
             raise
         finally:
             self._lanes.release()
 
-    async def evaluate(self, operation: _Operation) -> _Answer:
+    async def evaluate(self, operation: Operation) -> QueryAnswer:
         """The answer to ``operation`` from the remote store, serialised as the embedded endpoint's.
 
         Raises
@@ -121,7 +121,7 @@ class RemoteEvaluator:
         QueryTimeoutError
             The budget ran out.
         YiliError
-            What :func:`~yili.api.sparql_eval._evaluate` raises, and
+            What :func:`~yili.api.sparql_eval.evaluate_operation` raises, and
             :class:`~yili.graph.remote.RemoteStoreError` (502) when the store fails.
         """
         limits = self._limits
@@ -141,7 +141,7 @@ class RemoteEvaluator:
             left = max(0.0, deadline - time.monotonic())
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout=left)
         except TimeoutError:
-            raise QueryTimeoutError(_timeout_message(limits)) from None
+            raise QueryTimeoutError(timeout_message(limits)) from None
 
     def close(self) -> None:
         """Stop taking queries; the requests still running end within their budget."""

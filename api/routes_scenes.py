@@ -32,19 +32,19 @@ def make_scenes_router(service: Service) -> APIRouter:
     ``ontology/context.jsonld``.  A step the graph does not hold answers 404 naming it; any query
     parameter, 400; an ``Accept`` that allows neither JSON nor JSON-LD, 406.
     """
-    from yili.api.app import _errors, _only_params, _step_url
+    from yili.api.common import error_responses, only_params, step_url
 
     router = APIRouter()
 
     @router.get(
         "/steps/{rite}/{edition}/{block}/{ordinal}/scene",
         summary="Who is where after a step: each person's place, point on the plan and facing (JSON or JSON-LD)",
-        responses={200: {"content": {"application/json": {}, "application/ld+json": {}}}, **_errors(400, 404, 406)},
+        responses={200: {"content": {"application/json": {}, "application/ld+json": {}}}, **error_responses(400, 404, 406)},
     )
     def scene(rite: str, edition: str, block: str, ordinal: str, request: Request) -> Response:
         """The scene after the step: every person present with his place, point, facing, whether it is
         written or inferred, and the rule and step that set it (JSON, or JSON-LD by ``Accept``)."""
-        _only_params(request, set())
+        only_params(request, set())
         media = choose_format(request.headers.get("accept", ""), None, _SCENE_FORMATS)
         iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
         rows = scene_rows(service.queries, iri)
@@ -53,11 +53,13 @@ def make_scenes_router(service: Service) -> APIRouter:
         vary = {"Vary": "Accept"}
         if media == "application/ld+json":
             return Response(_scene_jsonld(service, [str(r["placement"]) for r in rows]), media_type=media, headers=vary)
-        persons = [r | {"set_at_url": _step_url(service, str(r["set_at"]))} for r in rows]
-        return JSONResponse({"step": iri, "url": _step_url(service, iri), "persons": persons}, headers=vary)
+        persons = [r | {"set_at_url": step_url(service, str(r["set_at"]))} for r in rows]
+        return JSONResponse({"step": iri, "url": step_url(service, iri), "persons": persons}, headers=vary)
 
     @router.get(
-        "/moves", summary="Every move of the selected editions, in order (for replaying a rite)", responses=_errors(400, 404)
+        "/moves",
+        summary="Every move of the selected editions, in order (for replaying a rite)",
+        responses=error_responses(400, 404),
     )
     def all_moves(
         request: Request,
@@ -67,14 +69,14 @@ def make_scenes_router(service: Service) -> APIRouter:
         """The placements (moves) in ritual order: ``person``, ``role``, ``place``, ``x``, ``y``, ``facing``,
         ``status``, ``rule``, ``step``, ``sequence``, ``text``, ``edition``, ``url`` (the step's page);
         ``rite`` and ``edition`` select as for ``/stages`` (an unknown rite answers 404)."""
-        _only_params(request, {"rite", "edition"})
+        only_params(request, {"rite", "edition"})
         rows = move_rows(service.queries, rite=(rite or "").strip() or None, edition=(edition or "").strip() or None)
-        return [r | {"url": _step_url(service, str(r["step"]))} for r in rows]
+        return [r | {"url": step_url(service, str(r["step"]))} for r in rows]
 
     @router.get(
         "/furnishings",
         summary="The vessels and mats the text sets out, where and from which step (for the plan)",
-        responses=_errors(400, 404),
+        responses=error_responses(400, 404),
     )
     def all_furnishings(
         request: Request,
@@ -86,16 +88,16 @@ def make_scenes_router(service: Service) -> APIRouter:
         plan: depths of the hall, x east, y north), ``facing`` (a mat's, or null), ``step`` (IRI),
         ``sequence``, ``removed_sequence`` (the step that clears it away, 徹, or null), ``edition``,
         ``url`` (the step's page); ``rite`` and ``edition`` select as for ``/moves`` (unknown rite: 404)."""
-        _only_params(request, {"rite", "edition"})
+        only_params(request, {"rite", "edition"})
         rows = furnishing_rows(service.queries, rite=(rite or "").strip() or None, edition=(edition or "").strip() or None)
-        return [r | {"url": _step_url(service, str(r["step"]))} for r in rows]
+        return [r | {"url": step_url(service, str(r["step"]))} for r in rows]
 
-    @router.get("/ground", summary="The plan of the ritual ground (ontology/ground.ttl)", responses=_errors(400))
+    @router.get("/ground", summary="The plan of the ritual ground (ontology/ground.ttl)", responses=error_responses(400))
     def ground(request: Request) -> list[dict[str, Any]]:
         """The places of the ground: ``key``, ``label`` (traditional), ``labels``, ``x``, ``y``, ``width``,
         ``depth`` (depths of the hall; x east, y north, from the middle of the hall's south edge), ``place``
         (the vocabulary concept's IRI or None), ``source`` (the 儀禮釋宫 sentence) and ``derivation``."""
-        _only_params(request, set())
+        only_params(request, set())
         from yili.ontology.ground import load_ground
 
         return [
@@ -115,12 +117,12 @@ def _scene_jsonld(service: Service, placements: list[str]) -> str:
     """The placements' triples (:func:`~yili.graph.scenes.placement_triples`) as JSON-LD compacted with
     ``ontology/context.jsonld`` (rdflib's serializer, as a step's JSON-LD)."""
     from rdflib import Graph
-    from yili.api.app import _context
+    from yili.api.common import jsonld_context
     from yili.graph.build import prefixes_for
 
     graph = Graph()
     for prefix, ns in prefixes_for(service.base).items():
         graph.bind(prefix, ns)
     graph.parse(data=placement_triples(service.store, placements), format="nt")
-    body = graph.serialize(format="json-ld", context=_context(), auto_compact=True)
+    body = graph.serialize(format="json-ld", context=jsonld_context(), auto_compact=True)
     return body if isinstance(body, str) else body.decode("utf-8")

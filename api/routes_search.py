@@ -20,12 +20,14 @@ def make_search_router(service: Service) -> APIRouter:
     -------
     fastapi.APIRouter
     """
-    from yili.api.app import _errors, _name, _only_params, _paged, _step_url
+    from yili.api.common import error_responses, name_filter, only_params, paged, step_url
 
     router = APIRouter()
     search = TextSearch(service.queries)
 
-    @router.get("/search", summary="Find a word in the classic and commentary of every edition", responses=_errors(400, 404))
+    @router.get(
+        "/search", summary="Find a word in the classic and commentary of every edition", responses=error_responses(400, 404)
+    )
     def find(
         request: Request,
         q: Annotated[
@@ -59,19 +61,19 @@ def make_search_router(service: Service) -> APIRouter:
         0-based, end-exclusive), and ``before``, ``match``, ``after`` (the text as written around it).
         400 for an empty ``q`` (spaces only) or an unknown parameter; 404 for an unknown rite.
         """
-        _only_params(request, {"q", "rite", "edition", "limit", "offset"})
+        only_params(request, {"q", "rite", "edition", "limit", "offset"})
         if not "".join(q.split()):
             raise RequestError("q: give the characters to find (1 to 50), e.g. q=玄端")
-        items, total = search.search(q, rite=_name(rite), edition=_name(edition), limit=limit, offset=offset)
+        items, total = search.search(q, rite=name_filter(rite), edition=name_filter(edition), limit=limit, offset=offset)
         for item in items:
             # a block from which no step is read (a list of garments in the 記) is shown at its own IRI's path
             block = str(item["block_iri"])
             item["url"] = (
-                _step_url(service, str(item["step"]))
+                step_url(service, str(item["step"]))
                 if item["step"]
                 else ("/" + block[len(service.base) :] if block.startswith(service.base) else None)
             )
-        page = _paged(request, items, total, limit, offset)
+        page = paged(request, items, total, limit, offset)
         return {"query": q, "folded": search.fold("".join(q.split())), **page}
 
     return router

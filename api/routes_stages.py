@@ -26,11 +26,11 @@ def make_stages_router(service: Service) -> APIRouter:
     ``--stages``, answers ``[]`` (its phases are at ``/phases``).  An unknown rite answers 404 naming
     it, an unknown parameter 400.
     """
-    from yili.api.app import _errors, _name, _only_params, _step_url
+    from yili.api.common import error_responses, name_filter, only_params, step_url
 
     router = APIRouter()
 
-    @router.get("/stages", summary="The stages (節) of 楊復's 儀禮圖 in each edition", responses=_errors(400, 404))
+    @router.get("/stages", summary="The stages (節) of 楊復's 儀禮圖 in each edition", responses=error_responses(400, 404))
     def stages(
         request: Request,
         rite: Annotated[str | None, Query(description=_RITE, max_length=50)] = None,
@@ -38,8 +38,8 @@ def make_stages_router(service: Service) -> APIRouter:
     ) -> list[dict[str, Any]]:
         """The stages of 楊復's 儀禮圖, each with its title as he writes it, his order, its first and
         last step, how many steps it holds and its source (儀禮圖, 卷, page)."""
-        _only_params(request, {"rite", "edition"})
-        rows = stage_rows(service.queries, rite=_name(rite), edition=_name(edition))
-        return [r | {"url": _step_url(service, str(r["first"]))} for r in rows]
+        only_params(request, {"rite", "edition"})
+        rows = stage_rows(service.queries, rite=name_filter(rite), edition=name_filter(edition))
+        return [r | {"url": step_url(service, str(r["first"]))} for r in rows]
 
     return router

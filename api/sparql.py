@@ -60,7 +60,7 @@ that stack, ``max_query_length`` and the time budget.
 
 ``SERVICE`` (federated query) is refused before Oxigraph sees the query, because Oxigraph would
 otherwise call the remote endpoint over HTTP.  The check is made on the parsed query (rdflib's SPARQL
-parser, :func:`_has_service`): the word in a string, an IRI, a comment, a variable or a prefixed name
+parser, :func:`has_service`): the word in a string, an IRI, a comment, a variable or a prefixed name
 is not a clause.  A query that parser cannot read is judged conservatively: any ``service`` outside
 a variable name or a prefixed name's local part is refused; write such a word with an escape
 (``"\\u0073ervice"``) to get past it.
@@ -81,22 +81,22 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.routing import Route
 from yili.api.sparql_eval import (  # the evaluation side, which worker processes import alone
-    _GRAPH_FORMATS,
-    _RESULTS_FORMATS,
+    GRAPH_FORMATS,
+    RESULTS_FORMATS,
     TRUNCATED_HEADER,
+    Operation,
     SparqlLimits,
-    _Operation,
     media_ranges,
 )
-from yili.api.sparql_pool import KILL_GRACE_S, WORKER_START_TIMEOUT_S, ProcessPool, ThreadPool, _may_change, _release_frames
+from yili.api.sparql_pool import KILL_GRACE_S, WORKER_START_TIMEOUT_S, ProcessPool, ThreadPool, may_change, release_frames
 from yili.api.sparql_text import (
-    _DATASET_PARAMETERS,
-    _GET_PARAMETERS,
-    _POST_BODY,
-    _RESPONSES,
-    _SERVICE,
-    _count_brackets,
-    _has_service,
+    DATASET_PARAMETERS,
+    GET_PARAMETERS,
+    POST_BODY,
+    SERVICE_WORD,
+    SPARQL_RESPONSES,
+    count_brackets,
+    has_service,
 )
 from yili.ontology.errors import (
     EndpointBusyError,
@@ -123,8 +123,8 @@ __all__ = [
     "make_sparql_router",
     "KILL_GRACE_S",
     "WORKER_START_TIMEOUT_S",
-    "_may_change",
-    "_release_frames",
+    "may_change",
+    "release_frames",
 ]
 
 log = logging.getLogger(__name__)
@@ -178,7 +178,7 @@ def make_sparql_router(
         ``text/html`` (a browser): a query form.  Without it such a request is refused as before.
     evaluator : object, optional
         What evaluates the operations instead of the worker pool ``limits.isolation`` names: an
-        object with ``async evaluate(operation) -> _Answer`` and ``close()``
+        object with ``async evaluate(operation) -> QueryAnswer`` and ``close()``
         (:class:`~yili.api.routes_remote.RemoteEvaluator`, the proxy to a remote store).
 
     Returns
@@ -243,7 +243,7 @@ def make_sparql_router(
 
         graph = service_description(
             str(request.url.replace(query="", fragment="")),
-            [f.media_type for f in _RESULTS_FORMATS] + [f.media_type for f in _GRAPH_FORMATS],
+            [f.media_type for f in RESULTS_FORMATS] + [f.media_type for f in GRAPH_FORMATS],
             named_graphs,
             # without FROM or dataset parameters the default graph is the union (see _dataset)
             union_default_graph=True,
@@ -253,7 +253,7 @@ def make_sparql_router(
 
     async def answer(request: Request) -> Response:
         try:
-            operation = await _read_operation(request, limits)
+            operation = await read_operation(request, limits)
             result = await pool.evaluate(operation)
             return Response(result.body, media_type=result.media_type, headers={"Vary": "Accept", **result.headers})
         except YiliError as error:
@@ -265,7 +265,7 @@ def make_sparql_router(
                 500,
             )
 
-    operations: dict[tuple[object, ...], _Operation] = {}  # read and checked, by what they were read from
+    operations: dict[tuple[object, ...], Operation] = {}  # read and checked, by what they were read from
     operations_lock = threading.Lock()
 
     async def lean_get(scope: Any, receive: Any, send: Any) -> None:
@@ -301,7 +301,7 @@ def make_sparql_router(
                 await response(scope, receive, send)
                 return
             try:
-                operation = await _read_operation(request, limits)
+                operation = await read_operation(request, limits)
             except YiliError as error:
                 await _error_response(error)(scope, receive, send)
                 return
@@ -335,8 +335,8 @@ def make_sparql_router(
         "/sparql",
         summary="SPARQL query (GET)",
         response_class=Response,
-        responses=_RESPONSES,
-        openapi_extra={"parameters": _GET_PARAMETERS + _DATASET_PARAMETERS},
+        responses=SPARQL_RESPONSES,
+        openapi_extra={"parameters": GET_PARAMETERS + DATASET_PARAMETERS},
     )
     async def sparql_get(request: Request) -> Response:
         """Run a read-only SPARQL 1.1 query given as ``?query=`` (SPARQL 1.1 Protocol 2.1.1).
@@ -368,8 +368,8 @@ def make_sparql_router(
         "/sparql",
         summary="SPARQL query (POST)",
         response_class=Response,
-        responses=_RESPONSES,
-        openapi_extra={"parameters": _DATASET_PARAMETERS, "requestBody": _POST_BODY},
+        responses=SPARQL_RESPONSES,
+        openapi_extra={"parameters": DATASET_PARAMETERS, "requestBody": POST_BODY},
     )
     async def sparql_post(request: Request) -> Response:
         """Run a read-only SPARQL 1.1 query sent as a form or a direct body (Protocol 2.1.2, 2.1.3).
@@ -439,7 +439,7 @@ class _AsgiApp:
 # Reading the request (protocol section 2.1)
 
 
-async def _read_operation(request: Request, limits: SparqlLimits) -> _Operation:
+async def read_operation(request: Request, limits: SparqlLimits) -> Operation:
     """Read the protocol's parameters from a GET or POST request.
 
     Raises
@@ -494,20 +494,20 @@ async def _read_operation(request: Request, limits: SparqlLimits) -> _Operation:
             f"The query is {len(query):,} characters long; the limit is {limits.max_query_length:,} "
             "(SparqlLimits.max_query_length)."
         )
-    brackets = _count_brackets(query)
+    brackets = count_brackets(query)
     if brackets > limits.max_brackets:
         raise RequestTooLargeError(
             f"The query holds {brackets:,} brackets; the limit is {limits.max_brackets:,} (SparqlLimits.max_brackets)."
         )
     # the word is rare: only a query that has it is parsed, off the event loop
-    if _SERVICE.search(query) and await asyncio.to_thread(_has_service, query):
+    if SERVICE_WORD.search(query) and await asyncio.to_thread(has_service, query):
         raise QueryError(
             "SERVICE (federated query) is not allowed: this endpoint never calls other services. "
             "If the word 'service' is only inside a string, an IRI or a comment of a query our parser "
             "could not read, write it with an escape such as \\u0073ervice."
         )
     formats = _values(fields, "format")
-    return _Operation(
+    return Operation(
         query=query,
         default_graphs=tuple(_values(fields, "default-graph-uri")),
         named_graphs=tuple(_values(fields, "named-graph-uri")),

@@ -150,7 +150,7 @@ class SparqlLimits:
 
 
 @dataclass(frozen=True)
-class _Operation:
+class Operation:
     """One query operation, read from the request and checked, ready to evaluate."""
 
     query: str
@@ -173,7 +173,9 @@ _STRING = (
 )
 
 
-_OPAQUE = re.compile(rf"(?P<comment>#[^\n\r]*)|(?P<iri>{_IRIREF})|(?P<string>{_STRING})", re.DOTALL)
+OPAQUE = re.compile(rf"(?P<comment>#[^\n\r]*)|(?P<iri>{_IRIREF})|(?P<string>{_STRING})", re.DOTALL)
+"""The parts of a query in which a keyword is no keyword: a comment, an IRI, a string (named groups
+``comment``, ``iri``, ``string``; SPARQL 1.1 grammar, IRIREF and the four STRING productions)."""
 
 
 _FROM = re.compile(r"(?<![\w:?$@.\-])FROM(?:\s+NAMED)?\s*(?:<>|[\w.\-]*:)", re.IGNORECASE)
@@ -195,15 +197,17 @@ def _declares_dataset(query: str) -> bool:
     def blank(match: re.Match[str]) -> str:
         return " " if match.lastgroup == "comment" else "<>" if match.lastgroup == "iri" else '""'
 
-    return _FROM.search(_OPAQUE.sub(blank, query)) is not None
+    return _FROM.search(OPAQUE.sub(blank, query)) is not None
 
 
-_RESULTS_FORMATS: tuple[QueryResultsFormat, ...] = (
+RESULTS_FORMATS: tuple[QueryResultsFormat, ...] = (
     QueryResultsFormat.JSON,
     QueryResultsFormat.XML,
     QueryResultsFormat.CSV,
     QueryResultsFormat.TSV,
 )
+"""The answer formats of SELECT and ASK (W3C SPARQL 1.1 Query Results JSON, XML, CSV and TSV);
+the first is the default."""
 
 
 _RESULTS_NAMES: dict[str, QueryResultsFormat] = {
@@ -216,12 +220,14 @@ _RESULTS_NAMES: dict[str, QueryResultsFormat] = {
 }
 
 
-_GRAPH_FORMATS: tuple[RdfFormat, ...] = (
+GRAPH_FORMATS: tuple[RdfFormat, ...] = (
     RdfFormat.TURTLE,
     RdfFormat.N_TRIPLES,
     RdfFormat.RDF_XML,
     RdfFormat.JSON_LD,
 )
+"""The answer formats of CONSTRUCT and DESCRIBE (Turtle, N-Triples, RDF/XML, JSON-LD); the first
+is the default."""
 
 
 _GRAPH_NAMES: dict[str, RdfFormat] = {
@@ -342,7 +348,7 @@ def media_ranges(accept: str) -> list[tuple[str, float]]:
 
 
 @dataclass(frozen=True)
-class _Answer:
+class QueryAnswer:
     """A serialised answer: body bytes, media type and extra headers; ``cpu_s``, the CPU time (seconds)
     its evaluation took on the evaluating thread, when a worker process measured it (else 0)."""
 
@@ -356,12 +362,12 @@ _WORKER: dict[str, Any] = {}
 """In a worker process: its ``store``, or the ``error`` that kept it from opening one."""
 
 
-def _init_worker(path: str | None, nquads: bytes | None, max_memory_bytes: int, server_pid: int) -> None:
+def init_worker(path: str | None, nquads: bytes | None, max_memory_bytes: int, server_pid: int) -> None:
     """Start a worker process (pebble's ``initializer``): cap its memory, watch the server, and open
     the store's folder read-only (``path``) or load ``nquads`` into a store of its own.
 
     Never raises (a failing initializer would make pebble start worker after worker): a store that
-    cannot be opened is kept as an error that each query then reports (:func:`_run_task`).
+    cannot be opened is kept as an error that each query then reports (:func:`run_task`).
     :func:`pyoxigraph.parse` keeps blank node labels (which ``Store.load`` would rename), so answers
     are the same as from the server's own store.
     """
@@ -388,18 +394,18 @@ def _init_worker(path: str | None, nquads: bytes | None, max_memory_bytes: int, 
         _WORKER["error"] = ("failed", traceback.format_exc())
 
 
-def _ping() -> int:
+def ping_worker() -> int:
     """A task that only says its worker has started (its process id)."""
     return os.getpid()
 
 
-def _run_task(operation: _Operation, deadline: float, long_after_s: float, limits: SparqlLimits) -> tuple[str, Any]:
+def run_task(operation: Operation, deadline: float, long_after_s: float, limits: SparqlLimits) -> tuple[str, Any]:
     """Evaluate one query in a worker process (a pebble task), on a thread of its own with a
     :data:`WORKER_STACK_BYTES` stack, until ``deadline`` (:func:`time.monotonic`, system-wide on
     Linux).  After ``long_after_s`` seconds that thread lowers its CPU priority to ``nice`` 19 (Linux
     keeps one per thread; the thread ends with the query, so the worker's next query starts at 0).
 
-    Returns ``("answer", _Answer)`` with the CPU time its evaluation took, ``("error", (name, kind,
+    Returns ``("answer", QueryAnswer)`` with the CPU time its evaluation took, ``("error", (name, kind,
     status, message))`` for a :class:`YiliError` (a store that cannot be opened: a
     ``StoreUnavailableError``), or ``("failed", traceback text)``: plain data, whatever pickles.
     """
@@ -414,7 +420,7 @@ def _run_task(operation: _Operation, deadline: float, long_after_s: float, limit
     def evaluate() -> None:
         started = time.thread_time()
         try:
-            answer = _evaluate(lambda: store, operation, limits, deadline, _NEVER)
+            answer = evaluate_operation(lambda: store, operation, limits, deadline, _NEVER)
             reply.append(("answer", dataclasses.replace(answer, cpu_s=time.thread_time() - started)))
         except YiliError as error:
             reply.append(("error", (type(error).__name__, error.kind, error.status, error.message)))
@@ -422,7 +428,7 @@ def _run_task(operation: _Operation, deadline: float, long_after_s: float, limit
             reply.append(("failed", traceback.format_exc()))
 
     thread = threading.Thread(target=evaluate, name="sparql-evaluator")
-    _start_with_large_stack(thread)
+    start_with_large_stack(thread)
     thread.join(long_after_s)
     if thread.is_alive():
         with contextlib.suppress(OSError, AttributeError):
@@ -460,7 +466,7 @@ def _exit_with_server(server_pid: int) -> None:
 _STACK_SIZE_LOCK = threading.Lock()
 
 
-def _start_with_large_stack(thread: threading.Thread) -> None:
+def start_with_large_stack(thread: threading.Thread) -> None:
     """Start ``thread`` with a :data:`WORKER_STACK_BYTES` stack (the default elsewhere is unchanged).
 
     :func:`threading.stack_size` is process-wide, so it is set just for this start and restored.
@@ -477,20 +483,21 @@ def _start_with_large_stack(thread: threading.Thread) -> None:
             threading.stack_size(previous)
 
 
-def _timeout_message(limits: SparqlLimits) -> str:
+def timeout_message(limits: SparqlLimits) -> str:
+    """The one-line message of a query stopped at ``limits.timeout_s`` (seconds), for its 503 answer."""
     return (
         f"The query ran past the time budget of {limits.timeout_s:g} s (SparqlLimits.timeout_s); "
         "narrow the pattern or add a LIMIT."
     )
 
 
-def _evaluate(
+def evaluate_operation(
     get_store: Callable[[], pyoxigraph.Store],
-    operation: _Operation,
+    operation: Operation,
     limits: SparqlLimits,
     deadline: float,
     stop: threading.Event,
-) -> _Answer:
+) -> QueryAnswer:
     """Evaluate one query with pyoxigraph and serialise its answer (on a worker's large-stack thread).
 
     Results are read one row at a time; reading stops as soon as the budget is spent (``deadline``,
@@ -511,7 +518,7 @@ def _evaluate(
 
     def check_budget() -> None:
         if stop.is_set() or time.monotonic() > deadline:
-            raise QueryTimeoutError(_timeout_message(limits))
+            raise QueryTimeoutError(timeout_message(limits))
 
     check_budget()
     store = get_store()
@@ -521,18 +528,18 @@ def _evaluate(
         headers: dict[str, str] = {}
         if isinstance(results, QueryBoolean):
             results_format = _results_format(operation, "ASK results")
-            return _Answer(_bytes(results.serialize(format=results_format)), results_format.media_type, {})
+            return QueryAnswer(answer_bytes(results.serialize(format=results_format)), results_format.media_type, {})
         if isinstance(results, QuerySolutions):
             results_format = _results_format(operation, "SELECT results")
             variables = [str(variable) for variable in results.variables]
             rows = _take(results, limits, check_budget, headers)
             body = _serialize_solutions(variables, rows, results_format)
             check_budget()
-            return _Answer(body, results_format.media_type, headers)
+            return QueryAnswer(body, results_format.media_type, headers)
         graph_format = _negotiate(
             operation.accept,
             operation.format,
-            _GRAPH_FORMATS,
+            GRAPH_FORMATS,
             _GRAPH_NAMES,
             RdfFormat.from_media_type,
             "CONSTRUCT and DESCRIBE results",
@@ -540,9 +547,9 @@ def _evaluate(
         # a graph is a set: a DESCRIBE over the union of the named graphs gives a triple once per
         # graph that holds it (Oxigraph), CONSTRUCT once; each is written once, in first-seen order
         triples = list(dict.fromkeys(_take(results, limits, check_budget, headers)))
-        body = _bytes(pyoxigraph.serialize(triples, format=graph_format))
+        body = answer_bytes(pyoxigraph.serialize(triples, format=graph_format))
         check_budget()
-        return _Answer(body, graph_format.media_type, headers)
+        return QueryAnswer(body, graph_format.media_type, headers)
     except YiliError:
         raise
     except SyntaxError as error:
@@ -558,19 +565,19 @@ def _evaluate(
         raise QueryError(f"The query could not be evaluated: {error}") from None
 
 
-def _results_format(operation: _Operation, what: str) -> QueryResultsFormat:
+def _results_format(operation: Operation, what: str) -> QueryResultsFormat:
     """The negotiated format of SELECT or ASK results (see :func:`_negotiate`)."""
     return _negotiate(
         operation.accept,
         operation.format,
-        _RESULTS_FORMATS,
+        RESULTS_FORMATS,
         _RESULTS_NAMES,
         QueryResultsFormat.from_media_type,
         what,
     )
 
 
-def _dataset(operation: _Operation) -> dict[str, Any]:
+def _dataset(operation: Operation) -> dict[str, Any]:
     """pyoxigraph's dataset arguments for an operation (SPARQL 1.1 Protocol 2.1.4).
 
     Protocol parameters, when given, replace the query's dataset entirely (an absent
@@ -627,7 +634,7 @@ def _serialize_solutions(variables: Sequence[str], rows: Sequence[Any], results_
     lines.extend("\t".join("" if term is None else _term_text(term) for term in row) for row in rows)
     tsv = ("\n".join(lines) + "\n").encode("utf-8")
     parsed = pyoxigraph.parse_query_results(tsv, format=QueryResultsFormat.TSV)
-    return _bytes(parsed.serialize(format=results_format))
+    return answer_bytes(parsed.serialize(format=results_format))
 
 
 def _term_text(term: Any) -> str:
@@ -637,7 +644,7 @@ def _term_text(term: Any) -> str:
     return str(term)
 
 
-def _bytes(serialized: bytes | None) -> bytes:
+def answer_bytes(serialized: bytes | None) -> bytes:
     """pyoxigraph's serialisers return None only when given an output file; never here."""
     return serialized if serialized is not None else b""
 

@@ -38,7 +38,7 @@ The policy is ours (:class:`ProcessPool`):
   (``answer_cache_bytes``), keyed by the query text, the dataset and the format, since
   the store is read-only while it is served.  A query that uses a function whose value changes from
   one evaluation to the next (``NOW``, ``RAND``, ``UUID``, ``STRUUID``, ``BNODE``; see
-  :func:`_may_change`) is never kept, nor is a truncated answer;
+  :func:`may_change`) is never kept, nor is a truncated answer;
 - a worker that dies during a query (a crash in Oxigraph, its memory cap) gets that query a 500
   ``evaluation_crashed``; pebble replaces it;
 - the router's lifespan stops the pool when the application shuts down, and :mod:`atexit` hooks (ours
@@ -81,16 +81,16 @@ import pyoxigraph
 from pyoxigraph import RdfFormat
 from yili.api.sparql_cheap import is_cheap
 from yili.api.sparql_eval import (
+    Operation,
+    QueryAnswer,
     SparqlLimits,
-    _Answer,
-    _bytes,
-    _evaluate,
-    _init_worker,
-    _Operation,
-    _ping,
-    _run_task,
-    _start_with_large_stack,
-    _timeout_message,
+    answer_bytes,
+    evaluate_operation,
+    init_worker,
+    ping_worker,
+    run_task,
+    start_with_large_stack,
+    timeout_message,
 )
 from yili.ontology.errors import (
     EndpointBusyError,
@@ -155,16 +155,18 @@ class ProcessPool:
             if self._pool is None or self._started is None:
                 if self._source is None:  # the store is read-only: dumped once, kept for restarts
                     path = self._store_path() if self._store_path is not None else None
-                    nquads = None if path else _bytes(self._get_store().dump(format=RdfFormat.N_QUADS))
+                    nquads = None if path else answer_bytes(self._get_store().dump(format=RdfFormat.N_QUADS))
                     self._source = (path, nquads)
                 limits = self._limits
                 self._pool = pebble.ProcessPool(
                     max_workers=limits.max_concurrent_queries,
-                    initializer=_init_worker,
+                    initializer=init_worker,
                     initargs=(*self._source, limits.max_worker_memory_bytes, _server_pid()),
                     context=_SPAWN,
                 )
-                pings = [self._pool.schedule(_ping, timeout=WORKER_START_TIMEOUT_S) for _ in range(limits.max_concurrent_queries)]
+                pings = [
+                    self._pool.schedule(ping_worker, timeout=WORKER_START_TIMEOUT_S) for _ in range(limits.max_concurrent_queries)
+                ]
                 started: Future[None] = Future()
                 left = [len(pings)]
                 counting = threading.Lock()  # not self._lock, held here: a done ping calls back at once
@@ -182,7 +184,7 @@ class ProcessPool:
                 atexit.register(self.close)
             return self._pool, self._started
 
-    async def evaluate(self, operation: _Operation) -> _Answer:
+    async def evaluate(self, operation: Operation) -> QueryAnswer:
         """Evaluate ``operation`` in a worker process within ``limits.timeout_s`` (see the module).
 
         Raises
@@ -197,7 +199,7 @@ class ProcessPool:
         StoreUnavailableError
             The on-disk store served was moved or deleted (the workers cannot open it).
         YiliError
-            Whatever :func:`~yili.api.sparql_eval._evaluate` raises in the worker.
+            Whatever :func:`~yili.api.sparql_eval.evaluate_operation` raises in the worker.
         RuntimeError
             Evaluation failed unexpectedly (logged).
         """
@@ -259,9 +261,9 @@ class ProcessPool:
                         raise EndpointBusyError(_lanes_message(limits))
             reply = await asyncio.wait_for(waiting, timeout=max(0.0, deadline - time.monotonic()))
         except TimeoutError:
-            raise QueryTimeoutError(_timeout_message(limits)) from None
+            raise QueryTimeoutError(timeout_message(limits)) from None
         except (CancelledError, FutureTimeoutError):  # cancelled by close(), or killed at its timeout
-            raise QueryTimeoutError(_timeout_message(limits)) from None
+            raise QueryTimeoutError(timeout_message(limits)) from None
         except pebble.ProcessExpired as expired:
             raise _died(expired.exitcode) from None
         except BrokenProcessPool:  # close() stopped the pool under it
@@ -278,10 +280,10 @@ class ProcessPool:
         self.answers.put(operation, answer)
         return answer
 
-    def _dispatch(self, pool: pebble.ProcessPool, operation: _Operation, deadline: float, long_after_s: float) -> Future[Any]:
+    def _dispatch(self, pool: pebble.ProcessPool, operation: Operation, deadline: float, long_after_s: float) -> Future[Any]:
         """Give the query to a worker; pebble kills it :data:`KILL_GRACE_S` past the deadline."""
         left = max(0.0, deadline - time.monotonic())
-        return pool.schedule(_run_task, args=(operation, deadline, long_after_s, self._limits), timeout=left + KILL_GRACE_S)
+        return pool.schedule(run_task, args=(operation, deadline, long_after_s, self._limits), timeout=left + KILL_GRACE_S)
 
     def _remember_long(self, key: tuple[object, ...]) -> None:
         """Remember a query that ran long (the last 1,024 such)."""
@@ -371,8 +373,8 @@ class _Turns:
         waiter.set_result(None)
 
 
-def _outcome(tag: str, detail: Any) -> _Answer:
-    """The answer in a worker's reply (:func:`~yili.api.sparql_eval._run_task`), or its error raised."""
+def _outcome(tag: str, detail: Any) -> QueryAnswer:
+    """The answer in a worker's reply (:func:`~yili.api.sparql_eval.run_task`), or its error raised."""
     if tag == "answer":
         return detail  # type: ignore[no-any-return]
     if tag == "error":
@@ -404,16 +406,16 @@ class ThreadPool:
     def __init__(self, get_store: Callable[[], pyoxigraph.Store], limits: SparqlLimits) -> None:
         self._get_store = get_store
         self._limits = limits
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], _Answer], Future[_Answer]]] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], QueryAnswer], Future[QueryAnswer]]] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
 
-    def _submit(self, job: Callable[[], _Answer]) -> Future[_Answer]:
-        future: Future[_Answer] = Future()
+    def _submit(self, job: Callable[[], QueryAnswer]) -> Future[QueryAnswer]:
+        future: Future[QueryAnswer] = Future()
         with self._lock:
             if len(self._threads) < self._limits.max_concurrent_queries:
                 thread = threading.Thread(target=self._work, name=f"sparql-worker-{len(self._threads)}", daemon=True)
-                _start_with_large_stack(thread)
+                start_with_large_stack(thread)
                 self._threads.append(thread)
         self._jobs.put((job, future))
         return future
@@ -426,14 +428,14 @@ class ThreadPool:
             try:
                 future.set_result(job())
             except YiliError as error:
-                _release_frames(error)
+                release_frames(error)
                 future.set_exception(error)
             except Exception as error:
                 log.exception("SPARQL evaluation failed")
-                _release_frames(error)
+                release_frames(error)
                 future.set_exception(RuntimeError("SPARQL evaluation failed; see the log."))
 
-    async def evaluate(self, operation: _Operation) -> _Answer:
+    async def evaluate(self, operation: Operation) -> QueryAnswer:
         """Evaluate ``operation`` on a worker thread within ``limits.timeout_s``.
 
         Raises
@@ -441,16 +443,16 @@ class ThreadPool:
         QueryTimeoutError
             The budget ran out (the worker is told to stop at its next result row).
         YiliError
-            Whatever :func:`~yili.api.sparql_eval._evaluate` raises.
+            Whatever :func:`~yili.api.sparql_eval.evaluate_operation` raises.
         """
         limits = self._limits
         deadline = time.monotonic() + limits.timeout_s
         stop = threading.Event()
-        future = self._submit(lambda: _evaluate(self._get_store, operation, limits, deadline, stop))
+        future = self._submit(lambda: evaluate_operation(self._get_store, operation, limits, deadline, stop))
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limits.timeout_s)
         except TimeoutError:
-            raise QueryTimeoutError(_timeout_message(limits)) from None
+            raise QueryTimeoutError(timeout_message(limits)) from None
         finally:
             if not future.done():
                 stop.set()
@@ -459,7 +461,7 @@ class ThreadPool:
         """Nothing to stop: the threads are daemons, and a running query cannot be interrupted."""
 
 
-def _release_frames(error: BaseException) -> None:
+def release_frames(error: BaseException) -> None:
     """Clear the frames held by ``error`` and the errors chained to it, here on the worker thread.
 
     Those frames hold pyoxigraph's result iterators, which are bound to the thread that made them
@@ -501,7 +503,7 @@ def _lanes_message(limits: SparqlLimits, known: bool = False) -> str:
     )
 
 
-def _operation_key(operation: _Operation) -> tuple[object, ...]:
+def _operation_key(operation: Operation) -> tuple[object, ...]:
     """What makes two queries the same for the long-query memory and the cache: text, dataset, format."""
     return (operation.query, operation.default_graphs, operation.named_graphs, operation.accept, operation.format)
 
@@ -510,7 +512,7 @@ _CHANGING = re.compile(r"(?<![A-Za-z0-9_])(?:NOW|RAND|UUID|STRUUID|BNODE)(?![A-Z
 _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 
 
-def _may_change(query: str) -> bool:
+def may_change(query: str) -> bool:
     r"""Whether two evaluations of ``query`` on the same store may give different answers: whether it
     may call ``NOW``, ``RAND``, ``UUID``, ``STRUUID`` or ``BNODE`` (SPARQL 1.1 Query, sections
     17.4.3.10, 17.4.5.1 and 17.4.2.8-9: the functions whose value is new at each evaluation).
@@ -520,11 +522,11 @@ def _may_change(query: str) -> bool:
     word (any case; not inside a longer run of ASCII letters, digits and ``_``) counts, even in a
     string, a comment, an IRI or a variable name.  A false alarm only costs the cache a query.
 
-    >>> _may_change("SELECT (rand() AS ?r) {}")
+    >>> may_change("SELECT (rand() AS ?r) {}")
     True
-    >>> _may_change("SELECT (\\u004Eow() AS ?t) {}")
+    >>> may_change("SELECT (\\u004Eow() AS ?t) {}")
     True
-    >>> _may_change("SELECT ?known ?brand WHERE { ?s ?p ?known }")
+    >>> may_change("SELECT ?known ?brand WHERE { ?s ?p ?known }")
     False
     """
 
@@ -540,17 +542,17 @@ class _AnswerCache:
     (:func:`_operation_key`), the least recently used dropped first.
 
     Thread-safe.  Kept: whole answers (no header, so never a truncated one) of at most 1/16 of the
-    bound each, to operations :func:`_may_change` does not flag.  The store must be read-only for as
+    bound each, to operations :func:`may_change` does not flag.  The store must be read-only for as
     long as the cache lives.
     """
 
     def __init__(self, max_bytes: int) -> None:
         self._max_bytes = max_bytes
-        self._bytes = 0
-        self._answers: OrderedDict[tuple[object, ...], _Answer] = OrderedDict()
+        self.answer_bytes = 0
+        self._answers: OrderedDict[tuple[object, ...], QueryAnswer] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, operation: _Operation) -> _Answer | None:
+    def get(self, operation: Operation) -> QueryAnswer | None:
         """The answer kept for ``operation``, or None."""
         if not self._answers:
             return None
@@ -561,18 +563,18 @@ class _AnswerCache:
                 self._answers.move_to_end(key)
             return answer
 
-    def put(self, operation: _Operation, answer: _Answer) -> None:
+    def put(self, operation: Operation, answer: QueryAnswer) -> None:
         """Keep ``answer`` to ``operation`` if it may be kept (see the class)."""
         size = len(answer.body)
-        if answer.headers or size > self._max_bytes // 16 or _may_change(operation.query):
+        if answer.headers or size > self._max_bytes // 16 or may_change(operation.query):
             return
         with self._lock:
             key = _operation_key(operation)
             old = self._answers.pop(key, None)
             if old is not None:
-                self._bytes -= len(old.body)
-            self._answers[key] = _Answer(answer.body, answer.media_type, {})
-            self._bytes += size
-            while self._bytes > self._max_bytes:
+                self.answer_bytes -= len(old.body)
+            self._answers[key] = QueryAnswer(answer.body, answer.media_type, {})
+            self.answer_bytes += size
+            while self.answer_bytes > self._max_bytes:
                 _, dropped = self._answers.popitem(last=False)
-                self._bytes -= len(dropped.body)
+                self.answer_bytes -= len(dropped.body)

@@ -8,13 +8,13 @@ import re
 import threading
 from typing import Any
 
-from yili.api.sparql_eval import _OPAQUE
+from yili.api.sparql_eval import OPAQUE
 
 FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 QUERY_MEDIA_TYPE = "application/sparql-query"
 
 
-_GET_PARAMETERS: list[dict[str, Any]] = [
+GET_PARAMETERS: list[dict[str, Any]] = [
     {
         "name": "query",
         "in": "query",
@@ -24,7 +24,8 @@ _GET_PARAMETERS: list[dict[str, Any]] = [
         "example": "SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 10",
     },
 ]
-_DATASET_PARAMETERS: list[dict[str, Any]] = [
+"""The OpenAPI parameters of ``GET /sparql``: ``query``."""
+DATASET_PARAMETERS: list[dict[str, Any]] = [
     {
         "name": "default-graph-uri",
         "in": "query",
@@ -49,7 +50,9 @@ _DATASET_PARAMETERS: list[dict[str, Any]] = [
         "Repeatable, and a value may list names with commas: the first one offered wins.",
     },
 ]
-_POST_BODY: dict[str, Any] = {
+"""The OpenAPI parameters of the SPARQL Protocol's RDF dataset (``default-graph-uri``,
+``named-graph-uri``) and of the answer format, for ``GET`` and ``POST /sparql``."""
+POST_BODY: dict[str, Any] = {
     "required": True,
     "content": {
         FORM_MEDIA_TYPE: {
@@ -66,6 +69,7 @@ _POST_BODY: dict[str, Any] = {
         QUERY_MEDIA_TYPE: {"schema": {"type": "string"}, "example": "ASK { ?s ?p ?o }"},
     },
 }
+"""The OpenAPI ``requestBody`` of ``POST /sparql``: a form (``query=`` or ``update=``) or a bare query."""
 _ERROR_SCHEMA: dict[str, Any] = {
     "application/json": {
         "schema": {
@@ -74,7 +78,7 @@ _ERROR_SCHEMA: dict[str, Any] = {
         }
     }
 }
-_RESPONSES: dict[int | str, dict[str, Any]] = {
+SPARQL_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "Query results (SELECT, ASK) or an RDF graph (CONSTRUCT, DESCRIBE).",
         "content": {
@@ -96,21 +100,23 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
     500: {"description": "The evaluating worker crashed, or the endpoint failed", "content": _ERROR_SCHEMA},
     503: {"description": "The query ran past its time budget", "content": _ERROR_SCHEMA},
 }
+"""The OpenAPI ``responses`` of ``/sparql``: its answers and its error answers (JSON ``{"error", "message"}``)."""
 
 
-def _count_brackets(query: str) -> int:
+def count_brackets(query: str) -> int:
     """How many ``{ ( [ <`` the query holds, strings, IRIs and comments included.
 
     An upper bound on the nesting depth Oxigraph's parser will reach, whatever the query means.
 
-    >>> _count_brackets("SELECT * { ?s ?p ?o FILTER(?o < 3) }")
+    >>> count_brackets("SELECT * { ?s ?p ?o FILTER(?o < 3) }")
     3
     """
     return sum(query.count(bracket) for bracket in "{([<")
 
 
 _WORD = re.compile(r"\w+")
-_SERVICE = re.compile("service", re.IGNORECASE)
+SERVICE_WORD = re.compile("service", re.IGNORECASE)
+"""The word ``service`` in any case: a query without it holds no SERVICE clause (a cheap first test)."""
 _SERVICE_KEYWORD = re.compile(r"(?<![\w?$:])SERVICE(?![\w:])", re.IGNORECASE)
 _PARSE_LIMIT = 20_000
 """The longest query (characters) read with rdflib's parser for SERVICE; a longer one that mentions
@@ -118,7 +124,7 @@ the word is judged by the conservative :func:`_mentions_service`."""
 _PARSER_LOCK = threading.Lock()  # pyparsing's packrat cache is not thread-safe
 
 
-def _has_service(query: str) -> bool:
+def has_service(query: str) -> bool:
     """Whether the query holds a ``SERVICE`` clause (W3C, *SPARQL 1.1 Federated Query*), decided on
     the parsed query: the word in a string, a comment, an IRI, a variable or a prefixed name is not
     a clause.
@@ -130,14 +136,14 @@ def _has_service(query: str) -> bool:
     :data:`_PARSE_LIMIT`, falls back on :func:`_mentions_service`, which refuses the word anywhere
     but in a variable or a prefixed name's local part.
 
-    >>> _has_service("SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
+    >>> has_service("SELECT * { SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
     True
-    >>> _has_service('PREFIX sv: <http://example.org/service#> SELECT * { ?s sv:p "self-service" } # a service')
+    >>> has_service('PREFIX sv: <http://example.org/service#> SELECT * { ?s sv:p "self-service" } # a service')
     False
-    >>> _has_service("SELECT * { ?s ?p ex:a\\\\# . SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
+    >>> has_service("SELECT * { ?s ?p ex:a\\\\# . SERVICE <http://example.org/sparql> { ?s ?p ?o } }")
     True
     """
-    if not _SERVICE.search(query):
+    if not SERVICE_WORD.search(query):
         return False
     if len(query) > _PARSE_LIMIT:
         return _mentions_service(query)
@@ -154,7 +160,7 @@ def _has_service(query: str) -> bool:
     def blank(match: re.Match[str]) -> str:
         return " " if match.lastgroup == "comment" else "<>" if match.lastgroup == "iri" else '""'
 
-    return _SERVICE_KEYWORD.search(_OPAQUE.sub(blank, query)) is not None
+    return _SERVICE_KEYWORD.search(OPAQUE.sub(blank, query)) is not None
 
 
 def _tree_has(node: object, name: str) -> bool:
@@ -190,6 +196,6 @@ def _mentions_service(query: str) -> bool:
     True
     """
     for word in _WORD.finditer(query):
-        if _SERVICE.search(word.group()) and (word.start() == 0 or query[word.start() - 1] not in ":?$"):
+        if SERVICE_WORD.search(word.group()) and (word.start() == 0 or query[word.start() - 1] not in ":?$"):
             return True
     return False

@@ -8,7 +8,7 @@ edition text as decoded.  No HTTP here (``api/routes_commentary.py`` serves them
 
 from __future__ import annotations
 
-from yili.graph.queries import GraphQueries, Page, _sparql_iri
+from yili.graph.queries import GraphQueries, Page, sparql_iri
 from yili.ontology.commentary import default_terms
 from yili.ontology.errors import UnknownTermError
 from yili.ontology.namespaces import YKV
@@ -150,7 +150,7 @@ def citations(q: GraphQueries, to: str | None = None, rite: str | None = None, l
         (``passage`` and what follows it None when the quotation is not found in the graph), ordered by
         edition then offset.
     """
-    cites = f"BIND({_sparql_iri(cited_iri(q, to))} AS ?cites)" if to else ""
+    cites = f"BIND({sparql_iri(cited_iri(q, to))} AS ?cites)" if to else ""
     rows = q.backend.select(
         q._prefix_block
         + f"""
@@ -203,7 +203,7 @@ def block_statements(q: GraphQueries, block_iri: str) -> list[dict[str, object]]
         [{term, gloss_text, formula, target_start, target_end}], readings: [{witness, term, variant,
         target_start, target_end}]}``; ``target_start``/``target_end`` place the word in the classic.
     """
-    b = _sparql_iri(block_iri)
+    b = sparql_iri(block_iri)
     statements = q.backend.select(
         q._prefix_block
         + f"""
@@ -271,6 +271,6 @@ def derived_from(q: GraphQueries, step_iri: str) -> list[str]:
         q._prefix_block
         + f"""
 PREFIX prov: <http://www.w3.org/ns/prov#>
-SELECT ?st WHERE {{ {_sparql_iri(step_iri)} prov:wasDerivedFrom ?st . ?st a yk:Statement ; yk:charStart ?cs }} ORDER BY ?cs"""
+SELECT ?st WHERE {{ {sparql_iri(step_iri)} prov:wasDerivedFrom ?st . ?st a yk:Statement ; yk:charStart ?cs }} ORDER BY ?cs"""
     )
     return [str(r["st"]) for r in rows]

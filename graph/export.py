@@ -185,49 +185,53 @@ def step_chain(queries: GraphQueries, rite: str | None = None, edition: str | No
         named = concepts.get(step, {})
         gloss = {f: "; ".join(_en(labels, c) for c in named.get(f, [])) or None for f in _CONCEPT_FIELDS}
         label_en = " — ".join(x for x in (gloss["agent"] or "?", gloss["action"], gloss["recipient"]) if x)
-        g.add_node(
-            step,
-            **_clean(
-                {
-                    "kind": "step",
-                    "label": row["text"],
-                    "label_en": label_en,
-                    "text": row["text"],
-                    "iri": step,
-                    "sequence": row["sequence"],
-                    "block": row["block"],
-                    "char_start": row["char_start"],
-                    "char_end": row["char_end"],
-                    "edition": row["edition"],
-                    "rite": row["rite"],
-                    "mode": row["mode"],
-                    "agent": row["agent"],
-                    "agent_en": gloss["agent"],
-                    "action": row["action"],
-                    "action_en": gloss["action"],
-                    "recipient": row["recipient"],
-                    "recipient_en": gloss["recipient"],
-                    "object": row["object"],
-                    "cup": row["vessel"],
-                    "cup_en": gloss["vessel"],
-                    "wine": row["wine"],
-                    "wine_en": gloss["wine"],
-                    "place": row["location"],
-                    "place_en": gloss["location"],
-                    "facing": row["facing"],
-                    "facing_en": gloss["facing"],
-                    "phase": row["phase_label"],
-                    "phase_number": row["phase_number"],
-                    "page": row["page"],
-                    # 楊復's stage (節), where the graph was built with 儀禮圖 and covers the rite
-                    **({"stage": row["stage_label"], "stage_number": row["stage_number"]} if row.get("stage_label") else {}),
-                }
-            ),
-        )
+        g.add_node(step, **_step_node(row, step, gloss, label_en))
         if previous is not None and previous[0] == row["edition"]:
             g.add_edge(previous[1], step, kind="next", label="次", label_en="next")
         previous = (row["edition"], step)
     return g
+
+
+def _step_node(row: dict[str, Any], step: str, gloss: dict[str, str | None], label_en: str) -> dict[str, Any]:
+    """The attributes of the node of step ``step`` (its IRI) in :func:`step_chain`, from its row of
+    :meth:`GraphQueries.chain_steps`, the English glosses of its concepts by field (``gloss``) and its
+    English label; the fields the step lacks are left out (:func:`_clean`)."""
+    return _clean(
+        {
+            "kind": "step",
+            "label": row["text"],
+            "label_en": label_en,
+            "text": row["text"],
+            "iri": step,
+            "sequence": row["sequence"],
+            "block": row["block"],
+            "char_start": row["char_start"],
+            "char_end": row["char_end"],
+            "edition": row["edition"],
+            "rite": row["rite"],
+            "mode": row["mode"],
+            "agent": row["agent"],
+            "agent_en": gloss["agent"],
+            "action": row["action"],
+            "action_en": gloss["action"],
+            "recipient": row["recipient"],
+            "recipient_en": gloss["recipient"],
+            "object": row["object"],
+            "cup": row["vessel"],
+            "cup_en": gloss["vessel"],
+            "wine": row["wine"],
+            "wine_en": gloss["wine"],
+            "place": row["location"],
+            "place_en": gloss["location"],
+            "facing": row["facing"],
+            "facing_en": gloss["facing"],
+            "phase": row["phase_label"],
+            "phase_number": row["phase_number"],
+            "page": row["page"],
+            # 楊復's stage (節), where the graph was built with 儀禮圖 and covers the rite
+            **({"stage": row["stage_label"], "stage_number": row["stage_number"]} if row.get("stage_label") else {}),
+        }
+    )
 
 
 def _selection_name(rite: str | None, edition: str | None) -> str:

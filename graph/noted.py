@@ -100,7 +100,7 @@ def note_statements(q: Any, step_iri: str) -> dict[str, list[dict[str, object]]]
         points into the document) and the IRI of the block it comments on.  Empty for a step no note
         decided.
     """
-    from yili.graph.queries import _sparql_iri
+    from yili.graph.queries import sparql_iri
 
     rows = q.backend.select(
         q._prefix_block
@@ -108,7 +108,7 @@ def note_statements(q: Any, step_iri: str) -> dict[str, list[dict[str, object]]]
 PREFIX dcterms: <http://purl.org/dc/terms/>
 SELECT ?p ?st ?text ?label ?who ?cs ?ce ?block WHERE {{
   VALUES (?p) {{ {" ".join(f"(yk:{f}FromNote)" for f in FIELD_PROPERTIES)} }}
-  {_sparql_iri(step_iri)} ?p ?st .
+  {sparql_iri(step_iri)} ?p ?st .
   ?st yk:text ?text ; yk:charStart ?cs ; yk:charEnd ?ce ; yk:comments ?block .
   OPTIONAL {{ ?st yk:authorityLabel ?label }}
   OPTIONAL {{ ?st dcterms:creator/skos:prefLabel ?who FILTER(langMatches(lang(?who), "zh-Hant")) }}

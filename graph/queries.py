@@ -105,7 +105,15 @@ STEP_FIELDS = """
 """
 
 
-def _sparql_iri(iri: str) -> str:
+def sparql_iri(iri: str) -> str:
+    """``iri`` written as a SPARQL IRI term (``<…>``), for putting a caller's IRI into a query.
+
+    Raises
+    ------
+    UnknownTermError
+        ``iri`` holds a character an IRIREF may not (``<>"{}|^`\\``, a space, a line break): a
+        hostile or broken IRI never reaches the query (SPARQL 1.1 grammar, IRIREF).
+    """
     if any(c in iri for c in '<>"{}|^`\\ \n'):
         raise UnknownTermError(f"not a usable IRI: {iri!r}")
     return f"<{iri}>"
@@ -181,7 +189,7 @@ class GraphQueries:
             profile = find_rite(rite, self.vocabulary)
         except InputError as exc:
             raise UnknownTermError(exc.message) from None
-        return f"?edition yk:editionOf {_sparql_iri(str(mint('rite', profile.key, base=self.base)))} ."
+        return f"?edition yk:editionOf {sparql_iri(str(mint('rite', profile.key, base=self.base)))} ."
 
     def rites(self) -> list[dict[str, object]]:
         """The rites in the graph, each with its editions and their counts.
@@ -375,7 +383,7 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
         chosen = found[offset : offset + limit]
         if not chosen:
             return Page([], len(found), limit, offset)
-        values = " ".join(_sparql_iri(step) for _edition, _sequence, step in chosen)
+        values = " ".join(sparql_iri(step) for _edition, _sequence, step in chosen)
         q = (
             self._prefix_block
             + f"""
@@ -450,7 +458,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
         NotFoundError
             If no step has that IRI.
         """
-        s = _sparql_iri(iri)
+        s = sparql_iri(iri)
         # the step's IRI written into every pattern, not BIND to ?step: with BIND, Oxigraph joins the
         # OPTIONALs before it narrows ?step to the one step (370 ms on the three-edition corpus; 5 ms so)
         body = f"""
@@ -499,19 +507,23 @@ SELECT ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?o
         out["concepts"] = self._step_concepts(iri)
         out["why"] = self._step_rules(iri)
         out["block_mark"] = self._mark_in_block(iri, out.get("block_iri"), out.get("block_text"))
+        out["commentary"] = self._block_commentary(s)
+        return out
+
+    def _block_commentary(self, step: str) -> list[dict[str, object]]:
+        """The commentary on the block of the step written ``step`` (a SPARQL IRI term,
+        :func:`sparql_iri`), in the order of its offsets: ``[{"layer", "commentator", "text",
+        "char_start", "char_end", "iri"}]`` (offsets in code points, end-exclusive)."""
         comments = self.backend.select(
             self._prefix_block
             + f"""
 SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
-  {s} yk:inBlock ?b . ?c yk:comments ?b ; yk:layer/skos:notation ?layer ; yk:text ?text ;
+  {step} yk:inBlock ?b . ?c yk:comments ?b ; yk:layer/skos:notation ?layer ; yk:text ?text ;
      yk:charStart ?char_start ; yk:charEnd ?char_end .
   OPTIONAL {{ ?c yk:commentator ?commentator }}
 }} ORDER BY ?char_start"""
         )
-        out["commentary"] = [
-            {k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]} for c in comments
-        ]
-        return out
+        return [{k: c[k] for k in ("layer", "commentator", "text", "char_start", "char_end")} | {"iri": c["c"]} for c in comments]
 
     def _step_rules(self, iri: str) -> list[dict[str, object]]:
         """The rules that decided the step's fields (``yk:decidedBy`` and its sub-properties), in the order
@@ -523,7 +535,7 @@ SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
             + f"""
 PREFIX dcterms: <http://purl.org/dc/terms/>
 SELECT ?field ?rule ?id ?doc ?cites WHERE {{
-  {_sparql_iri(iri)} ?p ?rule . ?rule a yk:Rule ; yk:field ?field ; rdfs:label ?id .
+  {sparql_iri(iri)} ?p ?rule . ?rule a yk:Rule ; yk:field ?field ; rdfs:label ?id .
   OPTIONAL {{ ?rule rdfs:comment ?doc }} OPTIONAL {{ ?rule dcterms:bibliographicCitation ?cites }}
 }}"""
         )
@@ -546,7 +558,7 @@ SELECT ?field ?concept ?en ?definition WHERE {{
   VALUES (?p ?field) {{ (yk:agent "agent") (yk:action "action") (yk:recipient "recipient") (yk:object "object")
                        (yk:vessel "vessel") (yk:wine "wine") (yk:location "location") (yk:facing "facing")
                        (yk:giver "giver") (yk:receiver "receiver") (yk:toastType "type") }}
-  {_sparql_iri(iri)} ?p ?concept .
+  {sparql_iri(iri)} ?p ?concept .
   OPTIONAL {{ ?concept skos:prefLabel ?en FILTER(LANG(?en) = "en") }}
   OPTIONAL {{ ?concept skos:definition ?definition }}
 }} ORDER BY ?field ?concept ?en ?definition"""
@@ -570,7 +582,7 @@ SELECT ?field ?concept ?en ?definition WHERE {{
             return None
         rows = self.backend.select(
             self._prefix_block
-            + f"SELECT ?step ?text WHERE {{ ?step yk:inBlock {_sparql_iri(str(block))} ; yk:sequence ?sequence ; "
+            + f"SELECT ?step ?text WHERE {{ ?step yk:inBlock {sparql_iri(str(block))} ; yk:sequence ?sequence ; "
             "yk:text ?text } ORDER BY ?sequence"
         )
         at = 0
@@ -655,7 +667,7 @@ SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
             return []
         # the selected editions as VALUES: with the selection's FILTER in the same pattern, Oxigraph read
         # every toast of the corpus first (1.1 s for one edition); so, a few milliseconds
-        values = " ".join(f"({_sparql_iri(str(e['edition']))} {_sparql_iri(str(e['rite']))})" for e in chosen)
+        values = " ".join(f"({sparql_iri(str(e['edition']))} {sparql_iri(str(e['rite']))})" for e in chosen)
         return self.backend.select(
             self._prefix_block
             + f"""
@@ -738,7 +750,7 @@ SELECT ?step ?property ?concept WHERE {{
         chosen = self.editions(rite, edition)
         if not chosen:
             return {}
-        values = " ".join(_sparql_iri(str(e["edition"])) for e in chosen)  # as in network_toasts
+        values = " ".join(sparql_iri(str(e["edition"])) for e in chosen)  # as in network_toasts
         rows = self.backend.select(
             self._prefix_block
             + f"""

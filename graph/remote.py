@@ -92,8 +92,14 @@ def parse_auth(value: str | None) -> tuple[str, str] | None:
     return user, password
 
 
-def _check_url(url: str, option: str) -> str:
-    """An ``http(s)://`` URL, or InputError naming the option."""
+def check_url(url: str, option: str) -> str:
+    """``url`` itself if it is an ``http://`` or ``https://`` URL with a host.
+
+    Raises
+    ------
+    InputError
+        It is not, naming ``option`` (the command-line option it came from) and the value.
+    """
     if not re.match(r"^https?://[^\s/]+", url or ""):
         raise InputError(f"{option} {url!r}: not an http:// or https:// URL")
     return url
@@ -170,7 +176,7 @@ class SparqlHttpStore:
     def __init__(
         self, endpoint: str, auth: tuple[str, str] | None = None, timeout: float = TIMEOUT, graph_prefix: str = ""
     ) -> None:
-        self.endpoint = _check_url(endpoint, "--endpoint")
+        self.endpoint = check_url(endpoint, "--endpoint")
         self._client = httpx.Client(auth=auth, timeout=timeout, follow_redirects=True)
         self._timeout = timeout
         self.graphs: list[str] = []
@@ -365,7 +371,7 @@ def push(
     InputError
         The store cannot be reached or refuses a graph (the graph and the status named).
     """
-    _check_url(graph_store, "--graph-store")
+    check_url(graph_store, "--graph-store")
     graphs = sorted(g.value for g in store.named_graphs() if isinstance(g, pyoxigraph.NamedNode))
     sent = []
     with httpx.Client(timeout=timeout, follow_redirects=True) as client:

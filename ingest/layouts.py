@@ -451,7 +451,7 @@ class CharBigram:
         return math.log(weight * self._pairs.get((a, c), 0) / seen + (1 - weight) * unigram)
 
 
-def _best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
+def best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
     """Where the note that opens ``text`` ends and the classic that closes it begins.
 
     ``text`` is the run from a bare 注 (its first character) to just before the next 注: the note,
@@ -568,7 +568,7 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
     second bare 注 inside a note marks the next note, so a classic section stands before it; where
     it begins is decided by two fixed character bigram models ``models = (note, classic)``
     (:class:`CharBigram`, :func:`zhushu_models`): the cut makes the note before it likeliest as a
-    whole note and the text after it likeliest as a whole classic section (:func:`_best_cut`):
+    whole note and the text after it likeliest as a whole classic section (:func:`best_cut`):
     鄭玄's glosses (``X猶Y也``, ``今文X爲Y``) read unlike the narrative of the classic.
 
     The cut depends on the run between the two 注 alone (the note and the classic around the cut),
@@ -586,7 +586,7 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
             for k in marks:
                 if k - start < 3:  # room for one character of note and one of classic
                     continue
-                cut = start + _best_cut(text[start:k], note_model, classic_model)
+                cut = start + best_cut(text[start:k], note_model, classic_model)
                 pending[-1][1].append((layer, who, chars[start:cut]))
                 pending.append((chars[cut:k], []))
                 start = k

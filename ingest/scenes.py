@@ -60,7 +60,7 @@ agent, except the one a step sees off.  Plain records only: no RDF.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from yili.ingest.ground import Spot, resolve
@@ -184,48 +184,40 @@ def scenes(steps: tuple[Step, ...] | list[Step], ground: Ground | None = None) -
     return [{k: p for k, p in state.items() if p.present} for state in _states(steps, ground or load_ground())]
 
 
-def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[str, Position]]:
-    """As :func:`scenes`, with those who went out kept (``present`` False)."""
-    here: dict[str, Position] = {}
-    standing: dict[str, Position] = {}
-    held: dict[str, list[Position]] = {}  # the places each one stood at (written, or by 即位 / 立), in order (復初位)
-    traditional = looks_traditional("".join(s.text for s in steps))
-    previous: dict[str, Position] = {}  # where each one was before his last move
-    bowed: dict[str, tuple[str, int]] = {}  # person and place (feature, relations) → the facing last written for his bow there
+@dataclass
+class _Scene:
+    """What :func:`_states` carries from one step to the next: where each one is (``here``), where
+    each last stood (``standing``), the places each stood at in order (``held``: written, or by 即位 /
+    立; for 復初位), where each was before his last move (``previous``), the facing last written for a
+    person's bow at a place (``bowed``: "person feature relations" → (facing, step)), the mat last laid
+    and its facing, the visit under way, and whether the text is in traditional characters."""
+
+    traditional: bool
+    here: dict[str, Position] = field(default_factory=dict)
+    standing: dict[str, Position] = field(default_factory=dict)
+    held: dict[str, list[Position]] = field(default_factory=dict)
+    previous: dict[str, Position] = field(default_factory=dict)
+    bowed: dict[str, tuple[str, int]] = field(default_factory=dict)
     mat: Spot | None = None
     mat_facing: tuple[str, int] | None = None
     visit: _Visit | None = None
+
+
+def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[str, Position]]:
+    """As :func:`scenes`, with those who went out kept (``present`` False)."""
+    scene = _Scene(traditional=looks_traditional("".join(s.text for s in steps)))
     out: list[dict[str, Position]] = []
     for step in steps:
         actual = step.mode == "actual"
-        if actual and not step.summary and visit is not None and visit.left and not _answers(step, visit, ground):
-            _end_visit(here, visit, step, ground)  # the visitor went away (退) and the visited one has answered
-            visit = None
-        if (
-            actual
-            and not step.summary
-            and step.action.key in ground.visit
-            and step.recipient
-            and step.agent
-            and not step.location
-            and step.part == "narrative"
-        ):
-            guest, host = step.recipient[0], step.agent[0]
-            new = _Visit(host.key or host.label, guest.key or guest.label, guest.label + _HOUSE)
-            same = visit is not None and (visit.visitor, visit.visited) == (new.visitor, new.visited)
-            # no one visits himself (an agent misread); 乃宿賔 … 乃宿賔 賔許: the same visit goes on
-            if new.visitor != new.visited and not same:
-                if visit is not None:
-                    _end_visit(here, visit, step, ground)
-                visit = new
+        _begin_visit(scene, step, ground)
         if (
             actual
             and step.action.key in _MAT_ACTIONS
             and step.location
             and ((step.object or "").endswith(_MATS) or step.action.key == "action-xi-mat")
         ):
-            mat = resolve(step.location, ground)
-            mat_facing = (step.facing.label, step.sequence) if step.facing else None
+            scene.mat = resolve(step.location, ground)
+            scene.mat_facing = (step.facing.label, step.sequence) if step.facing else None
         elsewhere = False  # a place away from the visited house written for one of the two
         if actual and not step.summary:
             agents = set()
@@ -234,56 +226,104 @@ def _states(steps: tuple[Step, ...] | list[Step], ground: Ground) -> list[dict[s
                     continue
                 who = term.key or term.label  # a person the vocabulary does not know is kept by name
                 agents.add(who)
-                before = here.get(who)
-                came_from = previous.get(who)
-                first = _first_place(held.get(who, ()), before)
-                pos = _move(step, who, term.label, before, standing.get(who), mat, ground, came_from, first)
-                at_house = visit is not None and who in (visit.visitor, visit.visited)
-                if at_house and visit is not None:
-                    pos = _at_house(step, pos, before, visit, ground)
-                    if not (pos.place or "").startswith(visit.house):
-                        at_house, elsewhere = False, True  # a place away from the gate: the visit is over (below)
-                    elif before is None or before.place != pos.place:
-                        before = None  # come to the house: no facing carried from elsewhere
-                pos = _face(step, pos, before, standing.get(who), came_from, mat_facing, bowed, ground)
-                if pos.rule == "first-place" and pos.step == step.sequence and not step.facing and first and first.facing:
-                    why = f"{_FIRST_PLACE_SOURCE}; the facing of {first.place}"
-                    pos = replace(pos, facing=first.facing, facing_status=INFERRED, facing_rule="first-place",
-                                  facing_step=step.sequence, facing_source=why)  # fmt: skip
-                if pos.facing and pos.facing_status == INFERRED and pos.facing_step == step.sequence:
-                    pos = replace(pos, facing=in_script(pos.facing, traditional))
-                if pos.present and pos.y is not None and pos.step == step.sequence and pos.rule in ("written", "stand"):
-                    held.setdefault(who, []).append(pos)
-                here[who] = pos
-                if at_house:
-                    continue  # the guest's house is no place to come back to on the host's plan
-                if before is not None and before.place != pos.place:
-                    previous[who] = before
-                motion = ground.motions.get(step.action.key)
-                if motion is not None and motion.kind == "stand" and pos.place is not None:
-                    standing[who] = pos
-                elif (before is None or not before.present) and pos.place is not None and step.location:
-                    standing.setdefault(who, pos)
-                if step.facing and step.action.key in ground.bows and pos.present:
-                    spot = resolve(pos.place, ground) if pos.place else None
-                    if spot is not None:
-                        bowed[who + " " + _where(spot)] = (step.facing.label, step.sequence)
+                away = _move_agent(scene, step, who, term.label, ground)
+                elsewhere = elsewhere or away
             if step.action.key in ground.see_off and not step.object and step.vessel is None:
                 for term in step.recipient:
                     who = term.key or term.label
-                    seen = here.get(who)
+                    seen = scene.here.get(who)
                     if seen is not None and seen.present and who not in agents:
-                        previous[who] = seen
-                        here[who] = _gone(seen, step, "seen-off", ground.see_off_source)
-        if visit is not None and actual and not step.summary:
-            v = here.get(visit.visitor)
-            if elsewhere or (v is not None and v.present and not (v.place or "").startswith(visit.house)):
-                _end_visit(here, visit, step, ground)  # a place away from the house written for one of them
-                visit = None
-            elif v is None or not v.present or (step.action.key in ground.visit_end and _by(step, visit.visitor)):
-                visit = replace(visit, left=True)  # seen off, or gone away (退): the visited one may still answer
-        out.append(dict(here))
+                        scene.previous[who] = seen
+                        scene.here[who] = _gone(seen, step, "seen-off", ground.see_off_source)
+        _end_or_leave_visit(scene, step, ground, elsewhere)
+        out.append(dict(scene.here))
     return out
+
+
+def _begin_visit(scene: _Scene, step: Step, ground: Ground) -> None:
+    """Before ``step`` moves anyone: end the visit whose visitor went away once the visited one has
+    answered, and begin the visit ``step`` makes (an act of ``ground.visit`` with an agent and a
+    recipient, no place, in the narrative: 乃宿賔), unless it goes on the same one."""
+    actual = step.mode == "actual"
+    visit = scene.visit
+    if actual and not step.summary and visit is not None and visit.left and not _answers(step, visit, ground):
+        _end_visit(scene.here, visit, step, ground)  # the visitor went away (退) and the visited one has answered
+        scene.visit = visit = None
+    if (
+        actual
+        and not step.summary
+        and step.action.key in ground.visit
+        and step.recipient
+        and step.agent
+        and not step.location
+        and step.part == "narrative"
+    ):
+        guest, host = step.recipient[0], step.agent[0]
+        new = _Visit(host.key or host.label, guest.key or guest.label, guest.label + _HOUSE)
+        same = visit is not None and (visit.visitor, visit.visited) == (new.visitor, new.visited)
+        # no one visits himself (an agent misread); 乃宿賔 … 乃宿賔 賔許: the same visit goes on
+        if new.visitor != new.visited and not same:
+            if visit is not None:
+                _end_visit(scene.here, visit, step, ground)
+            scene.visit = new
+
+
+def _move_agent(scene: _Scene, step: Step, who: str, label: str, ground: Ground) -> bool:
+    """Move ``who`` (a role key, or a name as written), an agent of ``step`` written ``label``, to
+    where ``step`` puts him facing where it turns him (:func:`_move`, :func:`_face`), and keep what
+    later steps read of it.  True if he is one of a visit's two and the place written is away from
+    the visited house (the visit is over)."""
+    visit, here = scene.visit, scene.here
+    before = here.get(who)
+    came_from = scene.previous.get(who)
+    first = _first_place(scene.held.get(who, ()), before)
+    pos = _move(step, who, label, before, scene.standing.get(who), scene.mat, ground, came_from, first)
+    elsewhere = False
+    at_house = visit is not None and who in (visit.visitor, visit.visited)
+    if at_house and visit is not None:
+        pos = _at_house(step, pos, before, visit, ground)
+        if not (pos.place or "").startswith(visit.house):
+            at_house, elsewhere = False, True  # a place away from the gate: the visit is over (below)
+        elif before is None or before.place != pos.place:
+            before = None  # come to the house: no facing carried from elsewhere
+    pos = _face(step, pos, before, scene.standing.get(who), came_from, scene.mat_facing, scene.bowed, ground)
+    if pos.rule == "first-place" and pos.step == step.sequence and not step.facing and first and first.facing:
+        why = f"{_FIRST_PLACE_SOURCE}; the facing of {first.place}"
+        pos = replace(pos, facing=first.facing, facing_status=INFERRED, facing_rule="first-place",
+                      facing_step=step.sequence, facing_source=why)  # fmt: skip
+    if pos.facing and pos.facing_status == INFERRED and pos.facing_step == step.sequence:
+        pos = replace(pos, facing=in_script(pos.facing, scene.traditional))
+    if pos.present and pos.y is not None and pos.step == step.sequence and pos.rule in ("written", "stand"):
+        scene.held.setdefault(who, []).append(pos)
+    here[who] = pos
+    if at_house:
+        return elsewhere  # the guest's house is no place to come back to on the host's plan
+    if before is not None and before.place != pos.place:
+        scene.previous[who] = before
+    motion = ground.motions.get(step.action.key)
+    if motion is not None and motion.kind == "stand" and pos.place is not None:
+        scene.standing[who] = pos
+    elif (before is None or not before.present) and pos.place is not None and step.location:
+        scene.standing.setdefault(who, pos)
+    if step.facing and step.action.key in ground.bows and pos.present:
+        spot = resolve(pos.place, ground) if pos.place else None
+        if spot is not None:
+            scene.bowed[who + " " + _where(spot)] = (step.facing.label, step.sequence)
+    return elsewhere
+
+
+def _end_or_leave_visit(scene: _Scene, step: Step, ground: Ground, elsewhere: bool) -> None:
+    """After ``step`` moved its agents: end the visit if a place away from the house was written for
+    one of its two (``elsewhere``) or the visitor is somewhere else; mark the visitor gone (``left``)
+    if he was seen off or went away (退), so that the visited one may still answer."""
+    visit = scene.visit
+    if visit is not None and step.mode == "actual" and not step.summary:
+        v = scene.here.get(visit.visitor)
+        if elsewhere or (v is not None and v.present and not (v.place or "").startswith(visit.house)):
+            _end_visit(scene.here, visit, step, ground)  # a place away from the house written for one of them
+            scene.visit = None
+        elif v is None or not v.present or (step.action.key in ground.visit_end and _by(step, visit.visitor)):
+            scene.visit = replace(visit, left=True)  # seen off, or gone away (退): the visited one may still answer
 
 
 _HOUSE = "之家"

@@ -127,54 +127,15 @@ def parse_stage_book(text: str, source: str = "<text>") -> StageBook:
     markers = page_markers(text)
     juan_m = _JUAN.search(text)
     juan = juan_m.group(1) if juan_m else ""
-    rows: list[tuple[int, int, str]] = []  # (start, end, body) of each printed line, page-marker lines out
-    pos = 0
-    for raw in text.splitlines(keepends=True):
-        start, end = pos, pos + len(raw.rstrip("\r\n"))
-        pos += len(raw)
-        body = text[start:end]
-        if body.startswith("#") or re.fullmatch(r"\s*<pb:[^>]*>¶?\s*", body):
-            continue
-        rows.append((start, end, body))
-
-    def blank(k: int) -> bool:
-        return k < 0 or k >= len(rows) or rows[k][2].replace("¶", "").strip(" \u3000\t") == ""
-
-    def candidate(k: int) -> bool:
-        return rows[k][2].startswith("右") and blank(k + 1) and not blank(k)
-
-    def is_title(k: int) -> bool:
-        # 右 + a blank line; a line of classic that happens to open with 右 (介¶右再拜崇酒…¶) is followed
-        # by the title itself after the blank line, so of two in a row only the second is a title
-        if not candidate(k):
-            return False
-        n = k + 1
-        while n < len(rows) and blank(n):
-            n += 1
-        return not (n < len(rows) and candidate(n) and not blank(k - 1))
-
+    rows = _printed_rows(text)
     chapter = ""
     stages: list[StageText] = []
     chars: list[str] = []
     for k, (start, end, body) in enumerate(rows):
-        if blank(k) or body.startswith("\u3000") or body.replace("¶", "") == "欽定四庫全書":
+        if _blank_row(rows, k) or body.startswith("\u3000") or body.replace("¶", "") == "欽定四庫全書":
             continue
-        if is_title(k):
-            line = "".join(reading_chars(text, start, end)[0])
-            remark_m = _NOTE.search(line)
-            title = _NOTE.sub("", line)[1:]
-            stages.append(
-                StageText(
-                    number=len(stages) + 1,
-                    title=title,
-                    remark=remark_m.group(1) if remark_m else None,
-                    text=_strip_notes("".join(chars)),
-                    page=page_at(markers, start),
-                    juan=juan,
-                    char_start=start,
-                    char_end=start + len(body.rstrip("¶")),
-                )
-            )
+        if _is_title_row(rows, k):
+            stages.append(_stage_text(text, rows[k], len(stages) + 1, "".join(chars), page_at(markers, start), juan))
             chars = []
             continue
         line_chars = reading_chars(text, start, end)[0]
@@ -185,6 +146,61 @@ def parse_stage_book(text: str, source: str = "<text>") -> StageBook:
     if not chapter or not stages:
         raise InputError(f"{source}: no chapter heading (…第N) or no stage title (右…): not a 卷 of 儀禮圖")
     return StageBook(source=source, chapter=chapter, juan=juan, stages=tuple(stages))
+
+
+def _printed_rows(text: str) -> list[tuple[int, int, str]]:
+    """The printed lines of a 卷 of 儀禮圖: ``(start, end, body)`` of each (code-point offsets into
+    ``text``, the line break out), leaving out ``#`` header lines and lines holding a page marker alone."""
+    rows: list[tuple[int, int, str]] = []
+    pos = 0
+    for raw in text.splitlines(keepends=True):
+        start, end = pos, pos + len(raw.rstrip("\r\n"))
+        pos += len(raw)
+        body = text[start:end]
+        if body.startswith("#") or re.fullmatch(r"\s*<pb:[^>]*>¶?\s*", body):
+            continue
+        rows.append((start, end, body))
+    return rows
+
+
+def _blank_row(rows: list[tuple[int, int, str]], k: int) -> bool:
+    """True if row ``k`` of :func:`_printed_rows` is blank (only ``¶`` and spaces), or out of range."""
+    return k < 0 or k >= len(rows) or rows[k][2].replace("¶", "").strip(" \u3000\t") == ""
+
+
+def _title_candidate(rows: list[tuple[int, int, str]], k: int) -> bool:
+    """True if row ``k`` opens with 右 and a blank row follows it."""
+    return rows[k][2].startswith("右") and _blank_row(rows, k + 1) and not _blank_row(rows, k)
+
+
+def _is_title_row(rows: list[tuple[int, int, str]], k: int) -> bool:
+    """True if row ``k`` is a stage title: 右 + a blank line.  A line of classic that happens to open
+    with 右 (介¶右再拜崇酒…¶) is followed by the title itself after the blank line, so of two in a row
+    only the second is a title."""
+    if not _title_candidate(rows, k):
+        return False
+    n = k + 1
+    while n < len(rows) and _blank_row(rows, n):
+        n += 1
+    return not (n < len(rows) and _title_candidate(rows, n) and not _blank_row(rows, k - 1))
+
+
+def _stage_text(text: str, row: tuple[int, int, str], number: int, classic: str, page: str | None, juan: str) -> StageText:
+    """The stage whose title is ``row`` (``右…``, a remark in parentheses), its classic ``classic``
+    (notes still in: they are stripped here), numbered ``number`` (1-based) in its 卷."""
+    start, end, body = row
+    line = "".join(reading_chars(text, start, end)[0])
+    remark_m = _NOTE.search(line)
+    return StageText(
+        number=number,
+        title=_NOTE.sub("", line)[1:],
+        remark=remark_m.group(1) if remark_m else None,
+        text=_strip_notes(classic),
+        page=page,
+        juan=juan,
+        char_start=start,
+        char_end=start + len(body.rstrip("¶")),
+    )
 
 
 def read_stage_book(path: str | Path) -> StageBook:
@@ -374,72 +390,13 @@ def align(book: StageBook, blocks, steps: tuple[Step, ...]) -> StageAlignment:  
         Every step is in exactly one stage when ``steps`` is not empty and any letter matched.
     """
     edition, owner = _edition_letters(blocks, steps)
-    ystage: list[int] = []
-    yletters: list[str] = []
-    ystart: dict[int, int] = {}
-    for st in book.stages:
-        ystart[st.number] = len(yletters)
-        for ch in st.text:
-            if _letter(ch):
-                yletters.append(_fold(ch))
-                ystage.append(st.number)
-    yang = "".join(yletters)
-    matcher = SequenceMatcher(None, yang, edition, autojunk=False)
-    y_to_e: dict[int, int] = {}
-    e_taken = [False] * len(edition)
-    for a, b, n in matcher.get_matching_blocks():
-        for i in range(n):
-            y_to_e[a + i] = b + i
-            e_taken[b + i] = True
-    in_order = frozenset(y_to_e)  # matched in the order of both texts (not moved)
-    # the passages 楊復 moved: unmatched runs of his text, looked for in the edition's unmatched letters
-    runs: list[tuple[int, int]] = []
-    i = 0
-    while i < len(yang):
-        if i in y_to_e:
-            i += 1
-            continue
-        j = i
-        while j < len(yang) and j not in y_to_e:
-            j += 1
-        if j - i >= MIN_MOVED:
-            runs.append((i, j))
-        i = j
-    if runs:
-        free = [k for k in range(len(edition)) if not e_taken[k]]
-        free_text = "".join(edition[k] for k in free)
-        mover = SequenceMatcher(None, "", free_text, autojunk=False)
-        for i, j in runs:
-            mover.set_seq1(yang[i:j])
-            for a, b, n in mover.get_matching_blocks():
-                if n < MIN_MOVED:
-                    continue
-                for t in range(n):
-                    e = free[b + t]
-                    if not e_taken[e]:
-                        y_to_e[i + a + t] = e
-                        e_taken[e] = True
+    yang, ystage, ystart = _book_letters(book)
+    y_to_e, in_order = _matched_letters(yang, edition)
     e_stage = [0] * len(edition)
     for y, e in y_to_e.items():
         e_stage[e] = ystage[y]
-    # each step: the stage most of its letters fall in
-    votes: dict[int, Counter[int]] = {}
-    for e, seq in enumerate(owner):
-        if seq and e_stage[e]:
-            votes.setdefault(seq, Counter())[e_stage[e]] += 1
-    stage_of: dict[int, int] = {}
-    for seq, counter in votes.items():
-        best = max(counter.values())
-        stage_of[seq] = min(n for n, c in counter.items() if c == best)
     seqs = [s.sequence for s in steps]
-    known = [s for s in seqs if s in stage_of]
-    if known:
-        current = stage_of[known[0]]
-        for s in seqs:
-            if s in stage_of:
-                current = stage_of[s]
-            else:
-                stage_of[s] = current
+    stage_of = _step_stages(owner, e_stage, seqs)
     members: dict[int, list[int]] = {}
     for s in seqs:
         if s in stage_of:
@@ -478,6 +435,96 @@ def align(book: StageBook, blocks, steps: tuple[Step, ...]) -> StageAlignment:  
     return StageAlignment(
         book=book, stages=tuple(out), openings=len(book.stages), matched=matched, exact=exactly, aligned=aligned
     )
+
+
+def _book_letters(book: StageBook) -> tuple[str, list[int], dict[int, int]]:
+    """楊復's classic as one folded string of letters (:func:`_letter`, :func:`_fold`), the stage number
+    of each letter, and the index of each stage's first letter (by stage number)."""
+    ystage: list[int] = []
+    yletters: list[str] = []
+    ystart: dict[int, int] = {}
+    for st in book.stages:
+        ystart[st.number] = len(yletters)
+        for ch in st.text:
+            if _letter(ch):
+                yletters.append(_fold(ch))
+                ystage.append(st.number)
+    return "".join(yletters), ystage, ystart
+
+
+def _matched_letters(yang: str, edition: str) -> tuple[dict[int, int], frozenset[int]]:
+    """Which letter of the edition each letter of 楊復's text matches (index → index), and the letters
+    of his text matched in the order of both texts (not moved).
+
+    :class:`difflib.SequenceMatcher` aligns the two in order; then each run of at least
+    :data:`MIN_MOVED` of his letters left unmatched (a passage he moved) is looked for among the
+    edition's unmatched letters, keeping matches of :data:`MIN_MOVED` letters or more."""
+    matcher = SequenceMatcher(None, yang, edition, autojunk=False)
+    y_to_e: dict[int, int] = {}
+    e_taken = [False] * len(edition)
+    for a, b, n in matcher.get_matching_blocks():
+        for i in range(n):
+            y_to_e[a + i] = b + i
+            e_taken[b + i] = True
+    in_order = frozenset(y_to_e)
+    runs = _unmatched_runs(yang, y_to_e)
+    if runs:
+        free = [k for k in range(len(edition)) if not e_taken[k]]
+        free_text = "".join(edition[k] for k in free)
+        mover = SequenceMatcher(None, "", free_text, autojunk=False)
+        for i, j in runs:
+            mover.set_seq1(yang[i:j])
+            for a, b, n in mover.get_matching_blocks():
+                if n < MIN_MOVED:
+                    continue
+                for t in range(n):
+                    e = free[b + t]
+                    if not e_taken[e]:
+                        y_to_e[i + a + t] = e
+                        e_taken[e] = True
+    return y_to_e, in_order
+
+
+def _unmatched_runs(yang: str, y_to_e: dict[int, int]) -> list[tuple[int, int]]:
+    """The runs ``(start, end)`` (end-exclusive letter indexes) of at least :data:`MIN_MOVED` letters of
+    ``yang`` that ``y_to_e`` leaves unmatched, in order."""
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(yang):
+        if i in y_to_e:
+            i += 1
+            continue
+        j = i
+        while j < len(yang) and j not in y_to_e:
+            j += 1
+        if j - i >= MIN_MOVED:
+            runs.append((i, j))
+        i = j
+    return runs
+
+
+def _step_stages(owner: list[int], e_stage: list[int], seqs: list[int]) -> dict[int, int]:
+    """Each step's stage (sequence number → stage number): the stage most of its matched letters fall in
+    (``owner[e]`` the step of edition letter ``e``, ``e_stage[e]`` its stage, 0 for none; the earlier
+    stage on a tie); a step with no matched letter takes the stage of the step before it, or for the
+    first steps, of the first step that has one.  Empty if no letter matched."""
+    votes: dict[int, Counter[int]] = {}
+    for e, seq in enumerate(owner):
+        if seq and e_stage[e]:
+            votes.setdefault(seq, Counter())[e_stage[e]] += 1
+    stage_of: dict[int, int] = {}
+    for seq, counter in votes.items():
+        best = max(counter.values())
+        stage_of[seq] = min(n for n, c in counter.items() if c == best)
+    known = [s for s in seqs if s in stage_of]
+    if known:
+        current = stage_of[known[0]]
+        for s in seqs:
+            if s in stage_of:
+                current = stage_of[s]
+            else:
+                stage_of[s] = current
+    return stage_of
 
 
 def _opens_at(opening: tuple[int, int], first: int, owner: list[int], first_e: dict[int, int]) -> tuple[bool, bool]:

@@ -307,6 +307,9 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
     * person + 右/左 → a position beside the person: 賔右北面至再拜 (the host stands on the guest's right);
     * 于 + person + direction → a position by the person: 尸北面于侑東答拜 (有司徹).
 
+    The rules are :data:`_PLACE_PHRASES`, tried in order at each token; the first that matches
+    decides, then the positions are chained (:func:`_chain_places`).
+
     Parameters
     ----------
     tokens : list[Token]
@@ -321,138 +324,190 @@ def assemble_places(tokens: list[Token]) -> list[Token]:
         return tokens
     out: list[Token] = []
     i = 0
-    n = len(tokens)
-    while i < n:
-        t = tokens[i]
-        if t.text in g.DEMONSTRATIVE_PLACE and i + 1 < n and tokens[i + 1].kind == PLACE and tokens[i + 1].concept is not None:
-            # 其尊, 其位: that person's own (酌于其尊: from their own jar)
-            nxt = tokens[i + 1]
-            out.append(Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings))
-            i += 2
-            continue
-        if t.text in g.DEMONSTRATIVE_PLACE and i + 1 < n and tokens[i + 1].kind == DIR:
-            # 其南: a position by what was just named
-            k = i + 1
-            while k < n and tokens[k].kind == DIR:
-                k += 1
-            out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, None))
-            i = k
-            continue
-        base: Concept | None = None
-        if t.kind == PLACE:
-            base = t.concept
-        elif t.kind in (ACTION, OBJECT):
-            base = _alt_place(t)
-        j = i + 1
-        if base is not None:
-            k = j
-            while k < n and tokens[k].kind == DIR and not _extent(tokens, k):
-                k += 1
-            # a little further: 西阶上少东
-            if k > j and k + 1 < n and tokens[k].text == "少" and tokens[k + 1].kind == DIR:
-                k += 2
-            # X之<direction>: 东楹之东
-            if (
-                k == j
-                and k + 1 < n
-                and tokens[k].kind == ZHI
-                and tokens[k + 1].kind == DIR
-                or k == j
-                and k + 1 < n
-                and tokens[k].kind == ZHI
-                and tokens[k + 1].kind == PLACE
-            ):
-                k += 2
-                while k < n and tokens[k].kind == DIR:
-                    k += 1
-            if t.kind == PLACE or k > j:
-                out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base))
-                i = k
-                continue
-        if t.kind == VESSEL and j < n and tokens[j].kind == DIR and (j + 1 >= n or tokens[j + 1].kind != ACTION):
-            # a vessel + direction is a position by it: 立于觯东 (燕禮), 奠于鉶南
-            k = j
-            while k < n and tokens[k].kind == DIR:
-                k += 1
-            out.append(
-                Token(
-                    "".join(x.text for x in tokens[i:k]),
-                    t.start,
-                    tokens[k - 1].end,
-                    PLACE,
-                    None,
-                    (t.concept,) if t.concept else (),
-                )
-            )
-            i = k
-            continue
-        if t.kind == ACTION and out and out[-1].kind == YU and j < n and tokens[j].kind == DIR and tokens[j].text in g.COMPASS:
-            # 于 + an act word + a quarter: a position by the thing it names (有司徹 設于祭東: east of the
-            # offerings; 薦東: of the served dishes)
-            k = j
-            while k < n and tokens[k].kind == DIR:
-                k += 1
-            out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, _alt_place(t)))
-            i = k
-            continue
-        person = t.concept if t.kind == ROLE else next((c for c in t.readings if c.kind == ROLE), None)
-        if person is not None and out and out[-1].kind == YU and j < n and tokens[j].kind == DIR:
-            # 于 + a person + a direction: a position by him (有司徹 尸北面于侑東答拜: east of the 侑;
-            # 侑 the person, not the act of urging)
-            k = j
-            while k < n and tokens[k].kind == DIR:
-                k += 1
-            out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, None, (person,)))
-            i = k
-            continue
-        if t.kind == ROLE:
-            # person 之 direction / person 之 place / person 右
-            if j + 1 < n and tokens[j].kind == ZHI and (tokens[j + 1].kind == DIR or _alt_place(tokens[j + 1])):
-                k = j + 2
-                while k < n and tokens[k].kind == DIR:
-                    k += 1
-                base = _alt_place(tokens[j + 1])
-                readings = (t.concept,) if t.concept is not None else ()
-                out.append(Token("".join(x.text for x in tokens[i:k]), t.start, tokens[k - 1].end, PLACE, base, readings))
-                i = k
-                continue
-            # person + a place noun + 之 + direction: a position by that person's place (賔席之前);
-            # without 之 the person is the subject (主人筵前献賔: the host, before the mat, toasts)
-            if (
-                j + 2 < n
-                and tokens[j].kind in (ACTION, PLACE, OBJECT)
-                and tokens[j].text in g.PERSONAL_PLACES
-                and tokens[j + 1].kind == ZHI
-                and tokens[j + 2].kind == DIR
-            ):
-                k = j + 3
-                while k < n and tokens[k].kind == DIR:
-                    k += 1
-                base = _alt_place(tokens[j])
-                out.append(
-                    Token(
-                        "".join(x.text for x in tokens[i:k]),
-                        t.start,
-                        tokens[k - 1].end,
-                        PLACE,
-                        base,
-                        (t.concept,) if t.concept is not None else (),
-                    )
-                )
-                i = k
-                continue
-            # … but 小臣左何瑟: a person who opens a clause, then 左/右 and an act, is the subject
-            # doing it with the left (right) hand, not a position
-            adverbial = (j + 1 < n and tokens[j + 1].kind == ACTION and not (out and out[-1].kind == ROLE)) or (
-                j + 1 < n and tokens[j + 1].text in g.HANDS
-            )
-            if j < n and tokens[j].text in g.SIDE_OF_PERSON and not adverbial:
-                out.append(Token(t.text + tokens[j].text, t.start, tokens[j].end, PLACE, None))
-                i = j + 1
-                continue
-        out.append(t)
-        i += 1
+    while i < len(tokens):
+        for phrase in _PLACE_PHRASES:
+            found = phrase(tokens, i, out)
+            if found is not None:
+                merged, i = found
+                out.append(merged)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
     return _chain_places(out)
+
+
+_Found = tuple[Token, int] | None
+"""What a rule of :data:`_PLACE_PHRASES` answers: the merged place token and the index of the first
+token after it, or None where the rule does not apply."""
+
+
+def _past_directions(tokens: list[Token], k: int) -> int:
+    """The index of the first token at or after ``k`` that is not a direction word."""
+    while k < len(tokens) and tokens[k].kind == DIR:
+        k += 1
+    return k
+
+
+def _merged(tokens: list[Token], i: int, k: int, concept: Concept | None, readings: tuple[Concept, ...] = ()) -> Token:
+    """``tokens[i:k]`` as one place token (its text and span the tokens', the given concept and readings)."""
+    return Token("".join(x.text for x in tokens[i:k]), tokens[i].start, tokens[k - 1].end, PLACE, concept, readings)
+
+
+def _demonstrative_place(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """其尊, 其位: that person's own place (酌于其尊: from their own jar)."""
+    t = tokens[i]
+    if (
+        t.text in g.DEMONSTRATIVE_PLACE
+        and i + 1 < len(tokens)
+        and tokens[i + 1].kind == PLACE
+        and tokens[i + 1].concept is not None
+    ):
+        nxt = tokens[i + 1]
+        return Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings), i + 2
+    return None
+
+
+def _demonstrative_direction(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """其南: a position by what was just named."""
+    if tokens[i].text in g.DEMONSTRATIVE_PLACE and i + 1 < len(tokens) and tokens[i + 1].kind == DIR:
+        k = _past_directions(tokens, i + 1)
+        return _merged(tokens, i, k, None), k
+    return None
+
+
+def _place_with_directions(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """A place (or an act or thing with a place reading) + direction words: 西阶上, 洗南, 西阶上少东 (a
+    little further), 东楹之东 (X之<direction>), X之<place>; a place alone is a place token too.  Two
+    opposite directions are an extent, not a side (:func:`_extent`)."""
+    t = tokens[i]
+    n = len(tokens)
+    base: Concept | None = None
+    if t.kind == PLACE:
+        base = t.concept
+    elif t.kind in (ACTION, OBJECT):
+        base = _alt_place(t)
+    if base is None:
+        return None
+    j = i + 1
+    k = j
+    while k < n and tokens[k].kind == DIR and not _extent(tokens, k):
+        k += 1
+    # a little further: 西阶上少东
+    if k > j and k + 1 < n and tokens[k].text == "少" and tokens[k + 1].kind == DIR:
+        k += 2
+    # X之<direction>: 东楹之东
+    if k == j and k + 1 < n and tokens[k].kind == ZHI and tokens[k + 1].kind in (DIR, PLACE):
+        k = _past_directions(tokens, k + 2)
+    if t.kind == PLACE or k > j:
+        return _merged(tokens, i, k, base), k
+    return None
+
+
+def _vessel_position(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """A vessel + direction is a position by it: 立于觯东 (燕禮), 奠于鉶南 (not where an act follows)."""
+    t = tokens[i]
+    j = i + 1
+    n = len(tokens)
+    if t.kind == VESSEL and j < n and tokens[j].kind == DIR and (j + 1 >= n or tokens[j + 1].kind != ACTION):
+        k = _past_directions(tokens, j)
+        return _merged(tokens, i, k, None, (t.concept,) if t.concept else ()), k
+    return None
+
+
+def _act_position_after_yu(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """于 + an act word + a quarter: a position by the thing it names (有司徹 設于祭東: east of the
+    offerings; 薦東: of the served dishes)."""
+    t = tokens[i]
+    j = i + 1
+    if (
+        t.kind == ACTION
+        and out
+        and out[-1].kind == YU
+        and j < len(tokens)
+        and tokens[j].kind == DIR
+        and tokens[j].text in g.COMPASS
+    ):
+        k = _past_directions(tokens, j)
+        return _merged(tokens, i, k, _alt_place(t)), k
+    return None
+
+
+def _person_position_after_yu(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """于 + a person + a direction: a position by him (有司徹 尸北面于侑東答拜: east of the 侑; 侑 the
+    person, not the act of urging)."""
+    t = tokens[i]
+    j = i + 1
+    person = t.concept if t.kind == ROLE else next((c for c in t.readings if c.kind == ROLE), None)
+    if person is not None and out and out[-1].kind == YU and j < len(tokens) and tokens[j].kind == DIR:
+        k = _past_directions(tokens, j)
+        return _merged(tokens, i, k, None, (person,)), k
+    return None
+
+
+def _person_zhi_position(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """Person + 之 + a direction or a place: 主人之左, 旅食之尊."""
+    t = tokens[i]
+    j = i + 1
+    if (
+        t.kind == ROLE
+        and j + 1 < len(tokens)
+        and tokens[j].kind == ZHI
+        and (tokens[j + 1].kind == DIR or _alt_place(tokens[j + 1]))
+    ):
+        k = _past_directions(tokens, j + 2)
+        return _merged(tokens, i, k, _alt_place(tokens[j + 1]), (t.concept,) if t.concept is not None else ()), k
+    return None
+
+
+def _person_place_zhi_direction(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """Person + a place noun + 之 + direction: a position by that person's place (賔席之前); without
+    之 the person is the subject (主人筵前献賔: the host, before the mat, toasts)."""
+    t = tokens[i]
+    j = i + 1
+    if (
+        t.kind == ROLE
+        and j + 2 < len(tokens)
+        and tokens[j].kind in (ACTION, PLACE, OBJECT)
+        and tokens[j].text in g.PERSONAL_PLACES
+        and tokens[j + 1].kind == ZHI
+        and tokens[j + 2].kind == DIR
+    ):
+        k = _past_directions(tokens, j + 3)
+        return _merged(tokens, i, k, _alt_place(tokens[j]), (t.concept,) if t.concept is not None else ()), k
+    return None
+
+
+def _beside_person(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """Person + 右/左: a position beside the person (賔右北面至再拜) … but 小臣左何瑟: a person who
+    opens a clause, then 左/右 and an act, is the subject doing it with the left (right) hand, not a
+    position."""
+    t = tokens[i]
+    j = i + 1
+    n = len(tokens)
+    if t.kind != ROLE:
+        return None
+    adverbial = (j + 1 < n and tokens[j + 1].kind == ACTION and not (out and out[-1].kind == ROLE)) or (
+        j + 1 < n and tokens[j + 1].text in g.HANDS
+    )
+    if j < n and tokens[j].text in g.SIDE_OF_PERSON and not adverbial:
+        return Token(t.text + tokens[j].text, t.start, tokens[j].end, PLACE, None), j + 1
+    return None
+
+
+_PLACE_PHRASES = (
+    _demonstrative_place,
+    _demonstrative_direction,
+    _place_with_directions,
+    _vessel_position,
+    _act_position_after_yu,
+    _person_position_after_yu,
+    _person_zhi_position,
+    _person_place_zhi_direction,
+    _beside_person,
+)
+"""The rules of :func:`assemble_places`, in the order they are tried at each token: each takes the
+tokens, the index of the current one and the tokens merged so far, and answers :data:`_Found`."""
 
 
 def _chain_places(tokens: list[Token]) -> list[Token]:

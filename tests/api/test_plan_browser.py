@@ -21,14 +21,14 @@ from tests.conftest import shared_path
 def server(monkeypatch_module) -> Iterator[str]:  # noqa: F811
     """The app over the excerpt and the 述註's 士冠禮 with 楊復's stages, on a free loopback port."""
     from yili.api.app import create_app
-    from yili.api.cli import _extract
+    from yili.api.cli import extract_inputs
     from yili.api.service import service_from_extractions
 
     inputs = [
         str(shared_path("corpus", "yili_shuzhu_yanli_excerpt.txt")),
         str(shared_path("corpus", "kanripo", "KR1d0040", "KR1d0040_001.txt")),
     ]
-    _e, extractions = _extract(inputs, [], stages=str(shared_path("corpus", "reference", "KR1d0032")))
+    _e, extractions = extract_inputs(inputs, [], stages=str(shared_path("corpus", "reference", "KR1d0032")))
     service = service_from_extractions(extractions)
     for variable in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         monkeypatch_module.delenv(variable, raising=False)

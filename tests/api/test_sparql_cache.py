@@ -2,7 +2,7 @@
 answer itself (``SparqlLimits.answer_cache_bytes``; the store is read-only), and a query whose
 answer may change (``NOW``, ``RAND``, ``UUID``, ``STRUUID``, ``BNODE``) is evaluated in a worker every
 time, where its budget holds.  What reaches a worker is seen by wrapping ``ProcessPool._dispatch``; what the
-server would evaluate itself, by wrapping ``yili.api.sparql_pool._evaluate`` (worker processes, other
+server would evaluate itself, by wrapping ``yili.api.sparql_pool.evaluate_operation`` (worker processes, other
 interpreters, never call it)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from yili.api import sparql_pool
-from yili.api.sparql import SparqlLimits, _may_change
+from yili.api.sparql import SparqlLimits, may_change
 from yili.api.sparql_eval import TRUNCATED_HEADER
 
 from tests.api.test_sparql_isolation import EX, PREFIXES, STEP_LABELS, error, labels
@@ -33,13 +33,13 @@ LABELS = ["主人獻賓", "賓酢主人"]
 def in_server(monkeypatch) -> list[str]:
     """The queries the server process evaluated itself, in order (there must be none)."""
     evaluated: list[str] = []
-    real: Callable[..., Any] = sparql_pool._evaluate
+    real: Callable[..., Any] = sparql_pool.evaluate_operation
 
     def recording(get_store, operation, *args, **kwargs):  # type: ignore[no-untyped-def]
         evaluated.append(operation.query)
         return real(get_store, operation, *args, **kwargs)
 
-    monkeypatch.setattr(sparql_pool, "_evaluate", recording)
+    monkeypatch.setattr(sparql_pool, "evaluate_operation", recording)
     return evaluated
 
 
@@ -125,12 +125,12 @@ def test_a_query_whose_answer_changes_is_evaluated_in_a_worker_every_time(on_dis
 
 
 def test_may_change_flags_the_changing_functions_only() -> None:
-    assert _may_change("PREFIX x: <http://e/> SELECT * { ?s ?p ?o FILTER(?o < rand()) }")
-    assert _may_change("SELECT ?x { BIND(IF(SECONDS(NOW()) < 30, 0, 1) AS ?x) }")
-    assert _may_change("SELECT ?x { BIND(BNode ('a') AS ?x) }")
-    assert _may_change("SELECT ?x { BIND(\\U0000004eow() AS ?x) }")
-    assert not _may_change(STEP_LABELS)
-    assert not _may_change("SELECT ?known ?brand ?uuids { ?known <http://e/nowhere> ?brand }")
+    assert may_change("PREFIX x: <http://e/> SELECT * { ?s ?p ?o FILTER(?o < rand()) }")
+    assert may_change("SELECT ?x { BIND(IF(SECONDS(NOW()) < 30, 0, 1) AS ?x) }")
+    assert may_change("SELECT ?x { BIND(BNode ('a') AS ?x) }")
+    assert may_change("SELECT ?x { BIND(\\U0000004eow() AS ?x) }")
+    assert not may_change(STEP_LABELS)
+    assert not may_change("SELECT ?known ?brand ?uuids { ?known <http://e/nowhere> ?brand }")
 
 
 def test_with_answer_cache_bytes_0_every_query_goes_to_a_worker(on_disk, in_server, in_workers) -> None:  # noqa: F811

@@ -120,9 +120,7 @@ def _extract(text: str, name: str):  # type: ignore[no-untyped-def]
         _EXTRACTOR.append(Extractor())
     if name == "yili_shuzhu_yanli_excerpt.txt":
         return _EXTRACTOR[0].extract(parse_text(text, rite="yanli", edition="shuzhu-excerpt"))
-    from yili.ingest.document import _parse_text
-
-    return _EXTRACTOR[0].extract(_parse_text(text, source=name, rite="text", edition="text", rite_given=False))
+    return _EXTRACTOR[0].extract(parse_text(text, source=name))  # read as no rite: rite and edition keys "text"
 
 
 @cache
@@ -189,11 +187,9 @@ CHAPTERS = sorted(
 
 
 def _read(text: str, name: str):  # type: ignore[no-untyped-def]
-    from yili.ingest.document import _parse_text
-
     if name == "yili_shuzhu_yanli_excerpt.txt":
         return parse_text(text, rite="yanli", edition="shuzhu-excerpt")
-    return _parse_text(text, source=name, rite="text", edition="text", rite_given=False)
+    return parse_text(text, source=name)  # read as no rite: rite and edition keys "text"
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids="/".join)

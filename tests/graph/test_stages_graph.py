@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from yili.api.app import create_app
-from yili.api.cli import _extract
+from yili.api.cli import extract_inputs
 from yili.api.service import service_from_extractions
 from yili.graph.export import export
 from yili.graph.stages import stage_rows
@@ -24,7 +24,7 @@ def built():
         str(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_001.txt")),
         str(shared_path("corpus", "yili_shuzhu_yanli_excerpt.txt")),
     ]
-    _e, extractions = _extract(inputs, [], stages=str(shared_path("corpus", "reference", "KR1d0032")))
+    _e, extractions = extract_inputs(inputs, [], stages=str(shared_path("corpus", "reference", "KR1d0032")))
     return extractions, service_from_extractions(extractions)
 
 

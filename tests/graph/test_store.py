@@ -235,7 +235,7 @@ def test_a_serving_process_that_cannot_open_the_store_stops_them_all_in_one_line
 
 
 def test_the_address_printed_brackets_an_ipv6_host():
-    from yili.api.cli import _address_url
+    from yili.api.cli import address_url
 
-    assert _address_url("::1", 8862) == "http://[::1]:8862"  # RFC 3986: a bare ::1:8862 is no URL
-    assert _address_url("127.0.0.1", 8000) == "http://127.0.0.1:8000"
+    assert address_url("::1", 8862) == "http://[::1]:8862"  # RFC 3986: a bare ::1:8862 is no URL
+    assert address_url("127.0.0.1", 8000) == "http://127.0.0.1:8000"

@@ -165,13 +165,13 @@ def test_a_note_with_no_ye_is_split_from_the_classic_it_runs_on_into():
 
 
 def test_the_cut_follows_the_note_and_classic_models():
-    """The cut between a run-on note and the classic after it (``_best_cut``) follows the two
+    """The cut between a run-on note and the classic after it (``best_cut``) follows the two
     character models: a gloss ending 也 before a narrative that opens with its actor."""
-    from yili.ingest.layouts import CharBigram, _best_cut
+    from yili.ingest.layouts import CharBigram, best_cut
 
     classic = CharBigram(["賓升", "主人拜送", "賓再拜", "主人降洗"])
     note = CharBigram(["拜送猶送也", "降猶下也", "送謂拜也"])
-    assert _best_cut("注送猶下也主人拜", note, classic) == 5  # 注送猶下也 | 主人拜
+    assert best_cut("注送猶下也主人拜", note, classic) == 5  # 注送猶下也 | 主人拜
     # a model is its pair counts: rebuilt from them, it gives the same probabilities
     again = CharBigram.from_pairs(note.pairs())
     assert again.pairs() == note.pairs() == sorted(note.pairs())
@@ -188,7 +188,7 @@ def test_the_shipped_models_are_what_the_corpus_gives():
     from importlib import resources
     from pathlib import Path
 
-    from yili.ingest.layouts import ZHUSHU_MODELS, _best_cut, zhushu_models
+    from yili.ingest.layouts import ZHUSHU_MODELS, best_cut, zhushu_models
 
     spec = importlib.util.spec_from_file_location(
         "zhushu_models", Path(__file__).resolve().parents[2] / "benchmarks" / "zhushu_models.py"
@@ -203,7 +203,7 @@ def test_the_shipped_models_are_what_the_corpus_gives():
     note, classic = zhushu_models()
     # the runs of the issue's chapters (公食大夫禮, 特牲, a snippet), each cut by itself
     runs = ["注不答拜爲人使也將猶致也賓再拜稽首", "注受命大夫還", "注獻進也賓拜受", "注初筮位也賔及衆賓即位于門西東面北上"]
-    cuts = [(t[: _best_cut(t, note, classic)], t[_best_cut(t, note, classic) :]) for t in runs]
+    cuts = [(t[: best_cut(t, note, classic)], t[best_cut(t, note, classic) :]) for t in runs]
     assert cuts == [
         ("注不答拜爲人使也將猶致也", "賓再拜稽首"),
         ("注受命", "大夫還"),
