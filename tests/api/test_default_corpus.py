@@ -59,8 +59,8 @@ def test_a_build_is_reused_by_its_key_and_a_changed_text_or_package_builds_again
     assert not first.reused
     assert first.folder == root / cache_key(files, extra="\0\0" + "0")
     assert [(r["rite"], r["hant"], r["steps"], r["toasts"]) for r in first.summary["rites"]] == [
-        ("shixiangjianli", "士相見禮", 141, 2),
-        ("jinli", "覲禮", 144, 3),
+        ("shixiangjianli", "士相見禮", 180, 2),
+        ("jinli", "覲禮", 153, 3),
     ]
     store = open_store(first.store)
     assert len(store) == first.summary["triples"]
