@@ -388,13 +388,35 @@ def _zhushu_marked_blocks(lines: list[Line]) -> list:  # type: ignore[type-arg]
         if mode == "after" or (ch == "○" and (mode != "classic" or not blocks)):
             close_block()  # a ○ after a note, or the ○ after the chapter's title; a ○ in the classic starts nothing
             mode = "classic"
-        if mode == "classic" and ch in "注註" and current_classic + piece:
+        if mode == "classic" and current_classic + piece and (ch in "注註" or _misprinted_note_mark(stream, i)):
             close_piece()
             mode, label = "note", ("zhu", "注")
         piece.append(stream[i])
         i += 1
     close_block()
     return blocks
+
+
+def _misprinted_note_mark(stream: list, i: int) -> bool:  # type: ignore[type-arg]
+    """A 疏 (䟽) at ``stream[i]`` printed where the 注 that opens 鄭玄's note belongs.
+
+    The 注疏 of the shared corpus prints, a few times, 疏 for the bare 注 mark (覲禮 ``再拜稽首擯者延之曰升
+    升成拜乃出疏擯者請之侯氏坐取圭…疏(注釋曰云侯氏坐取圭…``; 鄉射禮 ``席於尊東疏尊東明與賓夾尊也…
+    疏(注釋曰上云尊於賓席之東…``): the text after it is the note that the following 疏 explains
+    (its 注釋曰, "on the note, it says", quotes it), not the classic.  So a 疏 not followed by ``(``
+    reads as the note mark when the next mark of the stream is a 疏 parenthesis opening with 注釋曰 and
+    no 注, ○ or other parenthesis comes between; a 疏 of the classic (疏布, 疏屨) is followed by its
+    section's own 注, or by a 疏 on the classic (釋曰 …).
+    """
+    if stream[i][0] not in "疏䟽" or stream[i + 1 : i + 2] == [] or stream[i + 1][0] == "(":
+        return False
+    for k in range(i + 1, len(stream)):
+        ch = stream[k][0]
+        if ch in "注註○(":
+            return False
+        if ch in "疏䟽" and k + 1 < len(stream) and stream[k + 1][0] == "(":
+            return "".join(c for c, _ in stream[k + 2 : k + 5]) == "注釋曰"
+    return False
 
 
 class CharBigram:
