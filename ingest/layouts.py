@@ -500,6 +500,21 @@ def _best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
     return cut
 
 
+def _cut_if_likelier(text: str, note: CharBigram, classic: CharBigram) -> int | None:
+    """Where a classic section begins in ``text`` (a run from a bare 注 to a ○), or None if ``text`` is
+    likelier one whole note than the best cut of :func:`_best_cut` (a note, then a classic section).
+
+    覲禮 … 有司徹 ``注崇充也拜謝尸侑以酒薄充滿尸侑皆答再拜主人及尸侑皆升就筵○司宮取爵…``
+    (KR1d0028_017): the note of 再拜崇酒 runs on into the classic up to the ○.
+    """
+    n = len(text)
+    whole = sum(note.logp(a, c) for a, c in zip(CharBigram.START + text[1:], text[1:] + CharBigram.END, strict=True))
+    cut = _best_cut(text, note, classic)
+    split = sum(note.logp(a, c) for a, c in zip(CharBigram.START + text[1:cut], text[1:cut] + CharBigram.END, strict=True))
+    split += sum(classic.logp(a, c) for a, c in zip(CharBigram.START + text[cut:], text[cut:] + CharBigram.END, strict=True))
+    return cut if cut < n and split > whole else None
+
+
 def _is_note_mark(text: str, k: int) -> bool:
     """A bare 注 (or 註) at ``text[k]`` that opens 鄭玄's note, not the 注釋曰 of a 疏."""
     return text[k] in "注註" and text[k + 1 : k + 2] != "釋"
@@ -612,7 +627,15 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
                 pending[-1][1].append((layer, who, chars[start:cut]))
                 pending.append((chars[cut:k], []))
                 start = k
-            pending[-1][1].append((layer, who, chars[start:]))
+            last = chars[start:]
+            if (layer, who, chars) == notes[-1] and _bare_note(layer, text) and len(last) >= 3:
+                # the block's last note, that a ○ (no parenthesis) closes, may end in a classic section too
+                cut = _cut_if_likelier(_text_of(last), note_model, classic_model)
+                if cut is not None:
+                    pending[-1][1].append((layer, who, last[:cut]))
+                    pending.append((last[cut:], []))
+                    continue
+            pending[-1][1].append((layer, who, last))
         out.extend(pending)
     return out
 
