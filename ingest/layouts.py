@@ -501,10 +501,10 @@ def _best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
 
 
 def _cut_if_likelier(text: str, note: CharBigram, classic: CharBigram) -> int | None:
-    """Where a classic section begins in ``text`` (a run from a bare 注 to a ○), or None if ``text`` is
+    """Where a classic section begins in ``text`` (a run from a bare 注 to a ○ or the end), or None if ``text`` is
     likelier one whole note than the best cut of :func:`_best_cut` (a note, then a classic section).
 
-    覲禮 … 有司徹 ``注崇充也拜謝尸侑以酒薄充滿尸侑皆答再拜主人及尸侑皆升就筵○司宮取爵…``
+    有司徹 ``注崇充也拜謝尸侑以酒薄充滿尸侑皆答再拜主人及尸侑皆升就筵○司宮取爵…``
     (KR1d0028_017): the note of 再拜崇酒 runs on into the classic up to the ○.
     """
     n = len(text)
@@ -629,7 +629,7 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
                 start = k
             last = chars[start:]
             if (layer, who, chars) == notes[-1] and _bare_note(layer, text) and len(last) >= 3:
-                # the block's last note, that a ○ (no parenthesis) closes, may end in a classic section too
+                # the block's last note, that a ○ or the end (no parenthesis) closes, may end in a classic section too
                 cut = _cut_if_likelier(_text_of(last), note_model, classic_model)
                 if cut is not None:
                     pending[-1][1].append((layer, who, last[:cut]))
