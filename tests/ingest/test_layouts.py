@@ -374,7 +374,7 @@ def test_a_zhushu_snippet_is_cut_by_the_shipped_models(extractor):
     """Three lines of 注疏 mark no note closed by a parenthesis, nothing a file's own models could be
     learnt from; the shipped models cut them all the same: ``注獻進也賓拜受注…`` after 也, and 賓拜受 is
     classic.  The last note, which no later 注 or parenthesis bounds (a ○ or the end closes it), is cut too
-when a note then a classic section is likelier than one whole note: 注受爵也 | 主人拜送."""
+    when a note then a classic section is likelier than one whole note: 注受爵也 | 主人拜送."""
     from yili.ingest.document import parse_text
 
     doc = parse_text("#+TITLE: 儀禮注疏\n○主人獻賓注獻進也賓拜受注受爵也主人拜送¶\n", edition="t")
