@@ -555,13 +555,16 @@ learnt once, offline, by ``benchmarks/zhushu_models.py`` from the 注疏 chapter
 (Kanseki Repository KR1d0028; CC BY-SA 4.0, see ``ingest/data/kanripo/SOURCES.md``)."""
 
 
-def learn_zhushu_models(texts: Iterable[str], classic_extra: Iterable[str] = ()) -> tuple[CharBigram, CharBigram]:
+def learn_zhushu_models(
+    texts: Iterable[str], classic_extra: Iterable[str] = (), note_extra: Iterable[str] = ()
+) -> tuple[CharBigram, CharBigram]:
     """The ``(note, classic)`` models learnt from the given 注疏 files' texts (mandoku, as decoded),
-    pooled (:func:`zhushu_training_texts`), the classic model also from ``classic_extra``: classic
-    sections read from another edition (the 鄭注's, whose classic its layout marks), which hold the
-    sections the 注疏 runs on into a note and so never gives as classic."""
+    pooled (:func:`zhushu_training_texts`), the classic model also from ``classic_extra`` and the note
+    model from ``note_extra``: classic sections and 鄭玄's notes read from another edition (the 鄭注's,
+    whose layout marks the one from the other), which hold the sections and notes the 注疏 runs on into
+    each other and so never gives apart."""
     classic_texts: list[str] = list(classic_extra)
-    note_texts: list[str] = []
+    note_texts: list[str] = list(note_extra)
     for text in texts:
         c, n = zhushu_training_texts(mandoku_lines(text)[1])
         classic_texts += c

@@ -70,7 +70,7 @@ def test_two_editions_of_one_rite_pair_their_steps_alike(kanripo_groups, vocabul
     signature, and the share paired at all.  The 鄉飲酒禮 reaches 0.95; in the 士虞禮 and the 特牲 the
     editions are read with a different agent for some steps (the extractor, not the alignment: 15 of the
     士虞禮's 29 substitutions differ in the agent only), so their floors are today's measures."""
-    floors = {"xiangyinjiuli": (0.99, 0.995), "shiyuli": (0.91, 0.98), "teshengkuishili": (0.95, 0.98)}
+    floors = {"xiangyinjiuli": (0.99, 0.995), "shiyuli": (0.92, 0.98), "teshengkuishili": (0.95, 0.98)}
     for rite, (identical, paired) in floors.items():
         c = _compare(kanripo_groups, vocabulary, f"{rite}/shuzhu", f"{rite}/zhushu")
         both = sum(1 for r in c.rows if r.a is not None and r.b is not None) / sum(1 for r in c.rows if r.a is not None)
@@ -180,24 +180,24 @@ EDITION_FLOORS = {
     "001": 0.974,
     "003": 0.994,
     "004": 0.993,
-    "005": 0.953,
-    "008": 0.964,
-    "009": 0.968,
+    "005": 0.954,
+    "008": 0.966,
+    "009": 0.970,
     "010": 1.000,
     "012": 0.995,
     "013": 0.965,
-    "014": 0.947,
-    "015": 0.956,
-    "017": 0.972,
+    "014": 0.954,
+    "015": 0.966,
+    "017": 0.977,
 }
 
 
 def test_each_chapter_pairs_its_two_editions_steps_alike(extractor, vocabulary) -> None:
-    """The 覲禮 (010) pairs every step since the 注疏's 疏 printed for 注 opens a note, the 有司徹 (017) 0.972
-    since a note closed by a ○ gives back the classic run on into it, the 特牲 (015) 0.956 since the classic
-    model that cuts the run-on notes also knows the 鄭注's classic; the 士虞禮 (014) stays at 0.947 (notes
-    quoting the classic cut as classic, 簞布/簞巾 of the two texts, the extractor giving some same words
-    another agent)."""
+    """Every chapter of the issue reaches 0.95: the 覲禮 (010) pairs every step since the 注疏's 疏 printed
+    for 注 opens a note, the 有司徹 (017) since a note closed by a ○ gives back the classic run on into it,
+    the 特牲 (015) and the 士虞禮 (014) since the models that cut the run-on notes also know the 鄭注's
+    classic and notes.  What remains is mostly the two texts (士虞 簞巾/簞布, 述註 取奠觶/注疏 祝取奠觶), notes
+    quoting the classic (士虞 注宗人詔主人降…), and the extractor reading the same words with another agent."""
     measured = {}
     for number in EDITION_FLOORS:
         a, b = (
@@ -206,4 +206,5 @@ def test_each_chapter_pairs_its_two_editions_steps_alike(extractor, vocabulary) 
         )
         measured[number] = round(compare(a, b, vocabulary).identical_share, 3)
     assert {n: measured[n] >= f for n, f in EDITION_FLOORS.items()} == dict.fromkeys(EDITION_FLOORS, True), measured
-    assert (measured["010"], measured["014"], measured["015"], measured["017"]) == (1.0, 0.947, 0.956, 0.972)
+    assert (measured["010"], measured["014"], measured["015"], measured["017"]) == (1.0, 0.954, 0.966, 0.977)
+    assert min(measured.values()) >= 0.95

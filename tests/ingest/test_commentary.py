@@ -30,8 +30,9 @@ edition, the 注疏's 鄉飲酒禮 (block 13); and the one record no longer prod
 note is now cut before it) was replaced by the first gloss of a ``random.Random(20251)`` shuffle of those
 not in the sample (鄭注 鄉射禮 相扶工也, checked: 相 of 瑟先相者).  When the 注疏 reader opened a note at a
 疏 printed for 注, cut the classic out of a note a ○ closes and learnt its classic model from the 鄭注 too
-(issue 24), 27 注疏 records took new block numbers, and the passage 鄉射云大夫若有遵者 its new block (77),
-the records otherwise the same."""
+(issue 24), 27 注疏 records took new block numbers, and the passage 鄉射云大夫若有遵者 its new block (77);
+when those models learnt the 鄭注's notes too, 11 more, and 聘禮記云百名以上書於策 its block 419; the records
+otherwise the same."""
 
 
 @pytest.fixture(scope="module")
