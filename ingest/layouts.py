@@ -619,8 +619,10 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
     """
     note_model, classic_model = models
     out: list = []
+    carry: list = []  # type: ignore[type-arg]
     for classic, notes in blocks:
-        pending: list = [(classic, [])]  # type: ignore[type-arg]
+        pending: list = [(carry + classic, [])]  # type: ignore[type-arg]
+        carry = []
         for layer, who, chars in notes:
             text = _text_of(chars)
             marks = [k for k in range(2, len(text)) if _is_note_mark(text, k)] if _bare_note(layer, text) else []
@@ -634,14 +636,18 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
                 start = k
             last = chars[start:]
             if (layer, who, chars) == notes[-1] and _bare_note(layer, text) and len(last) >= 3:
-                # the block's last note, that a ○ or the end (no parenthesis) closes, may end in a classic section too
+                # the block's last note, that a ○ or the end (no parenthesis) closes, may end in a classic
+                # section too: it opens the next block's classic, whose ○ stays a section mark inside it (as a ○
+                # inside the classic does), so that a ○ typed into run-on classic adds no block (issue 28)
                 cut = _cut_if_likelier(_text_of(last), note_model, classic_model)
                 if cut is not None:
                     pending[-1][1].append((layer, who, last[:cut]))
-                    pending.append((last[cut:], []))
+                    carry = last[cut:]
                     continue
             pending[-1][1].append((layer, who, last))
         out.extend(pending)
+    if carry:
+        out.append((carry, []))  # the end of the file closed the note
     return out
 
 

@@ -187,7 +187,7 @@ EDITION_FLOORS = {
     "012": 0.995,
     "013": 0.965,
     "014": 0.954,
-    "015": 0.966,
+    "015": 0.967,
     "017": 0.977,
 }
 
@@ -206,5 +206,5 @@ def test_each_chapter_pairs_its_two_editions_steps_alike(extractor, vocabulary) 
         )
         measured[number] = round(compare(a, b, vocabulary).identical_share, 3)
     assert {n: measured[n] >= f for n, f in EDITION_FLOORS.items()} == dict.fromkeys(EDITION_FLOORS, True), measured
-    assert (measured["010"], measured["014"], measured["015"], measured["017"]) == (1.0, 0.954, 0.966, 0.977)
+    assert (measured["010"], measured["014"], measured["015"], measured["017"]) == (1.0, 0.954, 0.967, 0.977)
     assert min(measured.values()) >= 0.95

@@ -28,11 +28,7 @@ notes were cut by shipped models (issue 28), the 注疏 records took their new b
 records otherwise the same); 疏 鄉飲酒云賓及衆賓皆從之 (鄉射禮, 3949) now finds the passage in its own
 edition, the 注疏's 鄉飲酒禮 (block 13); and the one record no longer produced (特牲 注 受行酬也, whose
 note is now cut before it) was replaced by the first gloss of a ``random.Random(20251)`` shuffle of those
-not in the sample (鄭注 鄉射禮 相扶工也, checked: 相 of 瑟先相者).  When the 注疏 reader opened a note at a
-疏 printed for 注, cut the classic out of a note a ○ closes and learnt its classic model from the 鄭注 too
-(issue 24), 27 注疏 records took new block numbers, and the passage 鄉射云大夫若有遵者 its new block (77);
-when those models learnt the 鄭注's notes too, 11 more, and 聘禮記云百名以上書於策 its block 419; the records
-otherwise the same."""
+not in the sample (鄭注 鄉射禮 相扶工也, checked: 相 of 瑟先相者)."""
 
 
 @pytest.fixture(scope="module")
