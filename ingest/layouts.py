@@ -613,6 +613,10 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
     whole note and the text after it likeliest as a whole classic section (:func:`_best_cut`):
     鄭玄's glosses (``X猶Y也``, ``今文X爲Y``) read unlike the narrative of the classic.
 
+    The block's last note, that a ○ or the end of the file closes and no parenthesis, is cut the same way
+    when a note then a classic section is likelier than one whole note (:func:`_cut_if_likelier`); that
+    classic opens the next block, its ○ a section mark inside the classic.
+
     The cut depends on the run between the two 注 alone (the note and the classic around the cut),
     never on the rest of the file: an edit elsewhere moves no cut, and a chapter reads the same
     alone or with others (issue 28).
