@@ -388,13 +388,35 @@ def _zhushu_marked_blocks(lines: list[Line]) -> list:  # type: ignore[type-arg]
         if mode == "after" or (ch == "○" and (mode != "classic" or not blocks)):
             close_block()  # a ○ after a note, or the ○ after the chapter's title; a ○ in the classic starts nothing
             mode = "classic"
-        if mode == "classic" and ch in "注註" and current_classic + piece:
+        if mode == "classic" and current_classic + piece and (ch in "注註" or _misprinted_note_mark(stream, i)):
             close_piece()
             mode, label = "note", ("zhu", "注")
         piece.append(stream[i])
         i += 1
     close_block()
     return blocks
+
+
+def _misprinted_note_mark(stream: list, i: int) -> bool:  # type: ignore[type-arg]
+    """A 疏 (䟽) at ``stream[i]`` printed where the 注 that opens 鄭玄's note belongs.
+
+    The 注疏 of the shared corpus prints, a few times, 疏 for the bare 注 mark (覲禮 ``再拜稽首擯者延之曰升
+    升成拜乃出疏擯者請之侯氏坐取圭…疏(注釋曰云侯氏坐取圭…``; 鄉射禮 ``席於尊東疏尊東明與賓夾尊也…
+    疏(注釋曰上云尊於賓席之東…``): the text after it is the note that the following 疏 explains
+    (its 注釋曰, "on the note, it says", quotes it), not the classic.  So a 疏 not followed by ``(``
+    reads as the note mark when the next mark of the stream is a 疏 parenthesis opening with 注釋曰 and
+    no 注, ○ or other parenthesis comes between; a 疏 of the classic (疏布, 疏屨) is followed by its
+    section's own 注, or by a 疏 on the classic (釋曰 …).
+    """
+    if stream[i][0] not in "疏䟽" or stream[i + 1 : i + 2] == [] or stream[i + 1][0] == "(":
+        return False
+    for k in range(i + 1, len(stream)):
+        ch = stream[k][0]
+        if ch in "注註○(":
+            return False
+        if ch in "疏䟽" and k + 1 < len(stream) and stream[k + 1][0] == "(":
+            return "".join(c for c, _ in stream[k + 2 : k + 5]) == "注釋曰"
+    return False
 
 
 class CharBigram:
@@ -478,6 +500,21 @@ def best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
     return cut
 
 
+def _cut_if_likelier(text: str, note: CharBigram, classic: CharBigram) -> int | None:
+    """Where a classic section begins in ``text`` (a run from a bare 注 to a ○ or the end), or None if ``text`` is
+    likelier one whole note than the best cut of :func:`_best_cut` (a note, then a classic section).
+
+    有司徹 ``注崇充也拜謝尸侑以酒薄充滿尸侑皆答再拜主人及尸侑皆升就筵○司宮取爵…``
+    (KR1d0028_017): the note of 再拜崇酒 runs on into the classic up to the ○.
+    """
+    n = len(text)
+    whole = sum(note.logp(a, c) for a, c in zip(CharBigram.START + text[1:], text[1:] + CharBigram.END, strict=True))
+    cut = _best_cut(text, note, classic)
+    split = sum(note.logp(a, c) for a, c in zip(CharBigram.START + text[1:cut], text[1:cut] + CharBigram.END, strict=True))
+    split += sum(classic.logp(a, c) for a, c in zip(CharBigram.START + text[cut:], text[cut:] + CharBigram.END, strict=True))
+    return cut if cut < n and split > whole else None
+
+
 def _is_note_mark(text: str, k: int) -> bool:
     """A bare 注 (or 註) at ``text[k]`` that opens 鄭玄's note, not the 注釋曰 of a 疏."""
     return text[k] in "注註" and text[k + 1 : k + 2] != "釋"
@@ -518,11 +555,16 @@ learnt once, offline, by ``benchmarks/zhushu_models.py`` from the 注疏 chapter
 (Kanseki Repository KR1d0028; CC BY-SA 4.0, see ``ingest/data/kanripo/SOURCES.md``)."""
 
 
-def learn_zhushu_models(texts: Iterable[str]) -> tuple[CharBigram, CharBigram]:
+def learn_zhushu_models(
+    texts: Iterable[str], classic_extra: Iterable[str] = (), note_extra: Iterable[str] = ()
+) -> tuple[CharBigram, CharBigram]:
     """The ``(note, classic)`` models learnt from the given 注疏 files' texts (mandoku, as decoded),
-    pooled (:func:`zhushu_training_texts`)."""
-    classic_texts: list[str] = []
-    note_texts: list[str] = []
+    pooled (:func:`zhushu_training_texts`), the classic model also from ``classic_extra`` and the note
+    model from ``note_extra``: classic sections and 鄭玄's notes read from another edition (the 鄭注's,
+    whose layout marks the one from the other), which hold the sections and notes the 注疏 runs on into
+    each other and so never gives apart."""
+    classic_texts: list[str] = list(classic_extra)
+    note_texts: list[str] = list(note_extra)
     for text in texts:
         c, n = zhushu_training_texts(mandoku_lines(text)[1])
         classic_texts += c
@@ -571,14 +613,20 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
     whole note and the text after it likeliest as a whole classic section (:func:`best_cut`):
     鄭玄's glosses (``X猶Y也``, ``今文X爲Y``) read unlike the narrative of the classic.
 
+    The block's last note, that a ○ or the end of the file closes and no parenthesis, is cut the same way
+    when a note then a classic section is likelier than one whole note (:func:`_cut_if_likelier`); that
+    classic opens the next block, its ○ a section mark inside the classic.
+
     The cut depends on the run between the two 注 alone (the note and the classic around the cut),
     never on the rest of the file: an edit elsewhere moves no cut, and a chapter reads the same
     alone or with others (issue 28).
     """
     note_model, classic_model = models
     out: list = []
+    carry: list = []  # type: ignore[type-arg]
     for classic, notes in blocks:
-        pending: list = [(classic, [])]  # type: ignore[type-arg]
+        pending: list = [(carry + classic, [])]  # type: ignore[type-arg]
+        carry = []
         for layer, who, chars in notes:
             text = _text_of(chars)
             marks = [k for k in range(2, len(text)) if _is_note_mark(text, k)] if _bare_note(layer, text) else []
@@ -590,8 +638,20 @@ def _split_run_on_notes(blocks: list, models: tuple[CharBigram, CharBigram]) -> 
                 pending[-1][1].append((layer, who, chars[start:cut]))
                 pending.append((chars[cut:k], []))
                 start = k
-            pending[-1][1].append((layer, who, chars[start:]))
+            last = chars[start:]
+            if (layer, who, chars) == notes[-1] and _bare_note(layer, text) and len(last) >= 3:
+                # the block's last note, that a ○ or the end (no parenthesis) closes, may end in a classic
+                # section too: it opens the next block's classic, whose ○ stays a section mark inside it (as a ○
+                # inside the classic does), so that a ○ typed into run-on classic adds no block (issue 28)
+                cut = _cut_if_likelier(_text_of(last), note_model, classic_model)
+                if cut is not None:
+                    pending[-1][1].append((layer, who, last[:cut]))
+                    carry = last[cut:]
+                    continue
+            pending[-1][1].append((layer, who, last))
         out.extend(pending)
+    if carry:
+        out.append((carry, []))  # the end of the file closed the note
     return out
 
 

@@ -70,7 +70,7 @@ def test_two_editions_of_one_rite_pair_their_steps_alike(kanripo_groups, vocabul
     signature, and the share paired at all.  The 鄉飲酒禮 reaches 0.95; in the 士虞禮 and the 特牲 the
     editions are read with a different agent for some steps (the extractor, not the alignment: 15 of the
     士虞禮's 29 substitutions differ in the agent only), so their floors are today's measures."""
-    floors = {"xiangyinjiuli": (0.99, 0.995), "shiyuli": (0.90, 0.98), "teshengkuishili": (0.94, 0.98)}
+    floors = {"xiangyinjiuli": (0.99, 0.995), "shiyuli": (0.92, 0.98), "teshengkuishili": (0.95, 0.98)}
     for rite, (identical, paired) in floors.items():
         c = _compare(kanripo_groups, vocabulary, f"{rite}/shuzhu", f"{rite}/zhushu")
         both = sum(1 for r in c.rows if r.a is not None and r.b is not None) / sum(1 for r in c.rows if r.a is not None)
@@ -172,3 +172,39 @@ def test_docstring_examples() -> None:
     for module in (compare_module, patterns, comparison):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0, module.__name__
+
+
+# all steps (記 included) of 述註 against 注疏, chapter by chapter: the share of the 述註's steps paired with a
+# step of the same signature (floors at today's measures, three decimals down; issue 24 asks ≥ 0.95 of each)
+EDITION_FLOORS = {
+    "001": 0.974,
+    "003": 0.994,
+    "004": 0.993,
+    "005": 0.954,
+    "008": 0.966,
+    "009": 0.970,
+    "010": 1.000,
+    "012": 0.995,
+    "013": 0.965,
+    "014": 0.954,
+    "015": 0.967,
+    "017": 0.977,
+}
+
+
+def test_each_chapter_pairs_its_two_editions_steps_alike(extractor, vocabulary) -> None:
+    """Every chapter of the issue reaches 0.95: the 覲禮 (010) pairs every step since the 注疏's 疏 printed
+    for 注 opens a note, the 有司徹 (017) since a note closed by a ○ gives back the classic run on into it,
+    the 特牲 (015) and the 士虞禮 (014) since the models that cut the run-on notes also know the 鄭注's
+    classic and notes.  What remains is mostly the two texts (士虞 簞巾/簞布, 述註 取奠觶/注疏 祝取奠觶), notes
+    quoting the classic (士虞 注宗人詔主人降…), and the extractor reading the same words with another agent."""
+    measured = {}
+    for number in EDITION_FLOORS:
+        a, b = (
+            acts_from_extractions([extractor.extract(read_file(shared_path("corpus", "kanripo", ed, f"{ed}_{number}.txt")))])
+            for ed in ("KR1d0040", "KR1d0028")
+        )
+        measured[number] = round(compare(a, b, vocabulary).identical_share, 3)
+    assert {n: measured[n] >= f for n, f in EDITION_FLOORS.items()} == dict.fromkeys(EDITION_FLOORS, True), measured
+    assert (measured["010"], measured["014"], measured["015"], measured["017"]) == (1.0, 0.954, 0.967, 0.977)
+    assert min(measured.values()) >= 0.95

@@ -373,12 +373,13 @@ def test_a_ji_that_opens_a_printed_line_after_a_paragraphs_short_last_line_begin
 def test_a_zhushu_snippet_is_cut_by_the_shipped_models(extractor):
     """Three lines of 注疏 mark no note closed by a parenthesis, nothing a file's own models could be
     learnt from; the shipped models cut them all the same: ``注獻進也賓拜受注…`` after 也, and 賓拜受 is
-    classic.  (The last note, which no later 注 or parenthesis bounds, keeps what follows it: 注受爵也主人拜送.)"""
+    classic.  The last note, which no later 注 or parenthesis bounds (a ○ or the end closes it), is cut too
+    when a note then a classic section is likelier than one whole note: 注受爵也 | 主人拜送."""
     from yili.ingest.document import parse_text
 
     doc = parse_text("#+TITLE: 儀禮注疏\n○主人獻賓注獻進也賓拜受注受爵也主人拜送¶\n", edition="t")
-    assert [b.classic.reading_text for b in doc.blocks] == ["○主人獻賓", "賓拜受"]
-    assert [[p.reading_text for p in b.commentary] for b in doc.blocks] == [["注獻進也"], ["注受爵也主人拜送"]]
+    assert [b.classic.reading_text for b in doc.blocks] == ["○主人獻賓", "賓拜受", "主人拜送"]
+    assert [[p.reading_text for p in b.commentary] for b in doc.blocks] == [["注獻進也"], ["注受爵也"], []]
 
 
 def test_a_zhengzhu_text_whose_title_is_indented_keeps_its_layout(extractor):
@@ -398,3 +399,23 @@ def test_a_zhengzhu_text_whose_title_is_indented_keeps_its_layout(extractor):
     texts = [[s.text for s in extractor.extract(parse_text(t, source="t.txt")).steps] for t in (head, indented)]
     assert texts[0] == texts[1]
     assert texts[1][:3] == ["及筮日", "主人冠端玄", "卽位于門外西面"]
+
+
+def test_a_shu_printed_for_the_note_mark_opens_the_note():
+    """The 注疏 prints 疏 where 鄭玄's 注 belongs in 覲禮 (``…成拜乃出疏擯者請之侯氏坐取圭…疏(注釋曰云侯氏坐取圭``,
+    KR1d0028_010) and 鄉射禮 (``席於尊東疏尊東明與賓夾尊也…疏(注釋曰上云尊``, KR1d0028_005): the text after
+    it is the note the 疏's 注釋曰 quotes, so the block's classic ends before it; a 疏 of the classic, or
+    one the 疏 on the classic (釋曰) follows, stays classic."""
+    from yili.ingest.document import read_file
+
+    jin = read_file(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_010.txt"))
+    block = next(b for b in jin.blocks if "擯者延之曰升" in b.classic.reading_text)
+    assert block.classic.reading_text.endswith("再拜稽首擯者延之曰升升成拜乃出")
+    assert block.commentary[0].reading_text.startswith("疏擯者請之侯氏坐取圭則遂左降拜稽首送玉也")
+    she = read_file(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_005.txt"))
+    block = next(b for b in she.blocks if "大夫降主人辭降" in b.classic.reading_text)
+    assert block.classic.reading_text.endswith("席於尊東")
+    assert block.commentary[0].reading_text == "疏尊東明與賓夾尊也不言東上統於尊也"
+    run = "主人布席疏布在東疏(釋曰云云)"
+    doc = parse_text("#+TITLE: 儀禮注疏\n" + run + "\n", source="KR1d0028_x.txt")
+    assert doc.blocks[0].classic.reading_text == "主人布席疏布在東"
