@@ -502,14 +502,14 @@ def best_cut(text: str, note: CharBigram, classic: CharBigram) -> int:
 
 def _cut_if_likelier(text: str, note: CharBigram, classic: CharBigram) -> int | None:
     """Where a classic section begins in ``text`` (a run from a bare 注 to a ○ or the end), or None if ``text`` is
-    likelier one whole note than the best cut of :func:`_best_cut` (a note, then a classic section).
+    likelier one whole note than the best cut of :func:`best_cut` (a note, then a classic section).
 
     有司徹 ``注崇充也拜謝尸侑以酒薄充滿尸侑皆答再拜主人及尸侑皆升就筵○司宮取爵…``
     (KR1d0028_017): the note of 再拜崇酒 runs on into the classic up to the ○.
     """
     n = len(text)
     whole = sum(note.logp(a, c) for a, c in zip(CharBigram.START + text[1:], text[1:] + CharBigram.END, strict=True))
-    cut = _best_cut(text, note, classic)
+    cut = best_cut(text, note, classic)
     split = sum(note.logp(a, c) for a, c in zip(CharBigram.START + text[1:cut], text[1:cut] + CharBigram.END, strict=True))
     split += sum(classic.logp(a, c) for a, c in zip(CharBigram.START + text[cut:], text[cut:] + CharBigram.END, strict=True))
     return cut if cut < n and split > whole else None
