@@ -345,6 +345,7 @@ def test_the_query_page_runs_who_toasts_whom(tab: Tab, server: str) -> None:
         "What one rite has that another lacks",
         "Provenance: what you queried",
         "Every gloss of 酳",
+        "Every step a note decided",
         "The steps whose receiver the rule of answers decided",
     ]
     assert page.text_content(".tabsList .tab.active").startswith("Who toasts whom")
