@@ -7,9 +7,11 @@ const form = document.querySelector("form");
 const status = document.getElementById("status");
 const summary = document.getElementById("summary");
 
-function say(text) {
+/** Show `text` in the status line (hidden when empty); `error` marks it as the answer's error message. */
+function say(text, error = false) {
   status.textContent = text;
   status.hidden = !text;
+  status.classList.toggle("error", error);
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -90,7 +92,7 @@ async function runCompare(params) {
   } catch (e) {
     table.hidden = true;
     summary.hidden = true;
-    say(e.message);
+    say(e.message, true);
   }
 }
 
@@ -118,7 +120,7 @@ async function runPatterns(params) {
   } catch (e) {
     hits.replaceChildren();
     summary.hidden = true;
-    say(e.message);
+    say(e.message, true);
   }
 }
 

@@ -70,7 +70,7 @@ def test_the_pattern_page_lists_the_hits_by_rite_with_links(tab: Tab, server: st
     # an unknown act: the message, no hits
     page.fill("input[name=seq]", "洗,皇帝")
     page.click("button[type=submit]")
-    page.wait_for_selector("#status:not([hidden])")
+    page.wait_for_selector("#status.error")  # not the "searching…" shown while the answer comes
     assert "皇帝" in page.locator("#status").inner_text()
     assert page.locator("section.rite-hits").count() == 0
     # the browser logs the 404 it was answered, as it should: that one is expected
