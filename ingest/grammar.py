@@ -101,6 +101,10 @@ SPEECH: frozenset[str] = spelled({"曰"})
 RELATIVE: frozenset[str] = spelled({"所"})
 """所 + verb is a relative clause, not an act: 取大夫所媵觯 (the cup the great officers presented)."""
 
+WITH_WHAT: frozenset[str] = spelled({"用"})
+"""用 X after the act's object is what it is done with, not what it is done to: 楔齒用角柶 (the teeth are
+wedged with a horn spoon), 幠用斂衾 (covered with the shroud), 鬻餘飯用二鬲 (士喪; 註 用二鬲 … 以煑之)."""
+
 COMPARISON: frozenset[str] = spelled({"如"})
 """如 X (如初, 如賔礼, 如献卿之礼): the act repeats an earlier one; the words after 如 are no acts."""
 

@@ -40,6 +40,18 @@ OBJECT_CUP_OF_ACT = decision("object.cup-of-act", "鄉飲酒 卒爵: the cup dra
 OBJECT_PERSONS_AS_THINGS = decision(
     "object.persons", "士喪 襲尸: persons an act is done to, not its receivers", "Persons after an act that has no receiver."
 )
+OBJECT_BEFORE_INSTRUMENT = decision(
+    "object.before-instrument",
+    "士喪 楔齒用角柶, 幠用斂衾, 鬻餘飯用二鬲: 用 X is what the act is done with; 士冠 醮用脯醢",
+    "The object written ends at 用: what follows it, up to a place or 于, is the instrument; with nothing"
+    " written before 用, the thing used is the object (醮用脯醢, 享用琮).",
+)
+OBJECT_THE_BODY = decision(
+    "object.the-body",
+    "士喪 乃沐櫛, 挋用巾, 幠用衾 (記 遷尸于牀幠用斂衾: the body, 尸, is washed, combed and covered)",
+    "An act done to the body itself (yk:onTheBody \"object\"), in a rite where the body is present, with no thing"
+    " written before 用: the body.",
+)
 OBJECT_IMPLIED = decision(
     "object.implied", "燕禮 舉冪, 反冪: the cover is in the word", "The thing the act's word implies (vocabulary)."
 )

@@ -17,6 +17,7 @@ from yili.ingest.tokens import (
     OTHER,
     ROLE,
     VESSEL,
+    WINE,
     YU,
     ZHI,
     Token,
@@ -407,6 +408,33 @@ def yu_person(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     return Decision(q.pp_persons, "") if _written_path(r, q) and q.pp_persons else None
 
 
+@rule(
+    "recipient.the-body",
+    "士喪 楔齒用角柶, 綴足用燕几, 奠脯醢醴酒 (the body, 尸, receives what is put on or into it, and the offering;"
+    " 註 遷尸於襲上而衣之)",
+)
+def the_body(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """In a rite where the dead man's body is present (:attr:`~yili.ontology.rites.RiteProfile.body`), with no
+    person written after the act: an act that puts a thing on or into the body (``yk:onTheBody "recipient"``:
+    楔齒, 綴足, 搢笏) and an offering set down with its drink (奠醴酒, 奠脯醢醴酒: a wine written, no vessel) go
+    to the body; an act done to the body itself (``yk:onTheBody "object"``: 沐, 櫛, 幠) has it as its object
+    and no recipient."""
+    body = r.profile.body
+    if body is None or body.role is None or q.objects_persons or q.pp_persons:
+        return None
+    how = q.action.flag("onTheBody")
+    if how == "object":
+        return Decision((), "")
+    offering = (
+        q.action.key == "action-dian"
+        and any(t.kind == WINE or any(c.kind == WINE for c in t.readings) for t in q.object_tokens)
+        and not any(t.kind == VESSEL for t in q.object_tokens)
+    )
+    if (how == "recipient" or offering) and body.role in r.vocabulary.concepts:
+        return Decision((r.term(r.vocabulary.concepts[body.role]),), "the body, 尸, receives it")
+    return None
+
+
 @rule("recipient.zhi-last-person", "士冠 賔揖之: the capped son, not the 贊者 who tied his strings", tags=("inferred",))
 def zhi_last_person(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """之 after an act that takes a person: the last person named (a party of the rite, for a salute)."""
@@ -793,6 +821,7 @@ RECIPIENT_RULES: tuple[Rule, ...] = (
     person_object,
     self_poured_in_name,
     yu_person,
+    the_body,
     zhi_last_person,
     numbered_presentation,
     handed_to_next,

@@ -50,7 +50,9 @@ from yili.ingest.objects import (
     OBJECT_FRONTED,
     OBJECT_HELD_OUT,
     OBJECT_HELD_UP,
+    OBJECT_BEFORE_INSTRUMENT,
     OBJECT_IMPLIED,
+    OBJECT_THE_BODY,
     OBJECT_INSTRUMENT,
     OBJECT_JUST_NAMED,
     OBJECT_JUST_TAKEN,
@@ -154,6 +156,8 @@ class ClauseReading:
     object_term: Any = None
     object_text: Any = None
     object_tokens: Any = None
+    instrument_cut: bool = False
+    used_first: bool = False
     objects_persons: Any = None
     pp_persons: Any = None
     rank: Any = None
@@ -489,9 +493,25 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         cx.pp_persons = []
         cx.location_tok = None
         cx.object_tokens = []
+        cx.instrument_cut = False
+        cx.used_first = False
+        instrument = False  # after 用: what the act is done with (g.WITH_WHAT), up to a place or 于
         i = 0
         while i < len(cx.suffix):
             t = cx.suffix[i]
+            if t.kind == OTHER and t.text in g.WITH_WHAT and not instrument and not cx.used_first:
+                if not (cx.object_tokens or cx.objects_persons):
+                    # 醮用脯醢, 享用琮: nothing written before 用, the thing used is read as the object
+                    cx.used_first = True
+                    i += 1
+                    continue
+                instrument = True
+                cx.instrument_cut = True
+            if t.kind in (YU, ZI, PLACE):
+                instrument = False
+            if instrument:
+                i += 1
+                continue  # 楔齒用角柶: the horn spoon is the instrument, 齒 the object
             if t.kind in (YU, ZI):
                 i, cx.location_tok, cx.pp_persons = self._phrase_after(cx.suffix, i, cx.location_tok, cx.pp_persons, cx.decided)
                 continue
@@ -774,11 +794,16 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 else (OBJECT, OTHER, VESSEL, ROLE)
             )
             written = [t for t in cx.object_tokens if t.kind in kinds]
+            body = self.profile.body
+            if cx.used_first and body is not None and cx.action.flag("onTheBody") == "object":
+                written = []  # 挋用巾, 幠用衾: what is done to the body is done with the towel (object.the-body)
+            elif cx.used_first:
+                cx.instrument_cut = True  # 醮用脯醢, 享用琮, 奠用特豚魚腊: what is used is what the act offers
             # 兩豆兩籩, 庶羞四豆: a number right before a thing counts it, and is written with it
             counts = {n.end: n.text for n in cx.object_tokens if n.kind == NUM and n.text in g.COUNTS}
             if written:
                 cx.object_text = "".join(t.text for t in written)
-                cx.decided["object"] = OBJECT_WRITTEN
+                cx.decided["object"] = OBJECT_BEFORE_INSTRUMENT if cx.instrument_cut else OBJECT_WRITTEN
                 in_its_dish = (
                     len(written) == 2
                     and written[0].kind == VESSEL
@@ -788,7 +813,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     and not any(c.kind == VESSEL for c in written[1].readings)  # 籩爼: two things
                     and written[0].end == written[1].start
                 )
-                named = all(t.kind in (OBJECT, VESSEL) and t.concept is not None for t in written)
+                named = all(t.kind in (OBJECT, VESSEL, WINE) and t.concept is not None for t in written)
                 if len(written) > 1 and not in_its_dish and named:
                     # things named one after another are each an object (服𤣥端爵韠: 𤣥端+爵韠; 束帛儷皮)
                     cx.object_text = "+".join(t.text for t in written)
@@ -836,6 +861,19 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         """The object from before the verb, an instrument, the cup, the persons, the act's own word, the act declined."""
         verb = clause.verb
         prefix = clause.prefix
+        body = self.profile.body
+        if (
+            cx.object_open
+            and cx.object_text is None
+            and body is not None
+            and body.role in self.vocabulary.concepts
+            and cx.action.flag("onTheBody") == "object"
+            and not cx.objects_persons
+        ):
+            # 乃沐櫛, 挋用巾, 幠用衾 (士喪): what is washed, combed, covered is the body (尸)
+            cx.object_term = self.term(self.vocabulary.concepts[body.role])
+            cx.object_text = cx.object_term.label
+            cx.decided["object"] = OBJECT_THE_BODY
         if cx.object_open:
             if (
                 cx.object_text is None

@@ -24,7 +24,8 @@ class RiteFact:
     Attributes
     ----------
     kind : str
-        ``DefaultAgentFact``, ``DoesNotPourFact``, ``SameGiverFact``, ``GeneralSubjectFact`` or ``ReadingFact``.
+        ``DefaultAgentFact``, ``DoesNotPourFact``, ``SameGiverFact``, ``GeneralSubjectFact``, ``BodyFact`` or
+        ``ReadingFact``.
     source : str
         The text or commentary that states it (``燕禮記 凡薦與羞者小膳宰也``).
     action, role, concept : str | None
@@ -113,6 +114,12 @@ class RiteProfile:
         """The fact naming the person the rite's general rules (凡…) are about, if it has one (士相見禮
         疏 以士為總號也: its ``role`` is ``role-shi``)."""
         return next((f for f in self.facts if f.kind == "GeneralSubjectFact"), None)
+
+    @property
+    def body(self) -> RiteFact | None:
+        """The fact that the dead man's body is present in this rite, as the role it names (士喪禮 衣尸,
+        遷尸: ``role-shi-corpse``), if it has one."""
+        return next((f for f in self.facts if f.kind == "BodyFact"), None)
 
     @property
     def readings(self) -> dict[str, str]:

@@ -180,6 +180,7 @@ _BOOLEAN_FLAGS = frozenset(
     {"ascendsFirst", "attendant", "cupAction", "personObject", "speech", "responsive", "posture", "pivot", "readByContext"}
 )
 _RECIPIENT_RULES = frozenset({"none", "other-party", "superior", "served", "next-in-rank", "answer", "each-other"})
+_ON_THE_BODY = frozenset({"object", "recipient"})
 _MAX_RANK = 1_000_000
 
 
@@ -200,6 +201,8 @@ def _checked_flag(key: str, name: str, value: object, sources: tuple[str, ...]) 
         problem = "true or false"
     elif name == "recipientRule" and value not in _RECIPIENT_RULES:
         problem = "one of " + ", ".join(sorted(_RECIPIENT_RULES))
+    elif name == "onTheBody" and value not in _ON_THE_BODY:
+        problem = "one of " + ", ".join(sorted(_ON_THE_BODY))
     if problem is None:
         return value
     packaged = {str(f) for f in default_files()}
