@@ -1915,7 +1915,7 @@ def _quote_spans(
         if t.kind != YUE:
             continue
         j = i + 1
-        while j < len(tokens) and not (j > i + 1 and ends_quote(j)):
+        while j < len(tokens) and not (j > i + 1 and (ends_quote(j) or _closes_speech(tokens, i, j))):
             j += 1
         inside = [h for h in heads if i < h < j]
         before = [h for h in heads if h < i]
@@ -1931,6 +1931,16 @@ def _quote_spans(
             flags.setdefault(i if own else before[-1], {})["quote"] = "".join(x.text for x in tokens[i + 1 : j])
     out = [h for h in heads if h not in quoted]
     return out, flags, spans
+
+
+def _closes_speech(tokens: list[Token], i: int, j: int) -> bool:
+    """True if the words after the 曰 at ``i`` end right before the act at ``j``: they close with a set
+    phrase of declining or consenting (:data:`~yili.ingest.grammar.SPEECH_CLOSINGS`: 敢不敬從, 敢辭), and
+    what follows is an act (士相見 主人對曰…敢不敬從 | 出迎於門外)."""
+    if tokens[j].kind != ACTION:
+        return False
+    said = "".join(t.text for t in tokens[i + 1 : j])
+    return any(said.endswith(c) for c in g.SPEECH_CLOSINGS)
 
 
 def _uttered_act(tokens: list[Token], a: int, i: int) -> str:

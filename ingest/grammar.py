@@ -173,6 +173,12 @@ APPENDIX_MARK = "記"
 """A classic paragraph opening with 記 begins the chapter's 記 (記冠義, 記鄉朝服而謀賔介): the appendix of
 notes and general rules, read apart from the narrative."""
 
+SPEECH_CLOSINGS: tuple[str, ...] = tuple(
+    sorted(spelled({"敢辭", "敢固辭", "敢不從", "敢不敬從", "不敢辭", "不敢固辭"}), key=lambda w: (-len(w), w))
+)
+"""The set phrases that close a speech of declining or consenting (士相見 某也固辭不得命敢不敬從 | 出迎於門外;
+某固辭不得命敢不從 | 再拜受; 臣不敢辭 | 再拜稽首受): an act right after them is done, not said."""
+
 WORDS_OF: frozenset[str] = spelled({"辭", "辞"})
 """Act + 辭 + 曰 is "the words of the act" (醴辭曰), the act a noun."""
 

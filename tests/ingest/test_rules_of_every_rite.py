@@ -1844,3 +1844,30 @@ def test_level_with_a_place_is_part_of_where(extractor):
     # 庭實 is a thing (the courtyard display), no place 庭
     r = read_hant(extractor, "庭實皮則攝之", "pinli")
     assert r.steps[0].location is None
+
+
+def test_words_of_consent_end_at_their_set_phrase_and_the_acts_after_are_done(extractor):
+    # 士相見 主人對曰某也固辭不得命敢不敬從 | 出 | 迎於門外 | 再拜: 敢不敬從 closes the reply
+    r = read(extractor, "主人對曰某也固辭不得命敢不敬從出迎於門外再拜", "shixiangjianli")
+    assert fields(r, "text", "action") == [
+        ("主人對曰某也固辭不得命敢不敬從", "对"),
+        ("出", "出"),
+        ("迎於門外", "迎"),
+        ("再拜", "再拜"),
+    ]
+    # without the set phrase the words run on: 曰 … 出迎 is still said
+    r = read(extractor, "主人對曰某也願見出迎於門外", "shixiangjianli")
+    assert fields(r, "action") == [("对",)]
+
+
+def test_what_is_used_after_the_object_is_the_instrument_and_the_body_is_washed(extractor):
+    # 士喪 楔齒用角柶: the teeth are wedged (object 齒) for the body (尸), with the horn spoon
+    r = read(extractor, "楔齒用角柶", "shisangli")
+    assert fields(r, "action", "object", "recipient") == [("楔", "齒", "尸")]
+    # 挋用巾: the body is dried with the towel (object 尸, no recipient); 醮用脯醢 (士冠): the dishes used
+    r = read(extractor, "外御挋用巾", "shisangli")
+    assert fields(r, "agent", "action", "object", "recipient") == [("外御", "挋", "尸", None)]
+    r = read(extractor, "外御挋用巾", "shiguanli")  # no body in the capping: the thing used is the object
+    assert fields(r, "object") == [("巾",)]
+    r = read(extractor, "醮用脯醢", "shiguanli")
+    assert fields(r, "action", "object") == [("醮", "脯醢")]
