@@ -706,7 +706,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.uttered is not None
             and not cx.objects_persons
             and not cx.pp_persons
-            and (not cx.subject or cx.action.key == "action-yue")
+            and (not cx.subject or cx.action.key in _SPEAKING_TO_THE_LAST)
         ):
             # the words go to whom the act went (再加曰: to the capped son); a speaker named with no act
             # of his own (主人曰…) speaks to who spoke last
@@ -718,8 +718,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     "the words are said to the one who spoke last" if replied else "the words go to whom the act went"
                 )
                 cx.decided["recipient"] = RECIPIENT_LAST_SPEAKER if replied else RECIPIENT_WORDS_OF_ACT
-        if cx.uttered is not None and cx.agent:
-            st.last_speaker = cx.agent
+        if (cx.uttered is not None or cx.action.key in _SPEAKING_TO_THE_LAST) and cx.agent:
+            st.last_speaker = cx.agent  # (曰… after an act of his: 士相見 還其摯 | 曰某也使某還摯)
         if cx.recipient_why:
             cx.notes.append(f"recipient: {cx.recipient_why}")
         if (
@@ -794,6 +794,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 else (OBJECT, OTHER, VESSEL, ROLE)
             )
             written = [t for t in cx.object_tokens if t.kind in kinds]
+            if written and written[0].kind == OTHER and written[0].text in g.THEIR:
+                # 還其摯, 辭其摯 (士相見): 其 "his" names whose the thing is; the thing is 摯
+                written = written[1:]
             body = self.profile.body
             if cx.used_first and body is not None and cx.action.flag("onTheBody") == "object":
                 written = []  # 挋用巾, 幠用衾: what is done to the body is done with the towel (object.the-body)
@@ -1475,3 +1478,7 @@ def _place_label(text: str) -> str:
         if text.startswith(lead) and len(text) > len(lead):
             return text[len(lead) :]
     return text
+
+_SPEAKING_TO_THE_LAST = frozenset({"action-yue", "action-dui"})
+"""Speech acts that, with their speaker written, go to the one who spoke last: 主人曰…; 賔對曰… after the 擯者's
+words (士相見 擯者對曰… | 賔對曰…: the guest replies to the usher who brought the host's words)."""

@@ -640,7 +640,7 @@ def test_jiaocuo_is_the_pledge_passed_between_two_sides_each_to_the_other(extrac
     # 有司徹 交錯其酬: their pledges (其 + an act word after an act is a thing)
     r = read(extractor, "賔兄弟交錯其酬無算爵", "yousiche")
     assert fields(r, "text", "action") == [("賔兄弟交錯其酬無算爵", "交錯")]
-    assert r.steps[0].object.startswith("其酬")  # the pledges are what is passed, not a clause of their own
+    assert r.steps[0].object.startswith("酬")  # the pledges are what is passed (其 "their" is not the thing), not a clause
     assert toasts(r) == [("賔", "旅酬", "賔+兄弟")]
 
 
