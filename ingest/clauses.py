@@ -267,7 +267,8 @@ def standing_without_a_verb(r: _Rereading, i: int) -> int | None:
     while k >= 2 and r.out[k - 1].kind == CONJ and r.out[k - 2].kind == ROLE:
         k -= 2
     before = r.out[k - 1] if k > 0 else None
-    if before is not None and (
+    stood = before is not None and before.kind == ACTION and not before.text  # the 立 read for the one before
+    if before is not None and not stood and (
         before.kind in (ACTION, YU, ZI, YI, ZHI, SUO, YUE, RU) or (before.kind == ROLE and before.text != r.out[k].text)
     ):
         return None  # the person is the object of an act, or a place's (拜衆賔 | 于門東)
@@ -277,13 +278,26 @@ def standing_without_a_verb(r: _Rereading, i: int) -> int | None:
     while j < len(r.tokens) and r.tokens[j].kind in (PLACE, RANK):
         j += 1
     after = r.tokens[j] if j < len(r.tokens) else None
-    if not (after is None or after.kind in (END, MARK, FINAL) or (after.kind == ROLE and _starts_subject(r.tokens, j))):
+    if not (
+        after is None
+        or after.kind in (END, MARK, FINAL)
+        or (after.kind == ROLE and (_starts_subject(r.tokens, j) or _stands_placed(r.tokens, j)))
+    ):
         return None
     r.out.extend(r.tokens[i:j])
     end = r.tokens[j - 1].end
     stand = r.vocabulary.concepts["action-li"]
     r.out.append(Token("", end, end, ACTION, stand, (stand,)))
     return j
+
+
+def _stands_placed(tokens: list[Token], j: int) -> bool:
+    """True if the person at ``j`` is followed by a place and a facing only: the next of a list of persons
+    who stand placed (士喪 衆婦人户外北面 | 衆兄弟堂下北面)."""
+    k = j + 1
+    while k < len(tokens) and tokens[k].kind in (PLACE, DIR, ADV):
+        k += 1
+    return k > j + 1 and k < len(tokens) and tokens[k].kind == FACING
 
 
 def presented_next_after(r: _Rereading, i: int) -> int | None:
