@@ -435,6 +435,48 @@ def the_body(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     return None
 
 
+_DIALOGUE = frozenset({"action-qing", "action-gao", "action-ci-decline", "action-dui", "action-xu", "action-yue"})
+"""The words of a dialogue, which answer the words just said (not 反命 "report back", which goes to the one who
+sent him, nor 戒 "notify", which opens an exchange)."""
+
+
+@rule(
+    "recipient.dialogue",
+    "聘禮 擯者請事 | 賔告事畢 (to the 擯者); 士相見 擯者對曰… | 賔對曰…: words answer the words just said to him",
+    tags=("inferred",),
+)
+def dialogue(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """Words of a dialogue (:data:`_DIALOGUE`: 請, 告, 辭, 對, 許, 曰) with no person written, right after words said to its agent
+    by someone else (the step before, in this paragraph or the one before): it goes back to that speaker (the
+    guest answers the usher who brought the host's words, not the host)."""
+    if q.action.key not in _DIALOGUE or not r.steps or not q.agent:
+        return None
+    last = r.steps[-1]
+    keys = {a.key for a in q.agent}
+    said = r.vocabulary.concepts.get(last.action.key)
+    if last.block < q.clause.block - 1 or not last.agent or said is None or not said.flag("speech"):
+        return None
+    if keys & {a.key for a in last.agent} or not keys & {p.key for p in last.recipient}:
+        return None
+    return Decision(last.agent[:1], "answers the words just said to him")
+
+
+@rule(
+    "recipient.usher-speaks-to-guest",
+    "聘禮 擯者請事, 擯者告; 士相見 擯者還其摯 曰…: the usher (擯者) speaks for the host to the guest",
+    tags=("inferred",),
+)
+def usher_speaks_to_guest(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """The usher's (擯者) speech acts with no person written go to the rite's chief guest, whom he receives for
+    the host (聘禮 擯者請事: he asks the guest his business; 註 擯者出請事)."""
+    guest = r.profile.chief_guest
+    if not q.action.flag("speech") or not q.agent or q.agent[0].key != "role-binzhe" or guest is None:
+        return None
+    if not r.profile.in_cast(guest) or guest not in r.vocabulary.concepts:
+        return None
+    return Decision((r.term(r.vocabulary.concepts[guest]),), "the usher speaks to the guest")
+
+
 @rule("recipient.zhi-last-person", "士冠 賔揖之: the capped son, not the 贊者 who tied his strings", tags=("inferred",))
 def zhi_last_person(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """之 after an act that takes a person: the last person named (a party of the rite, for a salute)."""
@@ -847,6 +889,8 @@ RECIPIENT_RULES: tuple[Rule, ...] = (
     officer_announces,
     declines_act,
     drained_cup_giver,
+    usher_speaks_to_guest,
+    dialogue,
     party_who_came,
     other_party,
     superior,
