@@ -105,6 +105,11 @@ WITH_WHAT: frozenset[str] = spelled({"用"})
 """用 X after the act's object is what it is done with, not what it is done to: 楔齒用角柶 (the teeth are
 wedged with a horn spoon), 幠用斂衾 (covered with the shroud), 鬻餘飯用二鬲 (士喪; 註 用二鬲 … 以煑之)."""
 
+THERE_IS: frozenset[str] = spelled({"有"})
+"""有 X after the act's object says what there is with it, not what the act is done to: 三醮有乾肉折爼 (at
+the third 醮 there is dried meat; 士冠), 兩甒有禁 (two jars, with a stand), 洗有篚 (the washing basin has a
+basket by it)."""
+
 COMPARISON: frozenset[str] = spelled({"如"})
 """如 X (如初, 如賔礼, 如献卿之礼): the act repeats an earlier one; the words after 如 are no acts."""
 

@@ -495,7 +495,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         cx.object_tokens = []
         cx.instrument_cut = False
         cx.used_first = False
-        instrument = False  # after 用: what the act is done with (g.WITH_WHAT), up to a place or 于
+        instrument = described = False  # after 用: what the act is done with (g.WITH_WHAT), up to a place or 于
         i = 0
         while i < len(cx.suffix):
             t = cx.suffix[i]
@@ -507,9 +507,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     continue
                 instrument = True
                 cx.instrument_cut = True
+            if t.kind == OTHER and t.text in g.THERE_IS:
+                described = True  # 三醮有乾肉折爼, 兩甒有禁: what there is with it, not the object
             if t.kind in (YU, ZI, PLACE):
                 instrument = False
-            if instrument:
+            if instrument or (described and t.kind in (OBJECT, OTHER, VESSEL, WINE, NUM)):
                 i += 1
                 continue  # 楔齒用角柶: the horn spoon is the instrument, 齒 the object
             if t.kind in (YU, ZI):

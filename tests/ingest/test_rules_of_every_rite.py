@@ -1871,3 +1871,12 @@ def test_what_is_used_after_the_object_is_the_instrument_and_the_body_is_washed(
     assert fields(r, "object") == [("巾",)]
     r = read(extractor, "醮用脯醢", "shiguanli")
     assert fields(r, "action", "object") == [("醮", "脯醢")]
+
+
+def test_what_there_is_with_a_thing_is_not_the_object_and_odes_are_things(extractor):
+    # 士冠 三醮有乾肉折爼: at the third 醮 there is dried meat (有 X: what there is, not what is given)
+    r = read(extractor, "三醮有乾肉折爼", "shiguanli")
+    assert fields(r, "action", "object") == [("醮", None)]
+    # 鄉飲酒 歌南有嘉魚 笙崇丘: the odes are things, their titles whole (南有嘉魚, not 有 + 嘉魚)
+    r = read(extractor, "乃間歌魚麗笙由庚歌南有嘉魚笙崇丘", "xiangyinjiuli")
+    assert fields(r, "action", "object") == [("間歌", "魚麗+由庚"), ("歌", "南有嘉魚+崇丘")]
