@@ -1879,4 +1879,4 @@ def test_what_there_is_with_a_thing_is_not_the_object_and_odes_are_things(extrac
     assert fields(r, "action", "object") == [("醮", None)]
     # 鄉飲酒 歌南有嘉魚 笙崇丘: the odes are things, their titles whole (南有嘉魚, not 有 + 嘉魚)
     r = read(extractor, "乃間歌魚麗笙由庚歌南有嘉魚笙崇丘", "xiangyinjiuli")
-    assert fields(r, "action", "object") == [("間歌", "魚麗+由庚"), ("歌", "南有嘉魚+崇丘")]
+    assert fields(r, "action", "object") == [("歌", "魚麗+由庚"), ("歌", "南有嘉魚+崇丘")]  # 間歌: sung in turn, a 歌
