@@ -18,7 +18,10 @@ from yili.ingest.reading import Reader
 from yili.ingest.rules import Decision, Rule, decision, first_answer, rule
 from yili.ingest.steps import Step, Term
 from yili.ingest.tokens import (
+    ADV,
     COND,
+    MARK,
+    NUM,
     OBJECT,
     OTHER,
     PLACE,
@@ -795,15 +798,30 @@ _OFFICERS_SET_OUT = frozenset({*g.SETTING_OUT, "action-xi-mat"}) - {"action-che"
     "士冠 有司如主人服 註 有司主人之吏所自辟除府史以下; 鄉射 乃席賔南面東上: the officers lay the mats",
 )
 def officers_set_out(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
-    """A setting out (設, 陳, 布, 饌, 錯, 席) that opens its paragraph with no one named, and says where
+    """A paragraph that opens with things named before the act and no one (士喪 新盆槃瓶廢敦重鬲皆濯), or a
+    setting out (設, 陳, 布, 饌, 錯, 席) that opens its paragraph with no one named, and says where
     (于 + a place) or in what order (東上), is the work of the rite's officers (有司), when its cast has
     them; they carry on through the paragraph (鄉射 乃席賔南面東上 … 席主人於阼階上西面 … 尊於賔席之東 …
     設洗于阼階東南).  A rite fact of the act (燕禮 司宮 lays the
     mats) answers before this rule."""
-    if action.key not in _OFFICERS_SET_OUT or not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
+    if not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
         return None
     if r.steps and r.steps[-1].block == clause.block:
         return None  # inside a paragraph, the actor goes on
+    fronted = [t for t in clause.prefix if t.kind not in (ADV, MARK)]
+    things = any(t.kind in (OBJECT, VESSEL) for t in fronted)
+    # a list of things with 皆 "all", or a thing counted (貝三): no one is named, the things are
+    listed = any(t.text in g.ALL for t in clause.prefix) or any(t.kind == NUM for t in fronted)
+    if (
+        listed
+        and things
+        and all(t.kind in (OBJECT, VESSEL, OTHER, NUM) and t.text not in g.WITH_WHAT for t in fronted)
+        and action.key not in g.MOTION_VERBS
+    ):
+        # 新盆槃瓶廢敦重鬲皆濯, 貝三實于笲 (士喪): the things are named first, nobody: the officers prepare them
+        return Decision((r.term(r.vocabulary.concepts["role-yousi"]),), "the officers prepare the things named")
+    if action.key not in _OFFICERS_SET_OUT:
+        return None
     toks = clause.tokens
     placed = any(t.kind == RANK for t in toks) or any(
         a.kind == YU and b.kind == PLACE for a, b in zip(toks, toks[1:], strict=False)
