@@ -799,7 +799,7 @@ def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
         and len(r.out) >= 2
         and _is_act(r.out[-2])
         and r.out[-2].concept is not None
-        and r.out[-2].concept.key in ("action-shou", "action-baishou")
+        and r.out[-2].concept.key in g.RECEIVING
         and nxt is not None
         and (nxt.kind == VESSEL or (nxt.kind == ZHI and after is not None and after.kind == VESSEL))
     )

@@ -117,6 +117,7 @@ from yili.ingest.tokens import (
     ZI,
     Token,
 )
+from yili.ontology.act_classes import act_class
 from yili.ontology.rites import NEUTRAL, RiteProfile
 from yili.ontology.vocabulary import Concept, Vocabulary
 
@@ -674,7 +675,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
     def _override_recipient(self, clause: Clause, cx: ClauseReading) -> None:
         """The readings after RECIPIENT_RULES: the one named apart, the words' hearer, a mutual act, the one sent, a pivot."""
         st = self.state
-        if cx.action.key in ("action-shou", "action-baishou") and cx.apart and not cx.objects_persons and not cx.pp_persons:
+        if cx.action.key in g.RECEIVING and cx.apart and not cx.objects_persons and not cx.pp_persons:
             # 長兄弟西階前北面 衆賓長自左受旅: the one named first, standing there, is whom he receives from
             cx.recipient, cx.recipient_alt, cx.recipient_why = (
                 self._role_terms(cx.apart[:1]),
@@ -900,7 +901,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if cx.object_text is None and cx.action.key == "action-ci-decline" and cx.recipient:
                 cx.object_text = self._declined_act(cx.recipient)
                 cx.decided["object"] = OBJECT_DECLINED_ACT
-            if cx.object_text is None and cx.vessel is None and cx.action.key in ("action-dian", "action-she") and cx.agent:
+            if cx.object_text is None and cx.vessel is None and cx.action.key in g.SETTING_DOWN and cx.agent:
                 brought = next(
                     (
                         x
@@ -909,7 +910,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     ),
                     None,
                 )
-                if brought is not None and brought.action.key in ("action-jian", "action-xiu") and brought.object:
+                if brought is not None and brought.action.key in g.SERVING_DISHES and brought.object:
                     # 有司徹 婦贊者薦韭菹醢 坐 奠于筵前: what he sets down is the dish he brought
                     cx.object_term, cx.object_text = brought.object_term, brought.object
                     cx.decided["object"] = OBJECT_DISH_BROUGHT
@@ -1393,14 +1394,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 _EITHER_KINDS = frozenset({ROLE, OTHER, OBJECT, VESSEL, NUM})
 """Words that 若 X 若 Y chooses between (persons, things, numbers): "either … or", not "if"."""
 
-_DONE_TO_THAT = frozenset({"action-zhi", "action-chang", "action-fu-cover", "action-fan-return", "action-huai", "action-jia"})
-"""Acts whose 之 is the thing just named, not a person (左執之, 嘗之, 覆之, 反之, 詩懐之, 加之)."""
+_DONE_TO_THAT = act_class("acts-done-to-that")
 
-_POURING_ACTS = frozenset({"action-zhuo", "action-shi-fill"})
-"""Pouring and filling (酌, 實): the wine written with them is the cup's wine, not their object."""
+_POURING_ACTS = act_class("acts-pouring")
 
-_TASTING_ACTS = frozenset({"action-chang", "action-ji-taste"})
-"""Tasting (嘗, 嚌): a wine written with them is what is tasted (士虞 尸嘗醴)."""
+_TASTING_ACTS = act_class("acts-tasting")
 
 _NOT_READ = str.maketrans("", "", "○\u3000")
 """Print layout a token may still hold, taken out of a step's ``text``: the ``○`` section mark and
@@ -1410,25 +1408,17 @@ GENERAL_NOTE = "mode: a general rule (凡: whenever), not one act of the sequenc
 POSITION = g.POSITION_VERBS
 """Verbs of being at a place (在): a bare direction after one is where (卦者在左)."""
 
-_TAKING = frozenset({"action-qu", "action-ju", "action-shou", "action-tuan"})
-"""Acts that take a thing into the hand: 取肺, 舉肺脊, 受肺; 摶黍 (特牲 佐食摶黍授祝: the ball of millet
-rolled).  Not 執: one holds a stand or a jade while other things are passed and offered (有司徹
-司士執俎, 聘禮 執圭)."""
+_TAKING = act_class("acts-taking-up")
 
 HAND_SPAN = 12
 """How many steps a thing taken up stays in hand to be passed on (受 from him) or shown: a paragraph's
 worth of acts; a hand-off is written within a few (佐食摶黍 授祝 祝授尸 尸受)."""
 
-_HELD_UP = frozenset({"action-zhi", "action-shi-show", "action-shi-look"})
-"""Acts whose unwritten object is the thing in the agent's hand: 執, 示 (shown), 眡 (looked at): 士冠
-書卦 執 以示主人 主人受 眡 反之, all the 卦 written down."""
+_HELD_UP = act_class("acts-showing")
 
-_PASSING = frozenset({"action-shou", "action-shou-hand"})
-"""Acts that pass a thing from hand to hand: 受 (from the one who last took a thing up) and 授 (the
-thing in one's own hand)."""
+_PASSING = act_class("acts-passing")
 
-_SERVING = frozenset({"action-shou-hand", "action-jian", "action-she", "action-zan-assist"})
-"""An attendant's service to a person: 授 (赞授), 荐, 设, 賛 (特牲 宗人賛: the 主人 goes on with the libation)."""
+_SERVING = act_class("acts-serving-a-person")
 
 
 def _place_label(text: str) -> str:
