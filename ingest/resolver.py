@@ -355,6 +355,34 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         st = self.state
         prefix = clause.prefix
         # agent --------------------------------------------------------------------------------
+        subject_tokens = self._subject_tokens(clause, cx)
+        self._mention_persons_named(clause)
+        cx.subject = self._role_terms(subject_tokens)
+        st.written.update(t.key for t in cx.subject if t.key)
+        cx.agent_explicit = bool(cx.subject) and all(t.concept is not None for t in subject_tokens)
+        addressed = cx.action.flag("recipientRule") == "other-party" or bool(cx.action.flag("speech"))
+        someone = bool(st.subject) or self.profile.general_subject is not None
+        lead = next((t for t in prefix if t.kind != ADV and t.text not in g.GENERAL_RULE), None)  # (凡與大人言)
+        if cx.subject and lead is not None and lead.text in g.WITH and someone and addressed:
+            # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to; so the
+            # one spoken with (士相見 與君言, 凡與大人言: the 士 speaks to the ruler, to a man of rank)
+            cx.with_whom = list(cx.subject)
+            cx.subject, cx.agent_explicit = (), False
+        else:
+            cx.with_whom = []
+        cx.led_by = ()
+        cx.decided = {"action": cx.action_rule}
+        if cx.subject:
+            cx.decided["agent"] = AGENT_WRITTEN
+        self._join_or_lead(clause, cx)
+
+    def _subject_tokens(self, clause: Clause, cx: ClauseReading) -> list[Token]:
+        """The tokens of the persons written as the clause's subject, in text order, and ``cx.apart``
+        (set here): persons of the prefix written apart from the subject (賔如主人服 | 贊者𤣥端從之).  Not a
+        person who owns the thing after 之 (士喪 婦人之帶…), nor one after 若 X 若 Y, 唯 X 所, 有 or 先
+        (:data:`~yili.ingest.grammar.NOT_SUBJECT_BEFORE`); after 則, the person after it (若孤子則父兄戒);
+        a topic no pronoun takes up again is the subject (大夫則辭)."""
+        prefix = clause.prefix
         n_if = sum(1 for t in clause.tokens if t.text == "若")
 
         def not_subject(k: int) -> bool:
@@ -393,6 +421,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # 大夫則辭, 執玉者則唯舒武: "as for the 大夫, he declines" — a topic no pronoun takes up
             # again (其笙則獻諸西階上: 諸 is the 笙, presented to; 大師則為之洗: washed for) is the subject
             subject_tokens = list(cx.topic)
+        return subject_tokens
+
+    def _mention_persons_named(self, clause: Clause) -> None:
+        """Mention (:meth:`_mention`) the persons the clause names but who do not act: after 有 "there
+        is" (若有諸公), and inside a place phrase (就旅食之尊而献之: 之 = the 旅食)."""
+        prefix = clause.prefix
         for k, t in enumerate(prefix):
             if t.kind == ROLE and k > 0 and g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) == "existential":
                 self._mention(self._role_terms([t]))
@@ -400,23 +434,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # a person inside a place phrase is named (就旅食之尊而献之: 之 = the 旅食)
             if t.kind == PLACE:
                 self._mention(tuple(self.term(c) for c in t.readings if c.kind == "role"))
-        cx.subject = self._role_terms(subject_tokens)
-        st.written.update(t.key for t in cx.subject if t.key)
-        cx.agent_explicit = bool(cx.subject) and all(t.concept is not None for t in subject_tokens)
-        addressed = cx.action.flag("recipientRule") == "other-party" or bool(cx.action.flag("speech"))
-        someone = bool(st.subject) or self.profile.general_subject is not None
-        lead = next((t for t in prefix if t.kind != ADV and t.text not in g.GENERAL_RULE), None)  # (凡與大人言)
-        if cx.subject and lead is not None and lead.text in g.WITH and someone and addressed:
-            # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to; so the
-            # one spoken with (士相見 與君言, 凡與大人言: the 士 speaks to the ruler, to a man of rank)
-            cx.with_whom = list(cx.subject)
-            cx.subject, cx.agent_explicit = (), False
-        else:
-            cx.with_whom = []
-        cx.led_by = ()
-        cx.decided = {"action": cx.action_rule}
-        if cx.subject:
-            cx.decided["agent"] = AGENT_WRITTEN
+
+    def _join_or_lead(self, clause: Clause, cx: ClauseReading) -> None:
+        """The written subject joined to, or led by, the one acting before (sets ``cx.subject``,
+        ``cx.agent_explicit``, ``cx.led_by`` and ``cx.decided["agent"]``): 及 + persons adds them to him
+        (賔反入 及卿大夫皆説屦); 以 + a person before a motion, he goes with them (以大夫升, 註 以猶與也);
+        X 以 Y + a motion, X leads Y (主人以賔升)."""
+        st = self.state
+        prefix = clause.prefix
         if cx.subject and prefix and prefix[0].kind == CONJ and st.subject:
             # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
             cx.subject = tuple(dict.fromkeys(st.subject + cx.subject))
