@@ -74,6 +74,7 @@ class _Answers:
         self._lock = threading.Lock()
 
     def get(self, key: str) -> bytes | None:
+        """The answer kept for ``key`` (now the most recently used), or None."""
         with self._lock:
             body = self._items.get(key)
             if body is not None:
@@ -81,6 +82,7 @@ class _Answers:
             return body
 
     def put(self, key: str, body: bytes) -> None:
+        """Keep ``body`` as the answer for ``key``, dropping the least recently used beyond ``size``."""
         with self._lock:
             self._items[key] = body
             self._items.move_to_end(key)
