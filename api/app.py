@@ -10,39 +10,31 @@ handler (:func:`install_handlers`), never a traceback.
 from __future__ import annotations
 
 import contextlib
-import json
-import threading
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
-from urllib.parse import quote
+from typing import Any
 
 import pyoxigraph
-from fastapi import FastAPI, Path, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from rdflib import Graph
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
-from yili.api.common import error_responses, jsonld_context, name_filter, only_params, paged, step_url
 from yili.api.exports import make_export_router
-from yili.api.resources import best_offer, choose_format, make_resource_router
+from yili.api.resources import best_offer, make_resource_router
 from yili.api.routes_compare import make_compare_router
+from yili.api.routes_index import make_index_router, make_lookup_router
 from yili.api.routes_search import make_search_router
+from yili.api.routes_steps import make_lists_router, make_step_router
 from yili.api.sparql import SparqlLimits, make_sparql_router
 from yili.api.viewer import html_page, install_pages, not_found_page
-from yili.graph.build import prefixes_for
 from yili.graph.queries import GraphQueries, OxigraphBackend
-from yili.ontology.errors import RequestError, RequestTooLargeError, UnknownTermError, YiliError
-from yili.ontology.namespaces import mint
+from yili.ontology.errors import RequestError, RequestTooLargeError, YiliError
 from yili.ontology.vocabulary import Vocabulary
 
 MAX_BODY_BYTES = 1_000_000
 """Largest request body accepted (bytes); a larger one gets 413."""
-
-MAX_PAGE = 1000
-"""Largest ``limit`` for paginated lists."""
 
 
 @dataclass
@@ -146,7 +138,7 @@ def install_handlers(app: FastAPI) -> None:
             methods = sorted(
                 {
                     m
-                    for r in request.app.routes
+                    for r in _routes(request.app)
                     if getattr(r, "path", None) and _matches(r, request.url.path)
                     for m in (getattr(r, "methods", None) or ())
                 }
@@ -294,7 +286,6 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     install_pages(app)
     _without_422(app)
     app.state.service = service
-    answers = _Answers(512)  # /toasts pages by query string: the graph is read-only while served
     service.queries.toasts(limit=1)  # read the toasts once now (the index /toasts filters), not in the first request
     service.queries.steps(limit=1)  # and the steps' index that /steps filters
     service.reopen()  # without the blocks those scans left in the store's cache
@@ -327,288 +318,11 @@ def create_app(service: Service, sparql_limits: SparqlLimits | None = None) -> Y
     from yili.api.routes_commentary import make_commentary_router
 
     app.include_router(make_commentary_router(service))
-    q = service.queries
-
-    @app.get(
-        "/",
-        summary="Index: what is served, with links",
-        response_class=JSONResponse,
-        responses={
-            200: {
-                "description": "The summary and links (JSON); the viewer for a browser (HTML)",
-                "content": {"application/json": {"schema": {"type": "object"}}, "text/html": {"schema": {"type": "string"}}},
-            },
-            **error_responses(400),
-        },
-    )
-    def index(request: Request) -> Response:
-        """The graph's summary (blocks, steps, toasts, triples) and links to every resource, as JSON:
-        ``{"name", "summary", "links"}``.  A browser, whose ``Accept`` prefers ``text/html`` to JSON,
-        gets the viewer instead (HTML); ``*/*`` or no ``Accept`` gets JSON.  It takes no parameters
-        (400 for any).  Every answer says ``Vary: Accept``."""
-        only_params(request, set())
-        vary = {"Vary": "Accept"}
-        if best_offer(request.headers.get("accept", ""), ("application/json", "text/html")) == "text/html":
-            return html_page("viewer.html", headers=vary)
-        return JSONResponse(
-            {
-                "name": "yili-kg",
-                "summary": service.summary,
-                "links": {
-                    "toasts": "/toasts",
-                    "steps": "/steps?limit=50&offset=0",
-                    "phases": "/phases",
-                    "rites": "/rites",
-                    "sparql": "/sparql",
-                    "docs": "/docs",
-                    "term": "/terms/賓",
-                },
-            },
-            headers=vary,
-        )
-
-    @app.get(
-        "/toasts",
-        summary="Who toasts whom, in ritual order, paginated",
-        response_class=JSONResponse,
-        responses={
-            200: {"description": "A page of toasts", "content": {"application/json": {"schema": {"type": "object"}}}},
-            **error_responses(400, 404),
-        },
-    )
-    async def toasts(
-        request: Request,
-        giver: Annotated[str | None, Query(description="giver, any variant: 賔, 賓 or 宾", max_length=50)] = None,
-        receiver: Annotated[str | None, Query(description="receiver, any variant", max_length=50)] = None,
-        type: Annotated[str | None, Query(description="献/獻, 酢, 酬, 媵, 旅酬 or 赐/賜", max_length=20)] = None,
-        rite: Annotated[str | None, Query(description=_RITE_PARAM, max_length=50)] = None,
-        limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page size, 1-1000")] = 100,
-        offset: Annotated[int, Query(ge=0, le=10_000_000, description="toasts to skip")] = 0,
-    ) -> JSONResponse:
-        """A page of toasts (献, 酢, 酬, 媵, 旅酬, 赐) in ritual order: ``{"items": [...], "total": N,
-        "limit", "offset", "next", "previous"}`` (``next``/``previous``: relative URLs of the
-        neighbouring pages, or null).
-
-        Each item: ``giver``, ``receiver`` (null when the text does not name one), ``type``,
-        ``performed_by`` (labels as the edition writes them), ``step`` (IRI), ``url`` (this API's page
-        for the step), ``sequence``, ``block``, ``text``, ``char_start``, ``char_end`` (code points,
-        0-based, end-exclusive), ``edition`` (IRI).  Names accept any variant form; an unknown name
-        answers 404 naming it.  The toasts are read from the store once and filtered in memory, so a
-        lookup costs about what a SPARQL point lookup does.
-        """
-        only_params(request, {"giver", "receiver", "type", "rite", "limit", "offset"})
-        key = request.url.query
-        body = answers.get(key)
-        if body is None:
-            page = q.toasts(
-                giver=name_filter(giver),
-                receiver=name_filter(receiver),
-                type=name_filter(type),
-                rite=name_filter(rite),
-                limit=limit,
-                offset=offset,
-            )
-            items = [{**t, "url": step_url(service, str(t["step"]))} for t in page.items]
-            body = json.dumps(
-                paged(request, items, page.total, limit, offset), ensure_ascii=False, separators=(",", ":")
-            ).encode()
-            answers.put(key, body)
-        return Response(body, media_type="application/json")
-
-    @app.get("/steps", summary="The ritual steps, in order, paginated", responses=error_responses(400, 404))
-    def steps(
-        request: Request,
-        agent: Annotated[str | None, Query(description="who acts, any variant (主人, 賓, 公…)", max_length=50)] = None,
-        action: Annotated[str | None, Query(description="the act (拜 also finds 再拜, 答拜…)", max_length=50)] = None,
-        vessel: Annotated[str | None, Query(description="the cup (爵 also finds 觚, 象觚…)", max_length=50)] = None,
-        limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="page size, 1-1000")] = 50,
-        offset: Annotated[int, Query(ge=0, le=10_000_000, description="steps to skip")] = 0,
-        rite: Annotated[str | None, Query(description=_RITE_PARAM, max_length=50)] = None,
-    ) -> dict[str, Any]:
-        """A page of steps: ``{"items": [...], "total": N, "limit", "offset", "next", "previous"}``.
-
-        Each item has ``id`` (IRI), ``url`` (this API's page for it), ``sequence``, ``block``,
-        ``char_start``, ``char_end``, ``text``, ``agent``, ``action``, ``recipient``, ``object``,
-        ``vessel``, ``wine``, ``location``, ``facing``, ``mode`` (null where empty).  ``next`` and
-        ``previous`` are relative URLs of the neighbouring pages.  An unknown parameter answers 400.
-        """
-        only_params(request, {"agent", "action", "vessel", "limit", "offset", "rite"})
-        page = q.steps(
-            agent=name_filter(agent),
-            action=name_filter(action),
-            vessel=name_filter(vessel),
-            limit=limit,
-            offset=offset,
-            rite=name_filter(rite),
-        )
-
-        return paged(request, [{**s, "url": step_url(service, str(s["id"]))} for s in page.items], page.total, limit, offset)
-
-    @app.get(
-        "/steps/{rite}/{edition}/{block}/{ordinal}",
-        summary="One step, with its neighbours and commentary",
-        responses={
-            200: {
-                "description": "The step, in the representation negotiated",
-                "content": {media: {} for media in _STEP_FORMATS.values()},
-            },
-            **error_responses(400, 404, 406),
-        },
-    )
-    def step(
-        rite: str,
-        edition: str,
-        block: Annotated[int, Path(ge=1, le=10_000_000, description="the classic block the step is read from")],
-        ordinal: Annotated[int, Path(ge=1, le=10_000, description="the step's place among the block's steps, from 1")],
-        request: Request,
-        format: str | None = None,
-    ) -> Any:
-        """One step by its key, the path of its IRI (``yanli/shuzhu-excerpt/3/2``: rite, edition,
-        classic block, ordinal in the block): fields, ``previous``/``next`` step IRIs, the block, the
-        phase, the toast it expresses, and the commentary on its block.
-
-        The representation is negotiated (:func:`_step_format`): JSON (the default), or the step's own
-        triples with its source span (``#source``, ``#position``, ``#quote``) in JSON-LD (compacted
-        with ``ontology/context.jsonld``), Turtle, N-Triples or RDF/XML (the same triples in each), or
-        the viewer's HTML page, which shows the step (what a browser
-        gets); ``Accept`` chooses, ``?format=`` (json, jsonld, turtle, ntriples, rdfxml, html)
-        overrides.  Every answer says ``Vary: Accept``.  404 if there is no such step; 400
-        for a parameter other than ``format``; 406 if no offered format is acceptable.
-        """
-        only_params(request, {"format"})
-        q.check_edition(rite, edition)  # 404 naming an unknown rite or edition, not "no step"
-        iri = str(mint("step", rite, edition, block, ordinal, base=service.base))
-        data = q.step(iri)
-        from yili.graph.commentary_queries import block_statements, derived_from
-
-        data["statements"] = block_statements(q, str(data["block_iri"])) if data.get("block_iri") else []  # by authority
-        data["derived_from"] = derived_from(q, iri)  # the statements its agent was read from
-        from yili.graph.noted import note_statements
-
-        read = note_statements(q, iri)  # each field a rule decided from a note: the statement it read
-        for r in data.get("why") or []:
-            r["statements"] = read.get(str(r["field"]), [])
-        data["links"] = {
-            name: step_url(service, str(data[name])) if data.get(name) else None for name in ("previous", "next", "repeats")
-        } | {"self": step_url(service, iri)}
-        media = _step_format(request.headers.get("accept", ""), format)
-        vary = {"Vary": "Accept"}
-        if media == "application/json":
-            return JSONResponse(data, headers=vary)
-        if media == "text/html":
-            return html_page("viewer.html", headers=vary)
-        # the step's own triples and its source span
-        triples = service.store.query(
-            f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ VALUES ?s {{ <{iri}> <{iri}#source> <{iri}#position> "
-            f"<{iri}#quote> }} ?s ?p ?o }}",
-            use_default_graph_as_union=True,
-        )
-        assert isinstance(triples, pyoxigraph.QueryTriples)
-        ntriples = triples.serialize(format=pyoxigraph.RdfFormat.N_TRIPLES)
-        if media == "application/n-triples":
-            return Response(ntriples, media_type="application/n-triples", headers=vary)
-        graph = Graph()
-        for prefix, ns in prefixes_for(service.base).items():
-            graph.bind(prefix, ns)
-        graph.parse(data=ntriples, format="nt")
-        if media == "application/rdf+xml":
-            return Response(graph.serialize(format="xml"), media_type="application/rdf+xml", headers=vary)
-        if media == "application/ld+json":
-            # the same triples, compacted with ontology/context.jsonld (rdflib's JSON-LD serializer)
-            body = graph.serialize(format="json-ld", context=jsonld_context(), auto_compact=True)
-            return Response(body, media_type="application/ld+json", headers=vary)
-        return Response(graph.serialize(format="turtle"), media_type="text/turtle; charset=utf-8", headers=vary)
-
-    @app.get(
-        "/step/{rite}/{edition}/{block}/{ordinal}",
-        summary="A step's IRI path: 303 See Other to where the step is described",
-        status_code=303,
-        response_class=Response,
-        responses={
-            303: {"description": "See Other: /steps/{rite}/{edition}/{block}/{ordinal}, with the same query"},
-            **error_responses(400, 404),
-        },
-    )
-    def step_iri(rite: str, edition: str, block: str, ordinal: str, request: Request) -> Response:
-        """The path of a step's IRI (``step/yanli/shuzhu-excerpt/3/2``), for a graph served under its
-        base IRI: a 303 to ``/steps/…`` (the same query string), which negotiates the representation
-        (W3C, *Cool URIs for the Semantic Web*, 303 URIs); 404 when the graph has no such step."""
-        q.step(str(mint("step", rite, edition, block, ordinal, base=service.base)))  # 404 for no such step
-        parts = "/".join(quote(x, safe="") for x in (rite, edition, block, ordinal))
-        target = f"/steps/{parts}"
-        if request.url.query:
-            target += "?" + request.url.query
-        return Response(status_code=303, headers={"Location": target, "Vary": "Accept"})
-
-    @app.get("/phases", summary="The sections of each rite, derived from its toasts", responses=error_responses(400, 404))
-    def phases(
-        request: Request,
-        rite: Annotated[str | None, Query(description=_RITE_PARAM, max_length=50)] = None,
-    ) -> list[dict[str, Any]]:
-        """Phases (主人献賔, 賔酢主人, …) in order, each with ``label``, ``number``, ``first`` and ``last``
-        step IRIs; ``rite`` keeps one rite's (an unknown rite answers 404 naming it)."""
-        only_params(request, {"rite"})
-        return q.phases(rite=name_filter(rite))
-
-    @app.get("/rites", summary="The rites in the graph, with their editions and counts", responses=error_responses(400))
-    def rites(request: Request) -> list[dict[str, Any]]:
-        """The rites (one per chapter of the 儀禮 that was read), each with ``rite`` (IRI), ``label``
-        (zh-Hant, zh-Hans, en) and ``editions`` (IRI, source file, steps, toasts).  It takes no
-        parameters (400 for any)."""
-        only_params(request, set())
-        return q.rites()
-
-    @app.get("/terms/{name}", summary="Look up a vocabulary term by any variant", responses=error_responses(400, 404))
-    def term(name: str, request: Request) -> dict[str, Any]:
-        """A role, action, vessel, wine, place, facing or object by any written form (賔, 賓, 宾):
-        its IRI, kind, labels in zh-Hant and zh-Hans, variants and English definition.  404 if unknown;
-        400 for any query parameter."""
-        only_params(request, set())
-        if len(name) > 50:  # no label is this long: not looked up, and not quoted whole
-            raise UnknownTermError(f"unknown name {name[:50]!r}…: not a label of any concept (no label is over 50 characters)")
-        c = service.vocabulary.lookup(name)
-        return {
-            "iri": c.iri,
-            "kind": c.kind,
-            "zh-Hant": c.hant,
-            "zh-Hans": c.hans,
-            "labels": sorted(c.labels),
-            "definition": c.definition,
-            "broader": list(c.broader),
-        }
-
+    app.include_router(make_index_router(service))  # GET /
+    app.include_router(make_lists_router(service))  # /toasts, /steps
+    app.include_router(make_step_router(service))  # /steps/{rite}/{edition}/{block}/{ordinal}, /step/…
+    app.include_router(make_lookup_router(service))  # /phases, /rites, /terms/{name}
     return app
-
-
-_RITE_PARAM = "only this rite: its name in either script, its key, or a beginning that names one rite (see /rites)"
-
-_STEP_FORMATS: dict[str, str] = {
-    "json": "application/json",
-    "jsonld": "application/ld+json",
-    "turtle": "text/turtle",
-    "ntriples": "application/n-triples",
-    "rdfxml": "application/rdf+xml",
-    "html": "text/html",
-}
-"""The representations of a step, by their ``format=`` name; the first is the default, and HTML (the
-viewer's page) is last, so that ``*/*`` and ``text/*`` never choose it."""
-
-
-def _step_format(accept: str, format_name: str | None) -> str:
-    """The media type to answer a step in (:func:`~yili.api.resources.choose_format` among
-    :data:`_STEP_FORMATS`: JSON by default).
-
-    Raises
-    ------
-    NotAcceptableError
-        ``format=`` names no offered format, or ``Accept`` excludes them all (406).
-
-    >>> _step_format("text/html,application/xhtml+xml,*/*;q=0.8", None)
-    'text/html'
-    >>> _step_format("*/*", None)
-    'application/json'
-    """
-    return choose_format(accept, format_name, _STEP_FORMATS)
 
 
 def _give_back_memory() -> None:
@@ -622,32 +336,6 @@ def _give_back_memory() -> None:
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-
-
-class _Answers:
-    """A bounded, thread-safe map from a request's query string to its answer's bytes, least
-    recently used first out (at most ``size`` answers)."""
-
-    def __init__(self, size: int) -> None:
-        from collections import OrderedDict
-
-        self._size = size
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            body = self._items.get(key)
-            if body is not None:
-                self._items.move_to_end(key)
-            return body
-
-    def put(self, key: str, body: bytes) -> None:
-        with self._lock:
-            self._items[key] = body
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
 
 
 def _without_422(app: FastAPI) -> None:
@@ -667,6 +355,18 @@ def _without_422(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _routes(app: FastAPI) -> list[Any]:
+    """Every route of ``app``, those of its included routers too (each with ``path``, ``methods`` and
+    ``path_regex``): since FastAPI 0.137 ``app.routes`` holds an included router as one entry with no
+    path (fastapi discussion #15791), which :func:`fastapi.routing.iter_route_contexts` opens; before,
+    ``app.routes`` held every route already."""
+    try:
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # pragma: no cover - FastAPI before 0.137
+        return list(app.routes)
+    return list(iter_route_contexts(app.routes))
 
 
 def _matches(route: Any, path: str) -> bool:

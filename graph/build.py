@@ -114,9 +114,15 @@ def _iri(term: Term | None, base: str) -> URIRef | None:
     return URIRef(iri)
 
 
-class _Terms:
+class Terms:
     """The IRIs of a namespace as attributes (``yk.Step``), each made once: an rdflib
-    :class:`~rdflib.Namespace` makes and checks a new :class:`~rdflib.URIRef` at every access."""
+    :class:`~rdflib.Namespace` makes and checks a new :class:`~rdflib.URIRef` at every access.
+
+    ``Terms(RDF).type`` is the :class:`~rdflib.URIRef` ``rdf:type``; ``namespace`` is anything whose
+    ``namespace[name]`` is the IRI of ``name`` (an rdflib ``Namespace`` or ``DefinedNamespace``).  An
+    attribute the namespace does not define raises as ``namespace[name]`` does (``AttributeError``
+    for a closed ``DefinedNamespace``).
+    """
 
     def __init__(self, namespace: Any) -> None:
         self._namespace = namespace
@@ -127,16 +133,20 @@ class _Terms:
         return term
 
 
-_RDF, _RDFS, _DCTERMS, _PROV, _OA, _SPDX, _XSD = (_Terms(ns) for ns in (RDF, RDFS, DCTERMS, PROV, OA, SPDX, XSD))
+_RDF, _RDFS, _DCTERMS, _PROV, _OA, _SPDX, _XSD = (Terms(ns) for ns in (RDF, RDFS, DCTERMS, PROV, OA, SPDX, XSD))
 
 _XSD_INTEGER = pyoxigraph.NamedNode(str(XSD.integer))
 _XSD_BOOLEAN = pyoxigraph.NamedNode(str(XSD.boolean))
 
 
-def _lit(value: str | int | bool, datatype: URIRef | None = None) -> pyoxigraph.Literal:
+def literal(value: str | int | bool, datatype: URIRef | None = None) -> pyoxigraph.Literal:
     """The literal rdflib's ``Literal(value, datatype=datatype)`` stands for, made as a pyoxigraph
     term directly: a string as ``xsd:string``, an int as ``xsd:integer``, a bool as ``xsd:boolean``
-    (``true``/``false``), or the lexical form ``value`` of ``datatype``."""
+    (``true``/``false``), or the lexical form ``value`` of ``datatype``.
+
+    >>> literal(3)
+    <Literal value=3 datatype=<NamedNode value=http://www.w3.org/2001/XMLSchema#integer>>
+    """
     if datatype is not None:
         return pyoxigraph.Literal(str(value), datatype=pyoxigraph.NamedNode(str(datatype)))
     if isinstance(value, bool):
@@ -146,9 +156,17 @@ def _lit(value: str | int | bool, datatype: URIRef | None = None) -> pyoxigraph.
     return pyoxigraph.Literal(value)
 
 
-class _GraphWriter:
+class GraphWriter:
     """One named graph of the builder: ``add((s, p, o))`` with rdflib or pyoxigraph terms, kept as
-    Oxigraph quads (each IRI converted once per graph)."""
+    Oxigraph quads (each IRI converted once per graph).
+
+    Parameters
+    ----------
+    quads : list[pyoxigraph.Quad]
+        Where the quads go (appended, in the order added): the builder's list.
+    name : URIRef
+        The named graph they are in (an edition's, or the vocabulary's).
+    """
 
     def __init__(self, quads: list[pyoxigraph.Quad], name: URIRef) -> None:
         self._quads = quads
@@ -166,6 +184,14 @@ class _GraphWriter:
         return _ox(term)
 
     def add(self, triple: tuple[Any, Any, Any]) -> None:
+        """Append ``(s, p, o)`` (rdflib or pyoxigraph terms; an rdflib blank node or literal is
+        converted, see :func:`_ox`) as a quad of this graph.
+
+        Raises
+        ------
+        TypeError
+            A term is neither (``not an RDF term: …``).
+        """
         s, p, o = triple
         node = self._node
         self._quads.append(pyoxigraph.Quad(node(s), node(p), node(o), self._name))
@@ -203,7 +229,7 @@ class GraphBuilder:
     def __init__(self, base: str | None = None, vocabulary_files: Iterable[str | Path] = ()) -> None:
         self.base = base or base_iri()
         self.quads: list[pyoxigraph.Quad] = []
-        vocab = _GraphWriter(self.quads, vocabulary_graph_iri(self.base))
+        vocab = GraphWriter(self.quads, vocabulary_graph_iri(self.base))
         # canonical blank-node labels (rdflib mints random ones: the OWL lists, the SHACL shapes) and a
         # fixed order (rdflib's depends on the hash seed): the same files give the same graph
         source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files]))
@@ -212,10 +238,10 @@ class GraphBuilder:
         self.source = source  # the ontology and vocabulary, read by graph/commentary.py
         self._layer_author, self._author_by_name = _authorities(source)
         self._work_by_title = _labels_of_scheme(source, "works")
-        self.yk = _Terms(Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :]))
+        self.yk = Terms(Namespace(str(YK)) if self.base == DEFAULT_BASE else Namespace(self.base + str(YK)[len(DEFAULT_BASE) :]))
         self._add_rules(vocab)
 
-    def _add_rules(self, g: _GraphWriter) -> None:
+    def _add_rules(self, g: GraphWriter) -> None:
         """The extraction rules (:func:`yili.ingest.rules.registry`), in the vocabulary graph: each a
         ``yk:Rule`` at ``rule/{id}`` with its id (``rdfs:label``), what it does (``rdfs:comment``), its
         citation (``dcterms:bibliographicCitation``) and its field (``yk:field``)."""
@@ -225,11 +251,11 @@ class GraphBuilder:
         for r in registry():
             iri = mint("rule", r.id, base=self.base)
             g.add((iri, _RDF.type, yk.Rule))
-            g.add((iri, _RDFS.label, _lit(r.id)))
+            g.add((iri, _RDFS.label, literal(r.id)))
             if r.doc:
                 g.add((iri, _RDFS.comment, Literal(r.doc, lang="en")))
-            g.add((iri, _DCTERMS.bibliographicCitation, _lit(r.cites)))
-            g.add((iri, yk.field, _lit(r.field)))
+            g.add((iri, _DCTERMS.bibliographicCitation, literal(r.cites)))
+            g.add((iri, yk.field, literal(r.field)))
 
     def add(self, extraction: Extraction) -> URIRef:
         """Add one edition's steps, toasts, phases, blocks and commentary.
@@ -247,7 +273,7 @@ class GraphBuilder:
         b = self.base
         yk = self.yk
         gid = edition_graph_iri(doc, b)
-        g = _GraphWriter(self.quads, gid)
+        g = GraphWriter(self.quads, gid)
         rite = mint("rite", doc.rite, base=b)
         edition = mint("text", doc.rite, doc.edition, base=b)
         profile = extraction.profile
@@ -258,40 +284,40 @@ class GraphBuilder:
             g.add((rite, _RDFS.label, Literal(profile.en, lang="en")))
         if profile.iri:
             # the rite's profile in the vocabulary: its cast and facts, with their sources
-            g.add((rite, _RDFS.seeAlso, _rebase(URIRef(profile.iri), b)))
+            g.add((rite, _RDFS.seeAlso, rebase(URIRef(profile.iri), b)))
         g.add((edition, _RDF.type, yk.Edition))
         g.add((edition, yk.editionOf, rite))
-        g.add((edition, _DCTERMS.source, _lit(Path(doc.source).name)))
+        g.add((edition, _DCTERMS.source, literal(Path(doc.source).name)))
         if doc.title:
-            g.add((edition, _DCTERMS.title, _lit(doc.title)))
+            g.add((edition, _DCTERMS.title, literal(doc.title)))
             # the work the edition is of, by its title less the 卷 (儀禮述註卷三 → 儀禮述註)
             work = self._work_by_title.get(VOLUME.sub("", doc.title).strip())
             if work is not None:
-                g.add((edition, _DCTERMS.isPartOf, _rebase(work, b)))
+                g.add((edition, _DCTERMS.isPartOf, rebase(work, b)))
         self._provenance(g, gid, doc)
         for block in doc.blocks:
             bi = mint("block", doc.rite, doc.edition, block.number, base=b)
             g.add((bi, _RDF.type, yk.Block))
-            g.add((bi, yk.blockNumber, _lit(block.number)))
+            g.add((bi, yk.blockNumber, literal(block.number)))
             g.add((bi, yk.inEdition, edition))
-            g.add((bi, yk.charStart, _lit(block.classic.start)))
-            g.add((bi, yk.charEnd, _lit(block.classic.end)))
+            g.add((bi, yk.charStart, literal(block.classic.start)))
+            g.add((bi, yk.charEnd, literal(block.classic.end)))
             # the text as read, with the print layout taken out (ingest/document.py), as a step's yk:text
-            g.add((bi, yk.text, _lit(block.classic.reading_text)))
+            g.add((bi, yk.text, literal(block.classic.reading_text)))
             for k, piece in enumerate(commentary_statements(doc, block), start=1):
                 ci = mint("commentary", doc.rite, doc.edition, block.number, k, base=b)
                 g.add((ci, _RDF.type, yk.Commentary))
                 g.add((ci, yk.comments, bi))
                 g.add((ci, yk.inEdition, edition))
-                g.add((ci, yk.layer, _rebase(LAYERS[piece.layer], b)))
+                g.add((ci, yk.layer, rebase(LAYERS[piece.layer], b)))
                 if piece.commentator:
-                    g.add((ci, yk.commentator, _lit(piece.commentator)))
+                    g.add((ci, yk.commentator, literal(piece.commentator)))
                 author = self._layer_author.get(piece.layer) or self._author_by_name.get(piece.commentator or "")
                 if author is not None:
-                    g.add((ci, _DCTERMS.creator, _rebase(author, b)))
-                g.add((ci, yk.charStart, _lit(piece.start)))
-                g.add((ci, yk.charEnd, _lit(piece.end)))
-                g.add((ci, yk.text, _lit(plain_reading(piece))))
+                    g.add((ci, _DCTERMS.creator, rebase(author, b)))
+                g.add((ci, yk.charStart, literal(piece.start)))
+                g.add((ci, yk.charEnd, literal(piece.end)))
+                g.add((ci, yk.text, literal(plain_reading(piece))))
         toasts = {t.step.sequence: t for t in extraction.toasts}
         steps = extraction.steps
         iris = [step_iri(s, b) for s in steps]
@@ -308,8 +334,8 @@ class GraphBuilder:
         for phase in extraction.phases:
             pi = mint("phase", doc.rite, doc.edition, _phase_key(phase, steps, named), base=b)
             g.add((pi, _RDF.type, yk.Phase))
-            g.add((pi, _RDFS.label, _lit(phase.label)))
-            g.add((pi, yk.sequence, _lit(phase.number)))
+            g.add((pi, _RDFS.label, literal(phase.label)))
+            g.add((pi, yk.sequence, literal(phase.number)))
             g.add((pi, yk.firstStep, iris[phase.first - 1]))
             g.add((pi, yk.lastStep, iris[phase.last - 1]))
             g.add((pi, yk.inEdition, edition))
@@ -317,11 +343,11 @@ class GraphBuilder:
                 g.add((iris[seq - 1], yk.inPhase, pi))
         if extraction.stages is not None:  # 楊復's stages (節), beside the phases
             add_stages(g.add, extraction.stages, steps, iris, edition, yk, b)
-        add_placements(g.add, steps, iris, yk, b, str(_rebase(URIRef(str(YKV)), b)))  # who is where: the moves
+        add_placements(g.add, steps, iris, yk, b, str(rebase(URIRef(str(YKV)), b)))  # who is where: the moves
         add_furnishings(g.add, steps, iris, yk, b)  # the vessels and mats set out
         return gid
 
-    def _provenance(self, g: _GraphWriter, gid: URIRef, doc: Document) -> None:
+    def _provenance(self, g: GraphWriter, gid: URIRef, doc: Document) -> None:
         """PROV-O: the named graph ``gid`` was generated by a build, by this version of yili-kg, that
         used the input file, identified by its name and SHA-256 (``spdx:checksum``); the build's end
         time only when ``SOURCE_DATE_EPOCH`` is set (:func:`build_time`)."""
@@ -340,29 +366,29 @@ class GraphBuilder:
         g.add((activity, _PROV.wasAssociatedWith, software))
         when = build_time()
         if when is not None:
-            g.add((activity, _PROV.endedAtTime, _lit(when.strftime("%Y-%m-%dT%H:%M:%SZ"), _XSD.dateTime)))
+            g.add((activity, _PROV.endedAtTime, literal(when.strftime("%Y-%m-%dT%H:%M:%SZ"), _XSD.dateTime)))
         g.add((software, _RDF.type, _PROV.SoftwareAgent))
-        g.add((software, _RDFS.label, _lit(f"yili-kg {version}")))
-        g.add((software, _DCTERMS.hasVersion, _lit(version)))
+        g.add((software, _RDFS.label, literal(f"yili-kg {version}")))
+        g.add((software, _DCTERMS.hasVersion, literal(version)))
         g.add((source, _RDF.type, _PROV.Entity))
-        g.add((source, _DCTERMS.title, _lit(Path(doc.source).name)))
+        g.add((source, _DCTERMS.title, literal(Path(doc.source).name)))
         g.add((source, _DCTERMS.isFormatOf, edition))
         g.add((source, _SPDX.checksum, checksum))
         g.add((checksum, _RDF.type, _SPDX.Checksum))
         g.add((checksum, _SPDX.algorithm, _SPDX.checksumAlgorithm_sha256))
-        g.add((checksum, _SPDX.checksumValue, _lit(doc.digest, _XSD.hexBinary)))
+        g.add((checksum, _SPDX.checksumValue, literal(doc.digest, _XSD.hexBinary)))
 
-    def _step(self, g: _GraphWriter, s: Step, iri: URIRef, rite: URIRef, edition: URIRef, doc: Document) -> None:
+    def _step(self, g: GraphWriter, s: Step, iri: URIRef, rite: URIRef, edition: URIRef, doc: Document) -> None:
         yk, b = self.yk, self.base
         g.add((iri, _RDF.type, yk.Step))
-        g.add((iri, yk.sequence, _lit(s.sequence)))
+        g.add((iri, yk.sequence, literal(s.sequence)))
         g.add((iri, yk.partOfRite, rite))
         g.add((iri, yk.inEdition, edition))
         g.add((iri, yk.inBlock, mint("block", doc.rite, doc.edition, s.block, base=b)))
-        g.add((iri, yk.charStart, _lit(s.char_start)))
-        g.add((iri, yk.charEnd, _lit(s.char_end)))
-        g.add((iri, yk.text, _lit(s.text)))
-        g.add((iri, _RDFS.label, _lit(f"{s.sequence}. {s.text}")))
+        g.add((iri, yk.charStart, literal(s.char_start)))
+        g.add((iri, yk.charEnd, literal(s.char_end)))
+        g.add((iri, yk.text, literal(s.text)))
+        g.add((iri, _RDFS.label, literal(f"{s.sequence}. {s.text}")))
         # labels as written in this edition (賔, not 宾), for display and exports
         for prop, value in (
             (yk.agentLabel, s.agent_label),
@@ -374,8 +400,8 @@ class GraphBuilder:
             (yk.page, s.page),
         ):
             if value:
-                g.add((iri, prop, _lit(value)))
-        g.add((iri, yk.blockNumber, _lit(s.block)))
+                g.add((iri, prop, literal(value)))
+        g.add((iri, yk.blockNumber, literal(s.block)))
         for t in s.agent:
             if (x := _iri(t, b)) is not None:
                 g.add((iri, yk.agent, x))
@@ -385,21 +411,21 @@ class GraphBuilder:
             if (x := _iri(t, b)) is not None:
                 g.add((iri, yk.recipient, x))
         if s.object:
-            g.add((iri, yk.objectLabel, _lit(s.object)))
+            g.add((iri, yk.objectLabel, literal(s.object)))
         if (x := _iri(s.object_term, b)) is not None:
             g.add((iri, yk.object, x))
         for prop, term in ((yk.vessel, s.vessel), (yk.wine, s.wine), (yk.facing, s.facing), (yk.rankOrder, s.rank_order)):
             if (x := _iri(term, b)) is not None:
                 g.add((iri, prop, x))
         if s.location:
-            g.add((iri, yk.locationLabel, _lit(s.location)))
+            g.add((iri, yk.locationLabel, literal(s.location)))
         if (x := _iri(s.location_term, b)) is not None:
             g.add((iri, yk.location, x))
-        g.add((iri, yk.mode, _rebase(MODES[s.mode], b)))
+        g.add((iri, yk.mode, rebase(MODES[s.mode], b)))
         if s.negated:
-            g.add((iri, yk.negated, _lit(True)))
+            g.add((iri, yk.negated, literal(True)))
         if s.part == "ji":
-            g.add((iri, yk.inAppendix, _lit(True)))
+            g.add((iri, yk.inAppendix, literal(True)))
         # the source span, as Web Annotation selectors
         span = URIRef(str(iri) + "#source")
         pos, quote = URIRef(str(iri) + "#position"), URIRef(str(iri) + "#quote")
@@ -409,16 +435,16 @@ class GraphBuilder:
         g.add((span, _OA.hasSelector, pos))
         g.add((span, _OA.hasSelector, quote))
         g.add((pos, _RDF.type, _OA.TextPositionSelector))
-        g.add((pos, _OA.start, _lit(s.char_start, _XSD.nonNegativeInteger)))
-        g.add((pos, _OA.end, _lit(s.char_end, _XSD.nonNegativeInteger)))
+        g.add((pos, _OA.start, literal(s.char_start, _XSD.nonNegativeInteger)))
+        g.add((pos, _OA.end, literal(s.char_end, _XSD.nonNegativeInteger)))
         g.add((quote, _RDF.type, _OA.TextQuoteSelector))
-        g.add((quote, _OA.exact, _lit(s.text)))
+        g.add((quote, _OA.exact, literal(s.text)))
         if s.notes:
-            g.add((iri, yk.note, _lit("; ".join(s.notes))))
+            g.add((iri, yk.note, literal("; ".join(s.notes))))
         for field, rule_id in s.why:  # the rule that decided each field (yk:agentDecidedBy …)
             g.add((iri, getattr(yk, f"{field}DecidedBy"), mint("rule", rule_id, base=b)))
 
-    def _toast(self, g: _GraphWriter, t: Toast, iri: URIRef) -> None:
+    def _toast(self, g: GraphWriter, t: Toast, iri: URIRef) -> None:
         yk, b = self.yk, self.base
         givers = [x for x in (_iri(p, b) for p in t.giver) if x is not None]
         receivers = [x for x in (_iri(p, b) for p in t.receiver) if x is not None]
@@ -445,14 +471,14 @@ class GraphBuilder:
             (yk.toastTypeLabel, rec["type"]),
         ):
             if value:
-                g.add((iri, prop, _lit(value)))
+                g.add((iri, prop, literal(value)))
         unnamed = [who for who, named in (("giver", givers), ("receiver", receivers)) if not named]
         if unnamed:
             g.add(
                 (
                     iri,
                     yk.note,
-                    _lit(
+                    literal(
                         f"the {' and the '.join(unnamed)} of this toast {'are' if len(unnamed) > 1 else 'is'} not named in the "
                         "text"
                     ),
@@ -460,7 +486,7 @@ class GraphBuilder:
             )
         elif len(t.giver) > 1 or len(t.receiver) > 1 or t.note:
             parts = [f"{rec['giver']} {rec['type']} {rec['receiver']}"] + ([t.note] if t.note else [])
-            g.add((iri, yk.note, _lit("; ".join(parts))))
+            g.add((iri, yk.note, literal("; ".join(parts))))
 
 
 def _authorities(vocabulary: Graph) -> tuple[dict[str, URIRef], dict[str, URIRef]]:
@@ -488,7 +514,14 @@ def _labels_of_scheme(vocabulary: Graph, scheme: str) -> dict[str, URIRef]:
     return by_name
 
 
-def _rebase(iri: URIRef, base: str) -> URIRef:
+def rebase(iri: URIRef, base: str) -> URIRef:
+    """``iri`` moved under ``base`` when it is under the default base
+    (:data:`~yili.ontology.namespaces.DEFAULT_BASE`), else ``iri`` itself: the graph of a build with
+    ``--base-iri`` names its own vocabulary, rules and rites.
+
+    >>> str(rebase(URIRef("https://w3id.org/yili-kg/vocab/role-bin"), "https://example.org/"))
+    'https://example.org/vocab/role-bin'
+    """
     s = str(iri)
     if base != DEFAULT_BASE and s.startswith(DEFAULT_BASE):
         return URIRef(base + s[len(DEFAULT_BASE) :])

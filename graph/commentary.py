@@ -99,14 +99,16 @@ def _add_edition(
     """The commentary of one edition into ``builder``'s quads (its statements, glosses, readings, citations and the
     statements its steps are derived from: :mod:`yili.graph.noted`), in the edition's named graph.  Returns rule
     id → the step fields it decided from a note, linked to their statement (:func:`yili.graph.noted.add_note_links`)."""
-    from yili.graph.build import _DCTERMS, _RDF, _GraphWriter, _lit, _rebase, edition_graph_iri
+    from rdflib.namespace import DCTERMS, RDF
+    from yili.graph.build import GraphWriter, Terms, edition_graph_iri, literal, rebase
     from yili.ingest.layouts import page_at, page_markers
 
     b = builder.base
     yk = builder.yk
-    rdf_value = URIRef(str(_RDF.type).replace("type", "value"))
+    rdf, dcterms = Terms(RDF), Terms(DCTERMS)
+    rdf_value = URIRef(str(rdf.type).replace("type", "value"))
     doc = extraction.document
-    g = _GraphWriter(builder.quads, edition_graph_iri(doc, b))
+    g = GraphWriter(builder.quads, edition_graph_iri(doc, b))
     edition = mint("text", doc.rite, doc.edition, base=b)
     # IRIs under {kind}/{rite}/{edition}/ made by appending the integer keys (mint percent-encodes
     # each key; integers need none): the same IRIs, minted once per edition and kind
@@ -122,49 +124,49 @@ def _add_edition(
     st_iri: dict[tuple[int, int], URIRef] = {}
 
     def person(key: str) -> URIRef | None:
-        return _rebase(URIRef(str(YKV) + key), b) if key else None
+        return rebase(URIRef(str(YKV) + key), b) if key else None
 
     for st in commentary.statements:
         si = iri("statement", st.block, st.ordinal)
         st_iri[(st.block, st.ordinal)] = si
         block = iri("block", st.block)
-        g.add((si, _RDF.type, yk.Statement))
+        g.add((si, rdf.type, yk.Statement))
         g.add((si, yk.comments, block))
         g.add((si, yk.inEdition, edition))
         for k in st.pieces:
             g.add((si, yk.statementOf, iri("commentary", st.block, k)))
         if (who := person(st.authority)) is not None:
-            g.add((si, _DCTERMS.creator, who))
+            g.add((si, dcterms.creator, who))
         if st.label:
-            g.add((si, yk.authorityLabel, _lit(st.label)))
-        g.add((si, yk.charStart, _lit(st.start)))
-        g.add((si, yk.charEnd, _lit(st.end)))
-        g.add((si, yk.text, _lit(st.text)))
+            g.add((si, yk.authorityLabel, literal(st.label)))
+        g.add((si, yk.charStart, literal(st.start)))
+        g.add((si, yk.charEnd, literal(st.end)))
+        g.add((si, yk.text, literal(st.text)))
         if (page := page_at(markers, st.start)) is not None:
-            g.add((si, yk.page, _lit(page)))
+            g.add((si, yk.page, literal(page)))
 
     def target(ai: URIRef, block_number: int, occ: Occurrence) -> None:
         ti, pi, qi = URIRef(ai + "#target"), URIRef(ai + "#position"), URIRef(ai + "#quote")
         g.add((ai, OA.hasTarget, ti))
-        g.add((ti, _RDF.type, OA.SpecificResource))
+        g.add((ti, rdf.type, OA.SpecificResource))
         g.add((ti, OA.hasSource, iri("block", block_number)))
         g.add((ti, OA.hasSelector, pi))
         g.add((ti, OA.hasSelector, qi))
-        g.add((pi, _RDF.type, OA.TextPositionSelector))
-        g.add((pi, OA.start, _lit(occ.start)))
-        g.add((pi, OA.end, _lit(occ.end)))
-        g.add((qi, _RDF.type, OA.TextQuoteSelector))
-        g.add((qi, OA.exact, _lit(occ.text)))
+        g.add((pi, rdf.type, OA.TextPositionSelector))
+        g.add((pi, OA.start, literal(occ.start)))
+        g.add((pi, OA.end, literal(occ.end)))
+        g.add((qi, rdf.type, OA.TextQuoteSelector))
+        g.add((qi, OA.exact, literal(occ.text)))
 
     def annotation(ai: URIRef, kind: URIRef, st_key: tuple[int, int], authority: str, start: int, end: int) -> None:
-        g.add((ai, _RDF.type, kind))
-        g.add((ai, _RDF.type, OA.Annotation))
+        g.add((ai, rdf.type, kind))
+        g.add((ai, rdf.type, OA.Annotation))
         g.add((ai, yk.inStatement, st_iri[st_key]))
         g.add((ai, yk.inEdition, edition))
         if (who := person(authority)) is not None:
-            g.add((ai, _DCTERMS.creator, who))
-        g.add((ai, yk.charStart, _lit(start)))
-        g.add((ai, yk.charEnd, _lit(end)))
+            g.add((ai, dcterms.creator, who))
+        g.add((ai, yk.charStart, literal(start)))
+        g.add((ai, yk.charEnd, literal(end)))
 
     numbers: dict[tuple[str, int], int] = {}
 
@@ -179,42 +181,42 @@ def _add_edition(
         concept = concepts.get(gl.term)
         named = concepts.get(gl.gloss)
         g.add((ai, OA.motivatedBy, OA.classifying if named is not None else OA.describing))
-        g.add((ai, yk.lemma, _lit(gl.term)))
-        g.add((ai, yk.formula, _lit(gl.formula)))
+        g.add((ai, yk.lemma, literal(gl.term)))
+        g.add((ai, yk.formula, literal(gl.formula)))
         if concept is not None:
-            g.add((ai, yk.glossedConcept, _rebase(concept, b)))
+            g.add((ai, yk.glossedConcept, rebase(concept, b)))
         body = URIRef(ai + "#body")
         g.add((ai, OA.hasBody, body))
-        g.add((body, _RDF.type, OA.TextualBody))
-        g.add((body, rdf_value, _lit(gl.gloss)))
+        g.add((body, rdf.type, OA.TextualBody))
+        g.add((body, rdf_value, literal(gl.gloss)))
         if named is not None:
-            g.add((body, _DCTERMS.subject, _rebase(named, b)))
+            g.add((body, dcterms.subject, rebase(named, b)))
         target(ai, st.block, gl.target)
     for rd in commentary.readings:
         st = rd.statement
         ai = next_iri("reading", st.block)
         annotation(ai, yk.VariantReading, (st.block, st.ordinal), st.authority, rd.start, rd.end)
         g.add((ai, OA.motivatedBy, OA.describing))
-        g.add((ai, yk.witness, _lit(rd.witness)))
-        g.add((ai, yk.lemma, _lit(rd.term)))
-        g.add((ai, yk.variant, _lit(rd.variant)))
-        g.add((ai, yk.formula, _lit(rd.formula)))
+        g.add((ai, yk.witness, literal(rd.witness)))
+        g.add((ai, yk.lemma, literal(rd.term)))
+        g.add((ai, yk.variant, literal(rd.variant)))
+        g.add((ai, yk.formula, literal(rd.formula)))
         target(ai, st.block, rd.target)
     for ct in commentary.citations:
         st = ct.statement
         ci = next_iri("citation", st.block)
         si = st_iri[(st.block, st.ordinal)]
-        g.add((ci, _RDF.type, yk.Citation))
+        g.add((ci, rdf.type, yk.Citation))
         g.add((ci, yk.inStatement, si))
         g.add((ci, yk.inEdition, edition))
-        g.add((ci, yk.citedAs, _lit(ct.marker)))
-        g.add((ci, yk.charStart, _lit(ct.start)))
-        g.add((ci, yk.charEnd, _lit(ct.end)))
+        g.add((ci, yk.citedAs, literal(ct.marker)))
+        g.add((ci, yk.charStart, literal(ct.start)))
+        g.add((ci, yk.charEnd, literal(ct.end)))
         if (who := person(st.authority)) is not None:
-            g.add((ci, _DCTERMS.creator, who))
+            g.add((ci, dcterms.creator, who))
         # a chapter is cited as the rite's profile in the vocabulary (ykv:rite-shaolaokuishili), which
         # every graph holds, whether or not an edition of that chapter is built
-        work = _rebase(URIRef(str(YKV) + ("rite-" + ct.key if ct.kind == "rite" else ct.key)), b)
+        work = rebase(URIRef(str(YKV) + ("rite-" + ct.key if ct.kind == "rite" else ct.key)), b)
         g.add((ci, CITO.cites, work))
         g.add((si, CITO.cites, work))
         if ct.passage is not None:
@@ -222,9 +224,9 @@ def _add_edition(
             passage = mint("block", p.rite, p.edition, p.block, base=b)
             g.add((ci, yk.citedPassage, passage))
             g.add((si, CITO.cites, passage))
-            g.add((ci, yk.citedStart, _lit(p.start)))
-            g.add((ci, yk.citedEnd, _lit(p.end)))
-            g.add((ci, yk.quote, _lit(p.quote)))
+            g.add((ci, yk.citedStart, literal(p.start)))
+            g.add((ci, yk.citedEnd, literal(p.end)))
+            g.add((ci, yk.quote, literal(p.quote)))
     from yili.graph.build import step_iri
     from yili.graph.noted import add_note_links
 

@@ -50,7 +50,7 @@ def glosses(q: GraphQueries, term: str | None = None, rite: str | None = None, l
         forms = " ".join(_literal(f) for f in spellings(term))
         term_filter = f"VALUES ?term {{ {forms} }}"
     rows = q.backend.select(
-        q._prefix_block
+        q.sparql_prefixes
         + f"""
 PREFIX oa: <http://www.w3.org/ns/oa#>
 PREFIX dcterms: <http://purl.org/dc/terms/>
@@ -60,7 +60,7 @@ SELECT ?g ?term ?body ?formula ?motivation ?who ?whoName ?st ?edition ?rite ?blo
      yk:inEdition ?edition ; yk:charStart ?cs ; yk:charEnd ?ce ;
      oa:hasBody/rdf:value ?body ;
      oa:hasTarget ?t .
-  {q._rite_filter(rite)}
+  {q.rite_filter(rite)}
   ?edition yk:editionOf ?rite .
   ?t oa:hasSource/yk:blockNumber ?block ; oa:hasSelector ?pos , ?quote .
   ?pos oa:start ?ts ; oa:end ?te . ?quote oa:exact ?exact .
@@ -152,7 +152,7 @@ def citations(q: GraphQueries, to: str | None = None, rite: str | None = None, l
     """
     cites = f"BIND({sparql_iri(cited_iri(q, to))} AS ?cites)" if to else ""
     rows = q.backend.select(
-        q._prefix_block
+        q.sparql_prefixes
         + f"""
 PREFIX dcterms: <http://purl.org/dc/terms/>
 PREFIX cito: <http://purl.org/spar/cito/>
@@ -160,7 +160,7 @@ SELECT ?c ?marker ?cites ?passage ?pBlock ?pEdition ?quote ?ps ?pe ?whoName ?st 
   {cites}
   ?c a yk:Citation ; cito:cites ?cites ; yk:citedAs ?marker ; yk:inStatement ?st ; yk:inEdition ?edition ;
      yk:charStart ?cs ; yk:charEnd ?ce .
-  {q._rite_filter(rite)}
+  {q.rite_filter(rite)}
   ?edition yk:editionOf ?rite .
   ?st yk:comments/yk:blockNumber ?block .
   OPTIONAL {{ ?c yk:citedPassage ?passage . ?passage yk:blockNumber ?pBlock ; yk:inEdition ?pEdition .
@@ -205,7 +205,7 @@ def block_statements(q: GraphQueries, block_iri: str) -> list[dict[str, object]]
     """
     b = sparql_iri(block_iri)
     statements = q.backend.select(
-        q._prefix_block
+        q.sparql_prefixes
         + f"""
 PREFIX dcterms: <http://purl.org/dc/terms/>
 SELECT ?st ?label ?whoName ?text ?cs ?ce WHERE {{
@@ -215,7 +215,7 @@ SELECT ?st ?label ?whoName ?text ?cs ?ce WHERE {{
 }} ORDER BY ?cs"""
     )
     notes = q.backend.select(
-        q._prefix_block
+        q.sparql_prefixes
         + f"""
 PREFIX oa: <http://www.w3.org/ns/oa#>
 SELECT ?st ?kind ?term ?body ?formula ?witness ?variant ?ts ?te WHERE {{
@@ -268,7 +268,7 @@ def derived_from(q: GraphQueries, step_iri: str) -> list[str]:
     """The statements a step's fields were read from (``prov:wasDerivedFrom``: the note on its block
     that names its agent, 特牲 註 利佐食也), as IRIs in order; empty for most steps."""
     rows = q.backend.select(
-        q._prefix_block
+        q.sparql_prefixes
         + f"""
 PREFIX prov: <http://www.w3.org/ns/prov#>
 SELECT ?st WHERE {{ {sparql_iri(step_iri)} prov:wasDerivedFrom ?st . ?st a yk:Statement ; yk:charStart ?cs }} ORDER BY ?cs"""

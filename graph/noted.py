@@ -49,7 +49,7 @@ def add_note_links(
 
     Parameters
     ----------
-    g : yili.graph.build._GraphWriter
+    g : yili.graph.build.GraphWriter
         The edition's named graph (``g.add((s, p, o))``).
     steps : sequence of Step
     statements : sequence of yili.ingest.commentary.Statement
@@ -103,7 +103,7 @@ def note_statements(q: Any, step_iri: str) -> dict[str, list[dict[str, object]]]
     from yili.graph.queries import sparql_iri
 
     rows = q.backend.select(
-        q._prefix_block
+        q.sparql_prefixes
         + f"""
 PREFIX dcterms: <http://purl.org/dc/terms/>
 SELECT ?p ?st ?text ?label ?who ?cs ?ce ?block WHERE {{

@@ -129,6 +129,13 @@ class GraphQueries:
         For folding user-given names (any variant) to concept IRIs.
     base : str, optional
         The base IRI the graph was built with.
+
+    Attributes
+    ----------
+    sparql_prefixes : str
+        The ``PREFIX`` lines every query of the graph starts with (:func:`prefix_block` of ``base``:
+        ``yk:`` and ``ykv:`` under the base the graph was built with), for the other modules' queries
+        (:mod:`yili.graph.commentary_queries`, :mod:`yili.graph.stages` …) too.
     """
 
     def __init__(self, backend: QueryBackend, vocabulary: Vocabulary, base: str | None = None) -> None:
@@ -136,7 +143,7 @@ class GraphQueries:
         self.vocabulary = vocabulary
         self.base = base or base_iri()
         # yk: and ykv: under the base the graph was built with (``--base-iri`` moves them)
-        self._prefix_block = prefix_block(self.base)
+        self.sparql_prefixes = prefix_block(self.base)
         self._index_lock = threading.Lock()
         self._toasts: list[dict[str, object]] | None = None
         self._steps: tuple[list[tuple[str, int, str]], dict[tuple[str, str], list[int]]] | None = None
@@ -159,8 +166,15 @@ class GraphQueries:
             iri = self.base + iri[len(DEFAULT_BASE) :]
         return iri
 
-    def _rite_iri(self, rite: str) -> str:
-        """The IRI of the rite named ``rite`` (any written form); UnknownTermError (404) if none."""
+    def rite_iri(self, rite: str) -> str:
+        """The IRI of the rite named ``rite`` (any written form: 燕禮, 燕礼, yanli, or a beginning that
+        names one rite), under the graph's base.
+
+        Raises
+        ------
+        UnknownTermError
+            No rite has that name (HTTP 404, naming it).
+        """
         from yili.ingest.rites import find_rite
         from yili.ontology.errors import InputError
         from yili.ontology.namespaces import mint
@@ -171,7 +185,7 @@ class GraphQueries:
             raise UnknownTermError(exc.message) from None
         return str(mint("rite", profile.key, base=self.base))
 
-    def _rite_filter(self, rite: str | None) -> str:
+    def rite_filter(self, rite: str | None) -> str:
         """A graph pattern keeping the editions of ``rite`` (any written form: 燕禮, 燕礼, yanli).
 
         Raises
@@ -207,7 +221,7 @@ class GraphQueries:
 
     def _rites(self) -> list[dict[str, object]]:
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + """
 SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT ?toast) AS ?toasts)
        (SAMPLE(?chapter) AS ?n) WHERE {
@@ -221,7 +235,7 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
         # order by an expression over an aggregate)
         rows.sort(key=lambda r: (99 if r.get("n") is None else int(r["n"]), str(r["rite"]), str(r["edition"])))  # type: ignore[call-overload]
         labels = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + "SELECT ?rite ?label (LANG(?label) AS ?lang) WHERE { ?rite a yk:Rite ; rdfs:label ?label } ORDER BY ?rite ?lang"
         )
         out: dict[str, dict[str, object]] = {}
@@ -254,7 +268,7 @@ SELECT ?rite ?edition ?source (COUNT(DISTINCT ?step) AS ?steps) (COUNT(DISTINCT 
         with self._index_lock:
             if self._toasts is None:
                 rows = self.backend.select(
-                    self._prefix_block
+                    self.sparql_prefixes
                     + """
 SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type ?performed_by ?edition
        ?_giver ?_receiver ?_type ?_rite WHERE {
@@ -325,7 +339,7 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
                 raise wrong
             wanted["_type"] = self._concept_iri(type, "action")
         if rite:
-            wanted["_rite"] = self._rite_iri(rite)
+            wanted["_rite"] = self.rite_iri(rite)
         found = [r for r in self._toast_index() if all(r.get(k) == v for k, v in wanted.items())]
         page = found[offset : None if limit is None else offset + limit]
         items = [{k: v for k, v in r.items() if not k.startswith("_")} for r in page]
@@ -371,7 +385,7 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
         if vessel:
             wanted.append(("vessel", self._concept_iri(vessel, "vessel")))
         if rite:
-            wanted.append(("rite", self._rite_iri(rite)))
+            wanted.append(("rite", self.rite_iri(rite)))
         steps, postings = self._step_index()
         if wanted:
             matching = set(postings.get(wanted[0], ()))
@@ -385,7 +399,7 @@ SELECT ?step ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type
             return Page([], len(found), limit, offset)
         values = " ".join(sparql_iri(step) for _edition, _sequence, step in chosen)
         q = (
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition ?page WHERE {{
@@ -407,7 +421,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
                 keys: dict[str, tuple[str, int, str]] = {}
                 named: dict[str, dict[str, set[str]]] = {}
                 for r in self.backend.select(
-                    self._prefix_block
+                    self.sparql_prefixes
                     + "SELECT ?step ?edition ?sequence ?rite WHERE { ?step a yk:Step ; yk:inEdition ?edition ; "
                     "yk:sequence ?sequence . OPTIONAL { ?edition yk:editionOf ?rite } }"
                 ):
@@ -420,7 +434,9 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
                     ("action", "yk:action/skos:broader*"),
                     ("vessel", "yk:vessel/skos:broader*"),
                 ):
-                    for r in self.backend.select(self._prefix_block + f"SELECT ?step ?c WHERE {{ ?step a yk:Step ; {path} ?c }}"):
+                    for r in self.backend.select(
+                        self.sparql_prefixes + f"SELECT ?step ?c WHERE {{ ?step a yk:Step ; {path} ?c }}"
+                    ):
                         named.setdefault(str(r["step"]), {}).setdefault(kind, set()).add(str(r["c"]))
                 ordered = sorted(keys.values())
                 postings: dict[tuple[str, str], list[int]] = {}
@@ -478,7 +494,7 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
              OPTIONAL {{ ?step yk:giverLabel ?giver }} OPTIONAL {{ ?step yk:receiverLabel ?receiver }} }}
 """.replace("?step", s)
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition ?page ?prev ?next ?blockIri ?blockText ?blockStart ?blockEnd ?phase ?giver ?receiver
@@ -515,7 +531,7 @@ SELECT ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?o
         :func:`sparql_iri`), in the order of its offsets: ``[{"layer", "commentator", "text",
         "char_start", "char_end", "iri"}]`` (offsets in code points, end-exclusive)."""
         comments = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
   {step} yk:inBlock ?b . ?c yk:comments ?b ; yk:layer/skos:notation ?layer ; yk:text ?text ;
@@ -531,7 +547,7 @@ SELECT ?c ?layer ?commentator ?text ?char_start ?char_end WHERE {{
         from yili.ingest.rules import FIELDS
 
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 PREFIX dcterms: <http://purl.org/dc/terms/>
 SELECT ?field ?rule ?id ?doc ?cites WHERE {{
@@ -552,7 +568,7 @@ SELECT ?field ?rule ?id ?doc ?cites WHERE {{
         order; a field the step leaves empty is absent.  The viewer glosses a term by this concept, never
         by its written label (媵 is a role and an act, 祝 a person and a verb)."""
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?field ?concept ?en ?definition WHERE {{
   VALUES (?p ?field) {{ (yk:agent "agent") (yk:action "action") (yk:recipient "recipient") (yk:object "object")
@@ -581,7 +597,7 @@ SELECT ?field ?concept ?en ?definition WHERE {{
         if not block or not isinstance(block_text, str):
             return None
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"SELECT ?step ?text WHERE {{ ?step yk:inBlock {sparql_iri(str(block))} ; yk:sequence ?sequence ; "
             "yk:text ?text } ORDER BY ?sequence"
         )
@@ -607,12 +623,12 @@ SELECT ?field ?concept ?en ?definition WHERE {{
         UnknownTermError
             If ``rite`` names no rite.
         """
-        pattern = self._rite_filter(rite)  # an unknown rite raises here, before anything is remembered
+        pattern = self.rite_filter(rite)  # an unknown rite raises here, before anything is remembered
         return self._remembered(("phases", pattern), lambda: self._phases(pattern))  # type: ignore[no-any-return]
 
     def _phases(self, rite_pattern: str) -> list[dict[str, object]]:
         return self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
   ?phase a yk:Phase ; rdfs:label ?label ; yk:sequence ?number ; yk:firstStep ?first ; yk:lastStep ?last ;
@@ -621,10 +637,17 @@ SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
 }} ORDER BY ?edition ?number"""
         )
 
-    def _selection(self, rite: str | None, edition: str | None) -> str:
+    def edition_selection(self, rite: str | None, edition: str | None) -> str:
         """A graph pattern binding ``?edition`` and ``?rite`` to the editions selected by ``rite`` and
-        ``edition`` (the edition's key, the last segment of its IRI: ``shuzhu-excerpt``)."""
-        pattern = "?edition a yk:Edition ; yk:editionOf ?rite . " + self._rite_filter(rite)
+        ``edition`` (the edition's key, the last segment of its IRI: ``shuzhu-excerpt``), for a query's
+        ``WHERE`` clause; both None select every edition.
+
+        Raises
+        ------
+        UnknownTermError
+            No rite has the name ``rite`` (HTTP 404, naming it).
+        """
+        pattern = "?edition a yk:Edition ; yk:editionOf ?rite . " + self.rite_filter(rite)
         if edition:
             pattern += f" FILTER(STRENDS(STR(?edition), {_sparql_string('/' + edition)}))"
         return pattern
@@ -638,7 +661,7 @@ SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
             ``rite`` names no rite.
         """
         return self.backend.select(
-            self._prefix_block + f"SELECT ?edition ?rite WHERE {{ {self._selection(rite, edition)} }} ORDER BY ?edition"
+            self.sparql_prefixes + f"SELECT ?edition ?rite WHERE {{ {self.edition_selection(rite, edition)} }} ORDER BY ?edition"
         )
 
     def network_toasts(self, rite: str | None = None, edition: str | None = None) -> list[dict[str, object]]:
@@ -669,7 +692,7 @@ SELECT ?phase ?label ?number ?first ?last ?edition WHERE {{
         # every toast of the corpus first (1.1 s for one edition); so, a few milliseconds
         values = " ".join(f"({sparql_iri(str(e['edition']))} {sparql_iri(str(e['rite']))})" for e in chosen)
         return self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?step ?edition ?rite ?sequence ?block ?text ?char_start ?char_end ?giver ?receiver ?type ?type_label
        ?giver_label ?receiver_label ?vessel ?vessel_label ?wine ?wine_label ?phase_label WHERE {{
@@ -700,12 +723,12 @@ SELECT ?step ?edition ?rite ?sequence ?block ?text ?char_start ?char_end ?giver 
             ``rite`` names no rite.
         """
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipient ?object ?vessel ?wine
        ?location ?facing ?modeIri ?edition ?page ?rite ?phase ?phase_number ?phase_label
        ?stage ?stage_number ?stage_label WHERE {{
-  {self._selection(rite, edition)}
+  {self.edition_selection(rite, edition)}
   ?step a yk:Step ; yk:inEdition ?edition .
   {STEP_FIELDS}
   OPTIONAL {{ ?step yk:inPhase ?phase . ?phase yk:sequence ?phase_number ; rdfs:label ?phase_label }}
@@ -725,10 +748,10 @@ SELECT ?step ?sequence ?block ?char_start ?char_end ?text ?agent ?action ?recipi
             ``rite`` names no rite.
         """
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?step ?property ?concept WHERE {{
-  {self._selection(rite, edition)}
+  {self.edition_selection(rite, edition)}
   ?step a yk:Step ; yk:inEdition ?edition .
   VALUES (?p ?property) {{ (yk:agent "agent") (yk:action "action") (yk:recipient "recipient") (yk:vessel "vessel")
                           (yk:wine "wine") (yk:location "location") (yk:facing "facing") }}
@@ -752,7 +775,7 @@ SELECT ?step ?property ?concept WHERE {{
             return {}
         values = " ".join(sparql_iri(str(e["edition"])) for e in chosen)  # as in network_toasts
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + f"""
 SELECT ?concept ?label (COUNT(*) AS ?n) WHERE {{
   VALUES ?edition {{ {values} }}
@@ -774,7 +797,7 @@ SELECT ?concept ?label (COUNT(*) AS ?n) WHERE {{
 
     def _concept_labels(self) -> dict[str, dict[str, str]]:
         rows = self.backend.select(
-            self._prefix_block
+            self.sparql_prefixes
             + "SELECT ?c ?label (LANG(?label) AS ?lang) WHERE { ?c skos:prefLabel ?label } ORDER BY ?c ?lang ?label"
         )
         out: dict[str, dict[str, str]] = {}

@@ -99,13 +99,13 @@ def scene_rows(queries: Any, step_iri: str) -> list[dict[str, object]] | None:
     """
     iri = f"<{step_iri}>"
     found = queries.backend.select(
-        queries._prefix_block + f"SELECT ?seq ?edition WHERE {{ {iri} yk:sequence ?seq ; yk:inEdition ?edition }}"
+        queries.sparql_prefixes + f"SELECT ?seq ?edition WHERE {{ {iri} yk:sequence ?seq ; yk:inEdition ?edition }}"
     )
     if not found:
         return None
     seq, edition = found[0]["seq"], found[0]["edition"]
     rows = queries.backend.select(
-        queries._prefix_block
+        queries.sparql_prefixes
         + f"""
 PREFIX dcterms: <http://purl.org/dc/terms/>
 SELECT ?p ?person ?role ?place ?x ?y ?facing ?status ?rule ?source ?at ?atseq ?fstatus ?frule ?fat ?present WHERE {{
@@ -156,11 +156,11 @@ def move_rows(queries: Any, rite: str | None = None, edition: str | None = None)
         ``rite`` names no rite.
     """
     rows = queries.backend.select(
-        queries._prefix_block
+        queries.sparql_prefixes
         + f"""
 SELECT ?person ?role ?place ?x ?y ?facing ?status ?rule ?step ?sequence ?text ?edition
        ?facing_status ?facing_rule ?present WHERE {{
-  {queries._selection(rite, edition)}
+  {queries.edition_selection(rite, edition)}
   ?p a yk:Placement ; yk:atStep ?step ; yk:personLabel ?person ; yk:positionStatus ?status ; yk:positionRule ?rule .
   ?step yk:inEdition ?edition ; yk:sequence ?sequence ; yk:text ?text .
   OPTIONAL {{ ?p yk:person ?role }} OPTIONAL {{ ?p yk:placeLabel ?place }} OPTIONAL {{ ?p yk:x ?x ; yk:y ?y }}
@@ -238,10 +238,10 @@ def furnishing_rows(queries: Any, rite: str | None = None, edition: str | None =
         ``rite`` names no rite.
     """
     rows = queries.backend.select(
-        queries._prefix_block
+        queries.sparql_prefixes
         + f"""
 SELECT ?object ?kind ?place ?x ?y ?facing ?step ?sequence ?removed_sequence ?edition WHERE {{
-  {queries._selection(rite, edition)}
+  {queries.edition_selection(rite, edition)}
   ?f a yk:Furnishing ; yk:atStep ?step ; yk:objectLabel ?object ; yk:furnishingKind ?kind ; yk:placeLabel ?place ;
      yk:x ?x ; yk:y ?y .
   ?step yk:inEdition ?edition ; yk:sequence ?sequence .

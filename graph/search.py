@@ -99,7 +99,7 @@ class TextSearch:
                 return self._texts
             q = self.queries
             blocks = q.backend.select(
-                q._prefix_block
+                q.sparql_prefixes
                 + """
 SELECT ?block ?edition ?rite ?n ?text WHERE {
   ?block a yk:Block ; yk:blockNumber ?n ; yk:inEdition ?edition ; yk:text ?text .
@@ -107,7 +107,7 @@ SELECT ?block ?edition ?rite ?n ?text WHERE {
 } ORDER BY ?edition ?n"""
             )
             comments = q.backend.select(
-                q._prefix_block
+                q.sparql_prefixes
                 + """
 SELECT ?c ?block ?layer ?commentator ?text ?start WHERE {
   ?c a yk:Commentary ; yk:comments ?block ; yk:text ?text ; yk:charStart ?start ; yk:layer/skos:notation ?layer .
@@ -115,7 +115,7 @@ SELECT ?c ?block ?layer ?commentator ?text ?start WHERE {
 } ORDER BY ?block ?start ?c"""
             )
             steps = q.backend.select(
-                q._prefix_block + "SELECT ?step ?block ?sequence ?text WHERE { ?step a yk:Step ; yk:inBlock ?block ; "
+                q.sparql_prefixes + "SELECT ?step ?block ?sequence ?text WHERE { ?step a yk:Step ; yk:inBlock ?block ; "
                 "yk:sequence ?sequence ; yk:text ?text } ORDER BY ?block ?sequence"
             )
             by_block: dict[str, list[tuple[int, str, str]]] = {}
@@ -196,7 +196,7 @@ SELECT ?c ?block ?layer ?commentator ?text ?start WHERE {
             ``rite`` names no rite (404).
         """
         wanted = self.fold("".join(q.split()))
-        rite_iri = self.queries._rite_iri(rite) if rite else None
+        rite_iri = self.queries.rite_iri(rite) if rite else None
         found: list[dict[str, object]] = []
         if not wanted:
             return [], 0

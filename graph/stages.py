@@ -120,9 +120,9 @@ def stage_rows(queries: Any, rite: str | None = None, edition: str | None = None
     UnknownTermError
         ``rite`` names no rite.
     """
-    selection = queries._selection(rite, edition)
+    selection = queries.edition_selection(rite, edition)
     rows = queries.backend.select(
-        queries._prefix_block
+        queries.sparql_prefixes
         + f"""
 SELECT ?stage ?title ?number ?first ?last ?first_sequence ?last_sequence ?first_text ?source ?page ?remark ?edition ?rite
        (COUNT(?member) AS ?steps) WHERE {{
@@ -138,7 +138,7 @@ SELECT ?stage ?title ?number ?first ?last ?first_sequence ?last_sequence ?first_
 ORDER BY ?edition ?number"""
     )
     members = queries.backend.select(
-        queries._prefix_block
+        queries.sparql_prefixes
         + f"""
 SELECT ?stage ?member WHERE {{
   {selection}

@@ -124,7 +124,7 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
     import tempfile
 
     target = Path(folder)
-    if target.exists() and not (target.is_dir() and (target / STORE_MARKER).exists() or _empty_dir(target)):
+    if target.exists() and not (target.is_dir() and (target / STORE_MARKER).exists() or is_empty_dir(target)):
         raise InputError(f"{target}: exists and is not an Oxigraph store; remove it or choose another --out")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     old: Path | None = None
@@ -166,7 +166,9 @@ def fill_store(store: pyoxigraph.Store, folder: str | Path) -> int:
     return count
 
 
-def _empty_dir(path: Path) -> bool:
+def is_empty_dir(path: Path) -> bool:
+    """True if ``path`` is a folder with nothing in it (a build may be written there); False for a
+    file, a missing path or a folder with anything in it."""
     return path.is_dir() and not any(path.iterdir())
 
 

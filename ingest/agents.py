@@ -34,34 +34,27 @@ from yili.ingest.tokens import (
     ZHI,
     Token,
 )
+from yili.ontology.act_classes import act_class
 from yili.ontology.vocabulary import Concept
 
-_OFFICE_ACTS = frozenset({"action-qing", "action-ming"})
-"""Requests and commands, made by whoever holds that office in the rite (小臣请, 公命)."""
+_OFFICE_ACTS = act_class("acts-of-office")
 
-_CUP_PREPARATION = frozenset({"action-xi", "action-zhuo", "action-shi-fill", "action-guan"})
-"""Washing, pouring, filling (and washing the hands for it): never the ruler's (注 君尊不酌)."""
+_CUP_PREPARATION = act_class("acts-preparing-the-cup")
 
 AS_AT_FIRST_SPAN = 40
 """How many steps back an act done "as at first" (如初) to other things may find its first doer: the
 portions of one meal (特牲 佐食舉幹 … 舉骼及獸魚如初 … 舉肩及獸魚如初)."""
 
-_DRINKING = frozenset({"action-zujue", "action-yin", "action-cui"})
-"""Drinking acts: done by whoever holds the cup."""
+_DRINKING = act_class("acts-drinking")
 
-_DRINK_BEGIN = frozenset({"action-yin", "action-cui", "action-ji"})
-"""Acts that begin a drink: 饮, 啐, 祭 (the libation before drinking)."""
+_DRINK_BEGIN = act_class("acts-beginning-a-drink")
 
-_TASTING = frozenset({"action-ji-taste"})
-"""Tasting (嚌) the food offered with the cup: done, as the drinking is, by whoever holds the cup."""
+_TASTING = act_class("acts-tasting-with-the-cup")
 
-_BEFORE_DRINKING = frozenset({"action-zuo-sit", "action-li", "action-ji"})
-"""Kneeling, standing and the libation, on the way to drinking (坐祭立飲)."""
+_BEFORE_DRINKING = act_class("acts-before-drinking")
 
-_NEW_CUP = frozenset({"action-zhuo", "action-zuo", "action-geng"})
-_PLACING = frozenset({"action-dian", "action-she"})
-"""Setting a thing down (奠, 設): after serving a dish, the server's own act."""
-"""Pouring, the return toast, changing the cup: a new cup, whose drinking is a new one."""
+_NEW_CUP = act_class("acts-new-cup")
+_PLACING = act_class("acts-setting-down")
 
 
 AS_AT_FIRST = "did the same act on the same thing at first (如初)"
@@ -121,7 +114,7 @@ class AgentRules(Reader):
             handled = s.object_term is not None and s.object_term.key in things
             if s.action.key == acts[0] and handled:
                 return s.agent
-            if handled and s.action.key == "action-cong" and acts[0] in ("action-xiu", "action-jian"):
+            if handled and s.action.key == "action-cong" and acts[0] in g.SERVING_DISHES:
                 return s.agent  # 羞燔者: who served the roast is who brought it after the cup (以燔從)
         return None
 
@@ -280,7 +273,7 @@ class AgentRules(Reader):
 
     def _changed_cup(self, clause: Clause) -> bool:
         """True if a cup was changed (更爵, 易) in this paragraph just before: the giver pours for himself."""
-        return any(s.block == clause.block and s.action.key in ("action-geng", "action-yi-change") for s in self.steps[-6:])
+        return any(s.block == clause.block and s.action.key in g.CHANGING_THE_CUP for s in self.steps[-6:])
 
     def _rank(self, key: str) -> int:
         c = self.concept(key)
@@ -559,7 +552,7 @@ def returns_last_xian(r: AgentRules, clause: Clause, action: Concept) -> Decisio
     st = r.state
     if action.key != "action-zuo" or st.last_xian is None or not st.last_xian[1]:
         return None
-    changed = any(s.block == clause.block and s.action.key in ("action-geng", "action-yi-change") for s in r.steps[-6:])
+    changed = any(s.block == clause.block and s.action.key in g.CHANGING_THE_CUP for s in r.steps[-6:])
     last = r.steps[-1] if r.steps else None
     giver_goes_on = (
         bool(st.subject)
@@ -568,7 +561,7 @@ def returns_last_xian(r: AgentRules, clause: Clause, action: Concept) -> Decisio
         and last.block == clause.block
         and last.agent[:1] == st.subject[:1]
         # he has taken the cup back, or poured, or filled it (鄉射 主人實爵以酢於西階上)
-        and last.action.key in ("action-zhuo", "action-shou", "action-shi-fill")
+        and last.action.key in g.GETTING_A_FULL_CUP
         and any(s.block == clause.block and s.agent_explicit and s.agent[:1] == st.subject[:1] for s in r.steps[-6:])
     )
     if not ((changed or giver_goes_on) and st.subject):
@@ -789,8 +782,7 @@ def default_fact(r: AgentRules, clause: Clause, action: Concept) -> Decision | N
     return None
 
 
-_OFFICERS_SET_OUT = frozenset({*g.SETTING_OUT, "action-xi-mat"}) - {"action-che"}
-"""Acts of setting out (設, 陳, 布, 饌, 錯, laying a mat 席): the officers' work when no one is named."""
+_OFFICERS_SET_OUT = act_class("acts-set-out-by-officers")
 
 
 @rule(
@@ -831,8 +823,7 @@ def officers_set_out(r: AgentRules, clause: Clause, action: Concept) -> Decision
     return Decision((r.term(r.vocabulary.concepts["role-yousi"]),), "the officers set out")
 
 
-_MEAT_STANDS = frozenset({"object-zu", "object-zhezu", "vessel-zu"})
-"""The meat stand (俎, 折俎), set after the dishes of dried meat and pickles."""
+_MEAT_STANDS = act_class("things-meat-stand")
 
 
 @rule("agent.stand-after-dishes", "鄉射 薦脯醢 … 乃設折俎 (註曰 爼者主人賛者設之): who served the dishes sets the stand")
@@ -864,7 +855,7 @@ def server_sets_down(r: AgentRules, clause: Clause, action: Concept) -> Decision
         bool(st.served_by)
         and bool(r.steps)
         and r.steps[-1].agent[:1] == st.served_by[:1]
-        and r.steps[-1].action.key in ("action-jian", "action-xiu")
+        and r.steps[-1].action.key in g.SERVING_DISHES
         and bool(r.steps[-1].object)
     )
     kneels_to_place = action.key in g.POSTURES and r._lookahead.get(clause.start) in _PLACING

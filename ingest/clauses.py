@@ -813,7 +813,7 @@ def toast_word_as_noun(r: _Rereading, i: int) -> int | None:
         and len(r.out) >= 2
         and _is_act(r.out[-2])
         and r.out[-2].concept is not None
-        and r.out[-2].concept.key in ("action-shou", "action-baishou")
+        and r.out[-2].concept.key in g.RECEIVING
         and nxt is not None
         and (nxt.kind == VESSEL or (nxt.kind == ZHI and after is not None and after.kind == VESSEL))
     )
@@ -1970,6 +1970,11 @@ def _uttered_act(tokens: list[Token], a: int, i: int) -> str:
 def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = None, words: str | None = None) -> list[Clause]:
     """Split the tokens of one classic block into clauses, one per act, tiling the block.
 
+    Three steps, each a function of its own: the re-tagging (:func:`normalise`, the ordered
+    :data:`REREADING_RULES`), the acts and the quoted speech (:func:`_act_heads`, :func:`_quote_heads`:
+    which acts head a clause, the words said inside a speech act's span), and the clause boundaries
+    (:func:`clause_bounds`, the ordered :data:`BOUNDARY_RULES`); :func:`_clause` makes each clause.
+
     Parameters
     ----------
     tokens : list[Token]
@@ -1993,18 +1998,41 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
     --------
     The excerpt's ``主人北面盥坐取觚洗賔少进辞洗`` gives 主人北面盥 | 坐 | 取觚 | 洗 | 賔少进 | 辞洗.
     """
-    tokens, pre_flags = normalise(tokens, vocabulary)
+    tokens, pre_flags = normalise(tokens, vocabulary)  # re-tagging
+    heads, quote_flags = _quote_heads(tokens, _act_heads(tokens, pre_flags, words), words)  # quoted speech
+    if not heads:
+        return []
+    bounds = clause_bounds(tokens, heads, pre_flags)  # clause boundaries (BOUNDARY_RULES)
+    return [
+        _clause(tokens, h, bounds[n], bounds[n + 1], n == 0, block, {**pre_flags.get(h, {}), **quote_flags.get(h, {})})
+        for n, h in enumerate(heads)
+    ]
+
+
+def _act_heads(tokens: list[Token], pre_flags: dict[int, dict[str, object]], words: str | None) -> list[int]:
+    """The indexes of the tokens that head a clause, in order: each act (an ``ACTION`` token, or a
+    speaker's 曰 that is his act, :func:`_said`) and, in narrative (``words`` None), the 曰 of words said
+    after an act with its object or place between (:func:`_words_after_act`; 主人復見之以其摯 | 曰…),
+    which it marks ``words_after_act`` in ``pre_flags`` (updated in place)."""
     heads = [i for i, t in enumerate(tokens) if t.kind == ACTION or _said(tokens, i)]
     if words is None:
         for i in _words_after_act(tokens, heads):
             heads.append(i)
             pre_flags.setdefault(i, {})["words_after_act"] = True
         heads.sort()
-    heads, quote_flags = _quote_heads(tokens, heads, words)
-    # causative motion: 射人升賔 (a motion verb with a person right after it, who is not a subject)
-    clauses: list[Clause] = []
-    if not heads:
-        return clauses
+    return heads
+
+
+def clause_bounds(tokens: list[Token], heads: list[int], pre_flags: dict[int, dict[str, object]]) -> list[int]:
+    """Where each clause of ``tokens`` begins, and the end: ``len(heads) + 1`` token indexes, the
+    first 0 and the last ``len(tokens)``; clause ``n`` is ``tokens[bounds[n]:bounds[n + 1]]``, headed
+    by ``heads[n]`` (non-empty, ascending).
+
+    Between two heads the cut is where :data:`BOUNDARY_RULES` put it (:func:`_split_after`), or
+    earlier where a thing before the second act is its subject (:func:`_thing_subject`: 燔從); before
+    words said after an act (``words_after_act`` in ``pre_flags``) it is right before the 曰, or before
+    the 則 (or adverb, condition, negation) that opens the saying: 以其摯 | 曰…, 則曰.
+    """
     bounds = [0]
     for h1, h2 in zip(heads, heads[1:], strict=False):
         if pre_flags.get(h2, {}).get("words_after_act"):
@@ -2015,28 +2043,31 @@ def segment(tokens: list[Token], block: int, vocabulary: Vocabulary | None = Non
             continue
         bounds.append(min(_split_after(tokens, h1, h2), _thing_subject(tokens, h1, h2)))
     bounds.append(len(tokens))
-    for n, h in enumerate(heads):
-        a, b = bounds[n], bounds[n + 1]
-        section = False
-        while a < h and tokens[a].kind == MARK:
-            a += 1
-            section = True
-        part = [t for t in tokens[a:b] if t.kind != MARK]
-        if n > 0 and tokens[a - 1].kind == MARK:
-            section = True
-        head = h - a - sum(1 for t in tokens[a:h] if t.kind == MARK)
-        flags: dict[str, object] = {}
-        flags.update(pre_flags.get(h, {}))
-        flags.update(quote_flags.get(h, {}))
-        if section:
-            flags["section_start"] = True
-        verb = part[head]
-        if (
-            verb.concept is not None
-            and verb.concept.key in g.CAUSATIVE_MOTION
-            and head + 1 < len(part)
-            and part[head + 1].kind == ROLE
-        ):
-            flags["causative"] = True
-        clauses.append(Clause(part, head, block, flags))
-    return clauses
+    return bounds
+
+
+def _clause(tokens: list[Token], h: int, a: int, b: int, first: bool, block: int, flags: dict[str, object]) -> Clause:
+    """The clause of ``tokens[a:b]`` headed by ``tokens[h]``, without its section marks (○): a mark
+    before the head, or right before the clause (not the block's first), sets ``section_start``;
+    a motion verb with a person right after it is ``causative`` (射人升賔: the usher has the guest
+    come up).  ``flags`` (the re-tagging's and the quoted speech's of the head) are copied."""
+    section = False
+    while a < h and tokens[a].kind == MARK:
+        a += 1
+        section = True
+    part = [t for t in tokens[a:b] if t.kind != MARK]
+    if not first and tokens[a - 1].kind == MARK:
+        section = True
+    head = h - a - sum(1 for t in tokens[a:h] if t.kind == MARK)
+    flags = dict(flags)
+    if section:
+        flags["section_start"] = True
+    verb = part[head]
+    if (
+        verb.concept is not None
+        and verb.concept.key in g.CAUSATIVE_MOTION
+        and head + 1 < len(part)
+        and part[head + 1].kind == ROLE
+    ):
+        flags["causative"] = True
+    return Clause(part, head, block, flags)

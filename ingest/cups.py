@@ -26,51 +26,26 @@ from yili.ingest.tokens import (
     YU,
     Token,
 )
+from yili.ontology.act_classes import act_class
 from yili.ontology.vocabulary import Concept
 
-_HANDING = frozenset({"action-xian", "action-zuo", "action-shou-hand", "action-ci"})
-_PLEDGES = ("action-chou", "action-lvchou", "action-ying")
-"""Acts that put the cup in the receiver's hands.  A pledge (酬, 旅酬) and a raising of the cup (媵) do
-not: their giver drinks first, and the receiver takes the cup up only after (鄉飲酒 主人實觶酬賔 … 賔西階上
-答拜 | 坐祭遂飲卒觶: the 主人 drinks; 註 酬勸酒也 酬之言周 忠信爲周)."""
+_HANDING = act_class("acts-handing-the-cup")
+_PLEDGES = act_class("acts-pledge")
 
-_CUP_CONTENTS = frozenset({"object-jiu", "object-zhi-fine"})
-"""Objects that are what is in the cup (祭酒, 啐酒, 告旨): the cup is still involved."""
+_CUP_CONTENTS = act_class("things-in-the-cup")
 
-CUP_OBJECT_ACTS = frozenset(
-    {
-        "action-dian",
-        "action-xi",
-        "action-shi-fill",
-        "action-zhi",
-        "action-shou",
-        "action-shou-hand",
-        "action-qu",
-        "action-ju",
-        "action-geng",
-        "action-yi-change",
-    }
-)
-"""Acts whose elided object is the cup (奠, 洗, 实, 执, 受, 授, 取, 举, 更, 易).  A bow of receiving
-or sending off (拜受, 拜送) has the cup for its object only when it writes it (拜受爵, 拜送爵): 特牲
-主人拜受角 … 尸拜送, the bow is to the person, its cup the one of the block (its vessel)."""
+CUP_OBJECT_ACTS = act_class("acts-on-an-unwritten-cup")
 
-_DRINK_CUP_ACTS = frozenset({"action-zujue", "action-cui", "action-yin", "action-zhuo", "action-shi-fill", "action-xi"})
-"""Acts that can only be done to the cup (卒爵, 啐, 飲, 酌, 實, 洗), whatever else is in hand."""
+_DRINK_CUP_ACTS = act_class("acts-only-on-the-cup")
 
 BLOCK_LOOKBACK = 200
 """How many earlier steps of a block the cup rules look back over (a paragraph of the 儀禮 has a few
 dozen; a text of one endless paragraph must not make each step cost as much as all before it)."""
 
-THING_ACTS = frozenset(
-    {"action-jue", "action-ji", "action-ji-taste", "action-jia", "action-dian", "action-zhen", "action-ru-dip"}
-)
-"""Acts on the thing in hand (取肺 … 絶 祭 哜之 加于俎: the lung; 右取肝 㨎于鹽 振 祭: the liver dipped
-in salt and shaken, 特牲)."""
+THING_ACTS = act_class("acts-on-the-thing-in-hand")
 
 
-_POURING = frozenset({"action-zhuo", "action-shi-fill"})
-"""Pouring and filling a cup (酌, 實): the wine is the one written with it, else unsaid."""
+_POURING = act_class("acts-pouring")
 
 
 VESSEL_WRITTEN = decision("vessel.written", "鄉飲酒 主人坐取爵: the cup written", "The cup written in the clause.")
@@ -176,7 +151,7 @@ class CupRules(Reader):
             sent = st.holder[recipient[0].key]
             q.vessel = sent if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
             q.vrule = VESSEL_SENT if q.vessel is sent else VESSEL_WRITTEN
-        elif action.key in ("action-shou", "action-baishou") and recipient and recipient[0].key in st.holder:
+        elif action.key in g.RECEIVING and recipient and recipient[0].key in st.holder:
             given = st.holder.pop(recipient[0].key)
             q.vessel = given if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
             q.vrule = VESSEL_RECEIVED if q.vessel is given else VESSEL_WRITTEN
@@ -194,7 +169,7 @@ class CupRules(Reader):
                 held is not None
                 and held.key != t.concept.key
                 and t.concept.key in self.vocabulary.broader_closure(held.key)
-                and action.key not in ("action-geng", "action-yi-change")
+                and action.key not in g.CHANGING_THE_CUP
                 and not taken_from
             ):
                 q.vessel, q.vrule = held, VESSEL_GENERIC_NAME
@@ -261,7 +236,7 @@ class CupRules(Reader):
             if q.wine is not None:
                 st.wine_in[recipient[0].key] = q.wine
         if (
-            action.key in ("action-shou", "action-baishou")
+            action.key in g.RECEIVING
             and recipient
             and recipient[0].key in st.holder
             and not q.written
@@ -281,7 +256,7 @@ class CupRules(Reader):
         if action.key == "action-dian" and "篚" in loc:
             st.holder.pop(who, None)
             st.wine_in.pop(who, None)
-        if action.key in ("action-geng", "action-yi-change"):
+        if action.key in g.CHANGING_THE_CUP:
             st.wine_in.pop(who, None)
 
     def _brought_dish(self, who: str, block: int) -> bool:
@@ -291,7 +266,7 @@ class CupRules(Reader):
             if s.block != block:
                 return False
             if s.agent and s.agent[0].key == who and s.action.key not in g.POSTURES:
-                return s.action.key in ("action-jian", "action-xiu") and bool(s.object)
+                return s.action.key in g.SERVING_DISHES and bool(s.object)
         return False
 
     def _pledged_cup(self, who: str, block: int) -> Term | None:
@@ -299,7 +274,7 @@ class CupRules(Reader):
         when its giver still has it: ``who`` pledges on with it, and it passes to him (燕禮 公又行一爵 唯公所酬
         | 以旅于西階上: the 賔 passes on the 公's cup).  None otherwise."""
         st = self.state
-        pledges = [s for key in _PLEDGES for s in st.by_action.get(key, ())[-1:]]
+        pledges = [s for key in sorted(_PLEDGES) for s in st.by_action.get(key, ())[-1:]]
         last = max(pledges, key=lambda s: s.sequence, default=None)
         if last is None or last.block < block - 3 or not last.agent or all(r.key != who for r in last.recipient):
             return None

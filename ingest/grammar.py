@@ -7,10 +7,16 @@ that turn a place into a position (西阶 + 上 = 西阶上).  Each entry cites 
 
 Every word set holds its words in all their spellings (:func:`~yili.ontology.vocabulary.spelled`,
 from the variant characters of ``ontology/variants.tsv``): 如初 is also 如𥘉, 於 also 于, 凡 also 凢.
+
+The classes of acts the rules read (:data:`MOTION_VERBS`, :data:`POSTURES`, :data:`SETTING_OUT` …) are
+data, not Python: each is a class of ``ontology/act_classes.ttl``, named here by its key
+(:func:`~yili.ontology.act_classes.act_class`), with its English name, its definition and the text it
+rests on there.
 """
 
 from __future__ import annotations
 
+from yili.ontology.act_classes import act_class
 from yili.ontology.variants import spelled, spelled_keys
 
 ADVERBS: frozenset[str] = spelled(
@@ -119,21 +125,14 @@ COMPARISON_ENDS: frozenset[str] = spelled({"初", "礼", "禮", "仪", "儀", "�
 NOMINAL_HEADS: frozenset[str] = spelled({"日", "時", "时", "事"})
 """Nouns that make act + 之 + noun a noun phrase: 冠之日 (the day of the capping), 祭之日."""
 
-MUTUAL_ACTS: frozenset[str] = frozenset({"action-rang"})
-"""Acts done by both parties to each other: 三讓 (host and guest defer to each other, 士冠 至於階三讓)."""
+MUTUAL_ACTS: frozenset[str] = act_class("acts-mutual")
 
 COUNTED_SALUTES: frozenset[str] = spelled({"三", "壹", "一", "毎", "每"})
 """A numbered salute (三揖, 壹揖, 每曲揖) is the mutual salute of host and guest (疏 主人在南賔在北俱東向是一曲故揖)."""
 
-MOVES_AFTER_SALUTE: frozenset[str] = frozenset(
-    {"action-jiuxi", "action-zuo-sit", "action-shi-go", "action-chu", "action-ru", "action-li", "action-jin"}
-)
-"""Moves a junior makes when saluted (揖) by a senior: he takes his mat, sits, goes, enters, stands."""
+MOVES_AFTER_SALUTE: frozenset[str] = act_class("acts-moves-after-salute")
 
-CUP_HANDLING: frozenset[str] = frozenset(
-    {"action-xi", "action-qu", "action-dian", "action-zhi", "action-ju", "action-shou", "action-shou-hand", "action-zujue"}
-)
-"""Acts done to a cup itself (洗, 取, 奠, 執, 舉, 受, 授, 卒): a form that is a cup and a wine (散) after them is the cup."""
+CUP_HANDLING: frozenset[str] = act_class("acts-on-a-cup")
 
 MU: frozenset[str] = frozenset({"母"})
 """母, written for 毋 "do not" where no person can stand (士相見 母上於面: 儀禮 毋上於面)."""
@@ -141,38 +140,22 @@ MU: frozenset[str] = frozenset({"母"})
 UP_DOWN: frozenset[str] = frozenset({"上", "下"})
 """上 and 下 as motions "go above / below" (毋上於面 毋下於帶)."""
 
-FILLING: frozenset[str] = frozenset({"action-shi-fill", "action-zhuo"})
-"""Filling and pouring a cup (實, 酌): 以 + a wine after them says what it is filled with (實觶以醴)."""
+FILLING: frozenset[str] = act_class("acts-pouring")
 
-SETTING_OUT: frozenset[str] = frozenset(
-    {"action-she", "action-chen", "action-bu-spread", "action-zhuan", "action-che", "action-cuo"}
-)
-"""設, 陳, 布, 饌, 徹, 錯: what follows is the thing set out or cleared (設洗: the basin; 陳服: the garments;
-徹薦: the dishes served; 錯篚: the basket set in place), not an act or a place."""
+SETTING_OUT: frozenset[str] = act_class("acts-setting-out")
 
-THING_AS_SUBJECT: frozenset[str] = frozenset({"action-cong", "action-ru"})
-"""從 and 入 take the thing carried as their subject: 燔從 (the roast follows, brought by its server),
-肝從, 俎入 (特牲): the noun before them opens their clause."""
+THING_AS_SUBJECT: frozenset[str] = act_class("acts-thing-as-subject")
 
 PLACEHOLDERS: frozenset[str] = spelled({"某"})
 """某 "so-and-so": a name left blank in the words spoken (公曰命某為賔 注曰某大夫也), never a role of the rite."""
 
-DONE_TO_THE_PERSON: frozenset[str] = frozenset(
-    {"action-zhi-comb", "action-guan-cap", "action-zhu-bless", "action-zheng", "action-jia"}
-)
-"""Acts done to the person being served, who may have been named paragraphs before: 櫛 (comb), 冠
-(cap), 祝 (bless), 正 (straighten the cap-band), 加 (put on): 士冠 乃祝 … 乃冠 (the capped son)."""
+DONE_TO_THE_PERSON: frozenset[str] = act_class("acts-done-to-the-person")
 
-EATING: frozenset[str] = frozenset({"action-shi-eat", "action-fan-eat", "action-ji-taste"})
-"""Eating (食, 飯, 嚌): the one who eats is the one the dishes set out and served are for."""
+EATING: frozenset[str] = act_class("acts-eating")
 
-SERVED_TO_EATERS: frozenset[str] = frozenset({"action-xiu"})
-"""羞 (to serve delicacies) goes to whom the text names (羞庶羞于尸侑主人主婦), to the one just toasted,
-or to the one eating; never to whoever was named last (燕禮 笙入 … 羞庶羞: not to the pipers)."""
+SERVED_TO_EATERS: frozenset[str] = act_class("acts-served-to-eaters")
 
-TAKING_A_SEAT: frozenset[str] = frozenset({"action-zuo-sit", "action-jiuxi"})
-"""Sitting down, taking the mat (坐, 即筵): the one who does it is the one served next (士冠 冠者即筵坐
-櫛設笄: the capped son is combed)."""
+TAKING_A_SEAT: frozenset[str] = act_class("acts-taking-a-seat")
 
 APPENDIX_MARK = "記"
 """A classic paragraph opening with 記 begins the chapter's 記 (記冠義, 記鄉朝服而謀賔介): the appendix of
@@ -199,11 +182,9 @@ TRADITION: frozenset[str] = spelled({"傳", "𫝊", "传"})
 WINE_WORDS: frozenset[str] = spelled({"酒"})
 """酒 after a toast word makes it a noun phrase: 兩壺獻酒 (the wine for the presentations)."""
 
-GIFT_WORDS: frozenset[str] = frozenset({"action-ci"})
-"""賜 after a bow (拜賜) is the gift bowed for."""
+GIFT_WORDS: frozenset[str] = act_class("acts-gift")
 
-BOWS_FOR_A_GIFT: frozenset[str] = frozenset({"action-bai", "action-zaibai", "action-zaibaiqishou"})
-"""拜賜: the bow for a gift or favour received; 賜 after it is the gift, not a toast."""
+BOWS_FOR_A_GIFT: frozenset[str] = act_class("acts-bowing-to-a-person")
 
 DONE_MARK: frozenset[str] = spelled({"畢"})
 """Act + 畢: "the act is over" (獻畢, 士虞 註 卒哭之祭既三獻也), a restatement, no new toast."""
@@ -227,18 +208,12 @@ POSITION_WORDS: frozenset[str] = spelled({"在"})
 BEING_AT: frozenset[str] = spelled({"有", "在"})
 """有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""
 
-HOLDING_OUT: frozenset[str] = frozenset(
-    {"action-zhi", "action-qu", "action-ju", "action-cong", "action-xiu", "action-zan-assist"}
-)
-"""Taking up, holding, lifting, bringing a dish (執, 取, 舉, 從, 羞), or passing one on in assisting (賛 + a
-thing): the next one who receives (受) a thing takes it from this person (宗婦執兩籩 … 主婦受; 特牲 宗婦賛豆如初 |
-主婦受, 祝賛籩祭 | 尸受)."""
+HOLDING_OUT: frozenset[str] = act_class("acts-holding-out")
 
 SLIGHTLY: frozenset[str] = spelled({"少"})
 """少 "a little": 少退, 少進 (a little back, a little forward)."""
 
-STEPPING: frozenset[str] = frozenset({"action-tui", "action-jin"})
-"""Stepping back or forward (退, 進): after a place, 少退 is where one stands (在其南少退)."""
+STEPPING: frozenset[str] = act_class("acts-stepping")
 
 BEFORE_THE_DATE: frozenset[str] = spelled({"前"})
 DATE: frozenset[str] = spelled({"期"})
@@ -295,11 +270,9 @@ AFTER_DONE: frozenset[str] = spelled({"既", "旣"})
 """既 + act: "when the act is done", a temporal clause that restates an act already told (既獻, 既旅):
 no new toast."""
 
-POSTURES: frozenset[str] = frozenset({"action-zuo-sit", "action-xing", "action-li"})
-"""坐, 興, 立: postures, which take no object (坐 | 席於…: the mat is laid by the next act)."""
+POSTURES: frozenset[str] = act_class("acts-posture")
 
-POSITION_VERBS: frozenset[str] = frozenset({"action-zai-at"})
-"""Verbs of being placed, whose direction word after them is where: 主人在右 (特牲), 卦者在左 (士冠)."""
+POSITION_VERBS: frozenset[str] = act_class("acts-being-at")
 
 EXTENTS: frozenset[str] = spelled({"南北", "北南", "東西", "西東", "东西", "西东"})
 """Two opposite directions together are an extent ("from north to south": 南北以堂深), not a side."""
@@ -312,8 +285,7 @@ HANDS: frozenset[str] = spelled({"手"})
 BOTH: frozenset[str] = spelled({"二", "兩"})
 """二手 / 兩手: with both hands (有司徹 二手横執几)."""
 
-HANDLING_A_PORTION: frozenset[str] = frozenset({"action-zan-assist", "action-shou-hand", "action-qu", "action-shou"})
-"""Acts that pass a portion from hand to hand: 賛, 授, 取, 受 (特牲 祝賛籩祭, 佐食取黍稷肺祭授尸)."""
+HANDLING_A_PORTION: frozenset[str] = act_class("acts-handling-a-portion")
 
 COUNTS: frozenset[str] = spelled({"兩", "二", "三", "四", "五", "六", "七", "八", "九", "十"})
 """Numbers that count the thing written right after them (兩籩, 四豆, 三个); 一 ("one", "the same") is not kept."""
@@ -352,22 +324,13 @@ DIRECTIONS: frozenset[str] = spelled("东西南北東上下前后後左右内內
 SIDE_OF_PERSON: frozenset[str] = spelled({"右", "左"})
 """A person followed by 右/左 is a position: 賔右 (on the guest's right), 賔左."""
 
-MOTION_VERBS: frozenset[str] = frozenset(
-    {"action-sheng", "action-jiang", "action-ru", "action-chu", "action-jin", "action-shi-go", "action-fu-goback"}
-)
-"""Verbs of motion whose directly following place is the goal: 降阼阶下, 升席, 降筵西, 適房 (士冠: goes to
-the room), 復阼階 (鄉射: goes back to the east steps)."""
+MOTION_VERBS: frozenset[str] = act_class("acts-motion")
 
-CAUSATIVE_MOTION: frozenset[str] = frozenset({"action-sheng"})
-"""A motion verb followed directly by a person is causative: 射人升賔 = the usher has the guest come up
-(大射礼 摈者以命升賔): the act is a command (命) whose object is the motion."""
+CAUSATIVE_MOTION: frozenset[str] = act_class("acts-causative-motion")
 
-VERBAL_OBJECT_HEADS: frozenset[str] = frozenset({"action-ci-decline"})
-"""辞 takes an act as object: 辞降 (decline the other's coming down), 辞洗, 辞拜."""
+VERBAL_OBJECT_HEADS: frozenset[str] = act_class("acts-taking-an-act")
 
-ANY_ACT_OBJECT_HEADS: frozenset[str] = frozenset({"action-qing", "action-ming", "action-xiang-help"})
-"""请 / 命 take any act as object when no person stands between: 请彻俎, 请羞, 请立司正 (the
-request); 君命皆致 (the ruler commands that both deliver); 相 takes the act helped: 使人相祭."""
+ANY_ACT_OBJECT_HEADS: frozenset[str] = act_class("acts-taking-any-act")
 
 NOMINAL_ACT_OBJECTS: dict[str, frozenset[str]] = {
     "action-shou": frozenset({"action-lvchou", "action-chou", "action-ming"}),
@@ -412,8 +375,7 @@ def is_number(ch: str) -> bool:
     return ch in "一二三四五六七八九十两兩"
 
 
-VERBAL_OBJECTS: frozenset[str] = frozenset({"action-jiang", "action-xi", "action-bai", "action-zaibai", "action-che"})
-"""The acts that 辞 takes as its object: 辞降, 辞洗, 辞拜."""
+VERBAL_OBJECTS: frozenset[str] = act_class("acts-declined")
 
 PERSON_WORD: frozenset[str] = spelled({"人"})
 """Numeral + 人 refers to persons of the group last named: 一人拜受爵 (the leader of the 工)."""
@@ -454,3 +416,9 @@ NOUN_AFTER: dict[str, frozenset[str]] = {
     "action-ting": frozenset({"action-gu-bless"}),
 }
 """An act word read as a noun after certain verbs, the thing the verb takes."""
+
+RECEIVING: frozenset[str] = act_class("acts-receiving")
+CHANGING_THE_CUP: frozenset[str] = act_class("acts-changing-the-cup")
+SERVING_DISHES: frozenset[str] = act_class("acts-serving-dishes")
+GETTING_A_FULL_CUP: frozenset[str] = act_class("acts-getting-a-full-cup")
+SETTING_DOWN: frozenset[str] = act_class("acts-setting-down")

@@ -22,6 +22,7 @@ from yili.ingest.tokens import (
     ZHI,
     Token,
 )
+from yili.ontology.act_classes import act_class
 from yili.ontology.vocabulary import Concept
 
 _ANSWERS = {
@@ -33,27 +34,9 @@ _ANSWERS = {
 }
 """What each answering act answers: a bow, a refusal, a command, a request."""
 
-_PERSON_AS_RECIPIENT = frozenset(
-    {
-        "action-xian",
-        "action-zuo",
-        "action-chou",
-        "action-ying",
-        "action-lvchou",
-        "action-ci",
-        "action-yi",
-        "action-na",
-        "action-jian",
-        "action-shou-hand",
-        "action-xi-mat",
-        "action-ming",
-        "action-zuo-appoint",
-    }
-)
-"""Acts whose written person is the recipient (献賔, 揖卿大夫, 纳賔, 命賔, 作下大夫二人)."""
+_PERSON_AS_RECIPIENT = act_class("acts-to-the-person-written")
 
-_BOWS = frozenset({"action-bai", "action-zaibai", "action-zaibaiqishou"})
-"""Bows whose written person is the one bowed to (拜侑, 再拜賔, 三拜衆賔)."""
+_BOWS = act_class("acts-bowing-to-a-person")
 
 # -- recipients decided in the resolver after RECIPIENT_RULES (overriding their answer) --
 RECIPIENT_NAMED_BEFORE = decision(
@@ -247,7 +230,7 @@ class RecipientRules(Reader):
                 return s.agent[:1]
             poured = (
                 k > 0
-                and recent[k - 1].action.key in ("action-zhuo", "action-shi-fill")
+                and recent[k - 1].action.key in g.FILLING
                 and recent[k - 1].agent[:1] == s.agent[:1]
             )
             if s.action.key == "action-shou-hand" and poured and s.recipient and all(r.key != agent[0].key for r in s.recipient):
@@ -261,7 +244,7 @@ class RecipientRules(Reader):
                 # 祝酌授尸 尸以醋主人 主人拜受角: from the one who gives him the cup, not its pourer
                 return s.agent[:1]
             if (
-                s.action.key in ("action-zhuo", "action-shi-fill", "action-shou")
+                s.action.key in g.GETTING_A_FULL_CUP
                 and s.agent
                 and s.agent[0].key != agent[0].key
                 and (s.action.key != "action-shou" or not cup or s.vessel is not None or s.wine is not None)
@@ -552,7 +535,7 @@ def invited(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     return None
 
 
-_RECEIVING = ("action-shou", "action-baishou")
+_RECEIVING = g.RECEIVING
 
 
 @rule(

@@ -119,6 +119,7 @@ from yili.ingest.tokens import (
     ZI,
     Token,
 )
+from yili.ontology.act_classes import act_class
 from yili.ontology.rites import NEUTRAL, RiteProfile
 from yili.ontology.vocabulary import Concept, Vocabulary
 
@@ -358,6 +359,34 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         st = self.state
         prefix = clause.prefix
         # agent --------------------------------------------------------------------------------
+        subject_tokens = self._subject_tokens(clause, cx)
+        self._mention_persons_named(clause)
+        cx.subject = self._role_terms(subject_tokens)
+        st.written.update(t.key for t in cx.subject if t.key)
+        cx.agent_explicit = bool(cx.subject) and all(t.concept is not None for t in subject_tokens)
+        addressed = cx.action.flag("recipientRule") == "other-party" or bool(cx.action.flag("speech"))
+        someone = bool(st.subject) or self.profile.general_subject is not None
+        lead = next((t for t in prefix if t.kind != ADV and t.text not in g.GENERAL_RULE), None)  # (凡與大人言)
+        if cx.subject and lead is not None and lead.text in g.WITH and someone and addressed:
+            # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to; so the
+            # one spoken with (士相見 與君言, 凡與大人言: the 士 speaks to the ruler, to a man of rank)
+            cx.with_whom = list(cx.subject)
+            cx.subject, cx.agent_explicit = (), False
+        else:
+            cx.with_whom = []
+        cx.led_by = ()
+        cx.decided = {"action": cx.action_rule}
+        if cx.subject:
+            cx.decided["agent"] = AGENT_WRITTEN
+        self._join_or_lead(clause, cx)
+
+    def _subject_tokens(self, clause: Clause, cx: ClauseReading) -> list[Token]:
+        """The tokens of the persons written as the clause's subject, in text order, and ``cx.apart``
+        (set here): persons of the prefix written apart from the subject (賔如主人服 | 贊者𤣥端從之).  Not a
+        person who owns the thing after 之 (士喪 婦人之帶…), nor one after 若 X 若 Y, 唯 X 所, 有 or 先
+        (:data:`~yili.ingest.grammar.NOT_SUBJECT_BEFORE`); after 則, the person after it (若孤子則父兄戒);
+        a topic no pronoun takes up again is the subject (大夫則辭)."""
+        prefix = clause.prefix
         n_if = sum(1 for t in clause.tokens if t.text == "若")
 
         def not_subject(k: int) -> bool:
@@ -396,6 +425,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # 大夫則辭, 執玉者則唯舒武: "as for the 大夫, he declines" — a topic no pronoun takes up
             # again (其笙則獻諸西階上: 諸 is the 笙, presented to; 大師則為之洗: washed for) is the subject
             subject_tokens = list(cx.topic)
+        return subject_tokens
+
+    def _mention_persons_named(self, clause: Clause) -> None:
+        """Mention (:meth:`_mention`) the persons the clause names but who do not act: after 有 "there
+        is" (若有諸公), and inside a place phrase (就旅食之尊而献之: 之 = the 旅食)."""
+        prefix = clause.prefix
         for k, t in enumerate(prefix):
             if t.kind == ROLE and k > 0 and g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) == "existential":
                 self._mention(self._role_terms([t]))
@@ -403,23 +438,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # a person inside a place phrase is named (就旅食之尊而献之: 之 = the 旅食)
             if t.kind == PLACE:
                 self._mention(tuple(self.term(c) for c in t.readings if c.kind == "role"))
-        cx.subject = self._role_terms(subject_tokens)
-        st.written.update(t.key for t in cx.subject if t.key)
-        cx.agent_explicit = bool(cx.subject) and all(t.concept is not None for t in subject_tokens)
-        addressed = cx.action.flag("recipientRule") == "other-party" or bool(cx.action.flag("speech"))
-        someone = bool(st.subject) or self.profile.general_subject is not None
-        lead = next((t for t in prefix if t.kind != ADV and t.text not in g.GENERAL_RULE), None)  # (凡與大人言)
-        if cx.subject and lead is not None and lead.text in g.WITH and someone and addressed:
-            # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to; so the
-            # one spoken with (士相見 與君言, 凡與大人言: the 士 speaks to the ruler, to a man of rank)
-            cx.with_whom = list(cx.subject)
-            cx.subject, cx.agent_explicit = (), False
-        else:
-            cx.with_whom = []
-        cx.led_by = ()
-        cx.decided = {"action": cx.action_rule}
-        if cx.subject:
-            cx.decided["agent"] = AGENT_WRITTEN
+
+    def _join_or_lead(self, clause: Clause, cx: ClauseReading) -> None:
+        """The written subject joined to, or led by, the one acting before (sets ``cx.subject``,
+        ``cx.agent_explicit``, ``cx.led_by`` and ``cx.decided["agent"]``): 及 + persons adds them to him
+        (賔反入 及卿大夫皆説屦); 以 + a person before a motion, he goes with them (以大夫升, 註 以猶與也);
+        X 以 Y + a motion, X leads Y (主人以賔升)."""
+        st = self.state
+        prefix = clause.prefix
         if cx.subject and prefix and prefix[0].kind == CONJ and st.subject:
             # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
             cx.subject = tuple(dict.fromkeys(st.subject + cx.subject))
@@ -696,7 +722,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
     def _override_recipient(self, clause: Clause, cx: ClauseReading) -> None:
         """The readings after RECIPIENT_RULES: the one named apart, the words' hearer, a mutual act, the one sent, a pivot."""
         st = self.state
-        if cx.action.key in ("action-shou", "action-baishou") and cx.apart and not cx.objects_persons and not cx.pp_persons:
+        if cx.action.key in g.RECEIVING and cx.apart and not cx.objects_persons and not cx.pp_persons:
             # 長兄弟西階前北面 衆賓長自左受旅: the one named first, standing there, is whom he receives from
             cx.recipient, cx.recipient_alt, cx.recipient_why = (
                 self._role_terms(cx.apart[:1]),
@@ -943,7 +969,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             if cx.object_text is None and cx.action.key == "action-ci-decline" and cx.recipient:
                 cx.object_text = self._declined_act(cx.recipient)
                 cx.decided["object"] = OBJECT_DECLINED_ACT
-            if cx.object_text is None and cx.vessel is None and cx.action.key in ("action-dian", "action-she") and cx.agent:
+            if cx.object_text is None and cx.vessel is None and cx.action.key in g.SETTING_DOWN and cx.agent:
                 brought = next(
                     (
                         x
@@ -952,7 +978,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     ),
                     None,
                 )
-                if brought is not None and brought.action.key in ("action-jian", "action-xiu") and brought.object:
+                if brought is not None and brought.action.key in g.SERVING_DISHES and brought.object:
                     # 有司徹 婦贊者薦韭菹醢 坐 奠于筵前: what he sets down is the dish he brought
                     cx.object_term, cx.object_text = brought.object_term, brought.object
                     cx.decided["object"] = OBJECT_DISH_BROUGHT
@@ -1436,14 +1462,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 _EITHER_KINDS = frozenset({ROLE, OTHER, OBJECT, VESSEL, NUM})
 """Words that 若 X 若 Y chooses between (persons, things, numbers): "either … or", not "if"."""
 
-_DONE_TO_THAT = frozenset({"action-zhi", "action-chang", "action-fu-cover", "action-fan-return", "action-huai", "action-jia"})
-"""Acts whose 之 is the thing just named, not a person (左執之, 嘗之, 覆之, 反之, 詩懐之, 加之)."""
+_DONE_TO_THAT = act_class("acts-done-to-that")
 
-_POURING_ACTS = frozenset({"action-zhuo", "action-shi-fill"})
-"""Pouring and filling (酌, 實): the wine written with them is the cup's wine, not their object."""
+_POURING_ACTS = act_class("acts-pouring")
 
-_TASTING_ACTS = frozenset({"action-chang", "action-ji-taste"})
-"""Tasting (嘗, 嚌): a wine written with them is what is tasted (士虞 尸嘗醴)."""
+_TASTING_ACTS = act_class("acts-tasting")
 
 _NOT_READ = str.maketrans("", "", "○\u3000")
 """Print layout a token may still hold, taken out of a step's ``text``: the ``○`` section mark and
@@ -1453,25 +1476,17 @@ GENERAL_NOTE = "mode: a general rule (凡: whenever), not one act of the sequenc
 POSITION = g.POSITION_VERBS
 """Verbs of being at a place (在): a bare direction after one is where (卦者在左)."""
 
-_TAKING = frozenset({"action-qu", "action-ju", "action-shou", "action-tuan"})
-"""Acts that take a thing into the hand: 取肺, 舉肺脊, 受肺; 摶黍 (特牲 佐食摶黍授祝: the ball of millet
-rolled).  Not 執: one holds a stand or a jade while other things are passed and offered (有司徹
-司士執俎, 聘禮 執圭)."""
+_TAKING = act_class("acts-taking-up")
 
 HAND_SPAN = 12
 """How many steps a thing taken up stays in hand to be passed on (受 from him) or shown: a paragraph's
 worth of acts; a hand-off is written within a few (佐食摶黍 授祝 祝授尸 尸受)."""
 
-_HELD_UP = frozenset({"action-zhi", "action-shi-show", "action-shi-look"})
-"""Acts whose unwritten object is the thing in the agent's hand: 執, 示 (shown), 眡 (looked at): 士冠
-書卦 執 以示主人 主人受 眡 反之, all the 卦 written down."""
+_HELD_UP = act_class("acts-showing")
 
-_PASSING = frozenset({"action-shou", "action-shou-hand"})
-"""Acts that pass a thing from hand to hand: 受 (from the one who last took a thing up) and 授 (the
-thing in one's own hand)."""
+_PASSING = act_class("acts-passing")
 
-_SERVING = frozenset({"action-shou-hand", "action-jian", "action-she", "action-zan-assist"})
-"""An attendant's service to a person: 授 (赞授), 荐, 设, 賛 (特牲 宗人賛: the 主人 goes on with the libation)."""
+_SERVING = act_class("acts-serving-a-person")
 
 
 def _place_label(text: str) -> str:

@@ -66,11 +66,11 @@ from functools import cache
 from yili.ingest.ground import Spot, resolve
 from yili.ingest.reading import looks_traditional
 from yili.ingest.steps import Step
+from yili.ontology.act_classes import act_class
 from yili.ontology.ground import Ground, load_ground
 
 WRITTEN, INFERRED = "written", "inferred"
-_MAT_ACTIONS = ("action-bu-spread", "action-she", "action-xi-mat")
-"""Acts that lay a mat when their object is a mat (布席于門中, 設席, 筵于戶西)."""
+_MAT_ACTIONS = act_class("acts-laying-a-mat")
 _MATS = ("席", "筵")
 _OWN_PLACE = ("其位", "位")
 _FIRST_PLACE = "初位"

@@ -15,6 +15,7 @@ from yili.ingest.modes import MODE_GENERAL
 from yili.ingest.resolver import StepResolver
 from yili.ingest.rules import decision, inferred, redecide
 from yili.ingest.steps import Step, Term
+from yili.ontology.act_classes import act_class
 
 TOAST_ROOT = "action-toast"
 
@@ -322,7 +323,7 @@ def next_receiver(step: Step, upcoming: list[Step]) -> tuple[Term, ...]:
     for s in upcoming:
         if s.block > step.block + 3:
             break
-        if s.action.key in ("action-shou", "action-baishou") and s.agent and s.agent[0].key not in giver_keys:
+        if s.action.key in g.RECEIVING and s.agent and s.agent[0].key not in giver_keys:
             return s.agent
     for s in upcoming:
         if s.block > step.block + 3:
@@ -332,8 +333,7 @@ def next_receiver(step: Step, upcoming: list[Step]) -> tuple[Term, ...]:
     return ()
 
 
-_FILLING = frozenset({"action-zhuo", "action-shi-fill"})
-"""Acts that fill a cup: 酌, 實."""
+_FILLING = act_class("acts-pouring")
 
 
 def _no_written_receiver(step: Step) -> bool:
@@ -425,7 +425,7 @@ def group_summary_toast(resolver: StepResolver, step: Step, last: Toast | None) 
     A 受 of a cup by a group written with 众 (众工, 众笙: "the rest of the musicians"), after a
     toast to that group, repeats that toast for the rest.
     """
-    if last is None or step.action.key not in ("action-shou", "action-baishou"):
+    if last is None or step.action.key not in g.RECEIVING:
         return None
     if not any(t.label[:1] in ("众", "衆", "眾") for t in step.agent):
         return None
@@ -494,7 +494,7 @@ def phases_of(steps: list[Step], toasts: list[Toast]) -> list[Phase]:
     -------
     list[Phase]
     """
-    prep = {"action-guan", "action-xi", "action-qu", "action-geng", "action-yi-change"}
+    prep = act_class("acts-preparing-a-toast")
     starts: list[tuple[int, Toast]] = []
     prev_seq = 0
     for t in toasts:

@@ -384,6 +384,10 @@ def test_a_method_not_allowed_names_the_allowed_ones(client):
     assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
     assert r.json() == {"error": "method_not_allowed", "message": "Method Not Allowed"}
     assert client.delete("/sparql").headers["allow"] == "GET, HEAD, POST"
+    # routes of an included router (FastAPI keeps it as one entry of app.routes) name theirs too
+    for path in ("/steps", "/terms/賓", "/stages", "/search?q=拜"):
+        r = client.post(path)
+        assert (r.status_code, r.headers.get("allow")) == (405, "GET, HEAD"), path
 
 
 def test_a_graph_built_under_another_base_is_served_and_its_iris_dereference(extraction):

@@ -240,9 +240,9 @@ def test_the_vendored_files_are_the_pinned_packages():
 
 
 def test_docstring_examples():
-    from yili.api import app, service_description, sparql
+    from yili.api import app, routes_steps, service_description, sparql
 
-    for module in (app, service_description, sparql):
+    for module in (app, routes_steps, service_description, sparql):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0, module.__name__
 
