@@ -418,9 +418,7 @@ def the_body(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     return None
 
 
-_DIALOGUE = frozenset({"action-qing", "action-gao", "action-ci-decline", "action-dui", "action-xu", "action-yue"})
-"""The words of a dialogue, which answer the words just said (not 反命 "report back", which goes to the one who
-sent him, nor 戒 "notify", which opens an exchange)."""
+_DIALOGUE = act_class("acts-dialogue")
 
 
 @rule(

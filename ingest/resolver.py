@@ -1496,6 +1496,4 @@ def _place_label(text: str) -> str:
             return text[len(lead) :]
     return text
 
-_SPEAKING_TO_THE_LAST = frozenset({"action-yue", "action-dui"})
-"""Speech acts that, with their speaker written, go to the one who spoke last: 主人曰…; 賔對曰… after the 擯者's
-words (士相見 擯者對曰… | 賔對曰…: the guest replies to the usher who brought the host's words)."""
+_SPEAKING_TO_THE_LAST = act_class("acts-speaking-to-the-last")
