@@ -14,6 +14,7 @@ from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     COND,
     OBJECT,
+    PLACE,
     OTHER,
     ROLE,
     VESSEL,
@@ -413,9 +414,22 @@ def the_body(r: RecipientRules, q: RecipientQuery) -> Decision | None:
         and any(t.kind == WINE or any(c.kind == WINE for c in t.readings) for t in q.object_tokens)
         and not any(t.kind == VESSEL for t in q.object_tokens)
     )
-    if (how == "recipient" or offering) and body.role in r.vocabulary.concepts:
+    dressing = q.action.key in _DRESSING and not any(t.kind == PLACE for t in q.clause.suffix) and _body_at_hand(r, q, body.role)
+    if (how == "recipient" or offering or dressing) and body.role in r.vocabulary.concepts:
         return Decision((r.term(r.vocabulary.concepts[body.role]),), "the body, 尸, receives it")
     return None
+
+
+_DRESSING = act_class("acts-dressing-the-body")
+
+
+def _body_at_hand(r: RecipientRules, q: RecipientQuery, body: str) -> bool:
+    """Whether the body was acted on (its object or recipient) in the last three steps, in this paragraph or the
+    one before: the dressing goes on (乃屨 … 設韐帶 搢笏 設决)."""
+    for s in r.steps[-3:]:
+        if s.block >= q.clause.block - 1 and (any(p.key == body for p in s.recipient) or (s.object_term is not None and s.object_term.key == body)):
+            return True
+    return False
 
 
 _DIALOGUE = act_class("acts-dialogue")

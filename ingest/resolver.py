@@ -1192,6 +1192,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 and cx.recipient
                 and self._is_principal(cx.recipient[0].key)
                 and cx.action.key in _SERVING
+                and not (self.profile.body is not None and cx.recipient[0].key == self.profile.body.role)  # the dead
             ):
                 # an attendant's service (膳宰赞授肺) does not take over the topic: the person
                 # served goes on (…不拜酒立卒爵: the ruler), unless the attendant moves next
