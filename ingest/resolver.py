@@ -561,6 +561,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                         cx.objects_persons.append(p)
             elif t.kind == ZHI and i > 0 and cx.suffix[i - 1].text in g.COMPARISON:
                 pass  # 亦如之: "likewise", no object (特牲 酳下餕亦如之: to the 下餕 written before it)
+            elif t.kind == OTHER and t.text in g.LEVEL_WITH and i + 1 < len(cx.suffix) and cx.suffix[i + 1].kind == PLACE:
+                pass  # 受幣當東楹: 當 "level with" the place (the location), not a thing
             elif t.kind == ZHI or t.kind in (OBJECT, OTHER, VESSEL, WINE):
                 cx.object_tokens.append(t)
             elif (
