@@ -310,7 +310,9 @@ def zhushu_segments(
     ○ inside a classic paragraph (the clause reader ends a clause there), so that inserting or
     deleting a ○ in the classic adds or removes no block and renumbers none after it (issue 28).
     The one exception is the chapter's title run on before the first section (``士相見之禮○贄冬用雉…``):
-    the ○ after the file's first classic, before any commentary, ends block 1, the title.
+    the ○ after the file's first classic, before any commentary, ends block 1, the title.  And in the 喪服,
+    the 傳 after an entry's 疏 continues the entry's block when no 注 stands between
+    (:func:`_continues_with_its_chuan`).
     """
     return _split_run_on_notes(_zhushu_marked_blocks(lines), zhushu_models())
 
@@ -385,6 +387,8 @@ def _zhushu_marked_blocks(lines: list[Line]) -> list:  # type: ignore[type-arg]
         if mode == "after" and ch in "\u3000 ":
             i += 1  # the space between two parentheses of one 疏 starts no classic
             continue
+        if mode == "after" and _continues_with_its_chuan(stream, i, current_classic, current_notes):
+            mode = "classic"  # 喪服 ○父疏(…)傳曰…: the 傳 stays in its classic's block (no 鄭注 between)
         if mode == "after" or (ch == "○" and (mode != "classic" or not blocks)):
             close_block()  # a ○ after a note, or the ○ after the chapter's title; a ○ in the classic starts nothing
             mode = "classic"
@@ -395,6 +399,27 @@ def _zhushu_marked_blocks(lines: list[Line]) -> list:  # type: ignore[type-arg]
         i += 1
     close_block()
     return blocks
+
+
+def _continues_with_its_chuan(stream: list, i: int, classic: list, notes: list) -> bool:  # type: ignore[type-arg]
+    """True if the classic that starts at ``stream[i]``, after a parenthesis, is the 傳 (``傳曰``, ``𫝊曰``) of
+    the classic before it, printed in the same block: that classic has commentary but no note of 鄭玄's.
+
+    In the 喪服 the classic of each entry (``父``, ``諸侯爲天子``) is followed by 子夏's 傳 on it (``傳曰爲父何以斬衰
+    也父至尊也``), both in large characters.  The 注疏 prints 賈公彦's 疏 on the entry between the two
+    (``○父疏(釋曰周公設經…)傳曰爲父何以斬衰也…``): the 疏 was a book of its own, cut into the text of the
+    經注 when the two were printed together, and where 鄭玄 wrote no note on the entry, the entry and its
+    傳 run on in the 經注 (鄭注 edition KR1d0026: ``諸侯爲天子傳曰天子至尊也``) and the 述註 mostly prints them
+    as one paragraph (``父○𫝊曰爲父何以斬衰也…``: 24 of the 40 such entries of the shared 喪服; it prints the
+    16 others apart where 李光坡 keeps a 疏 on the entry alone, a choice the 注疏 does not show).  So that
+    傳 continues the entry's classic and the entry's 疏 stays in the block's commentary, before the 傳's
+    own; the classic piece then runs across the parenthesis (its reading leaves the parenthesis out).
+    Where 鄭玄's note on the entry stands between (``○布總箭笄髽衰三年注此妻妾…疏(…)傳曰總六升…``) the 傳
+    opens a block of its own, as in the 述註 (27 of the 32 such entries).
+    """
+    if not classic or any(layer == "zhu" for layer, _who, _chars in notes):
+        return False
+    return "".join(c for c, _ in stream[i : i + 2]) in ("傳曰", "𫝊曰")
 
 
 def _misprinted_note_mark(stream: list, i: int) -> bool:  # type: ignore[type-arg]

@@ -419,3 +419,34 @@ def test_a_shu_printed_for_the_note_mark_opens_the_note():
     run = "主人布席疏布在東疏(釋曰云云)"
     doc = parse_text("#+TITLE: 儀禮注疏\n" + run + "\n", source="KR1d0028_x.txt")
     assert doc.blocks[0].classic.reading_text == "主人布席疏布在東"
+
+
+def test_a_mourning_entry_and_its_chuan_with_no_note_between_are_one_block(extractor):
+    """喪服 (KR1d0028_011): the 注疏 prints the 疏 on an entry between the entry and its 傳 (``○父疏(釋曰周公設經…)
+    傳曰爲父何以斬衰也父至尊也``).  With no note of 鄭玄's between, the 傳 continues the entry's block, as the
+    述註 prints it (``父○𫝊曰爲父何以斬衰也父至尊也``) and the 鄭注 runs it on; the entry's 疏 stays the
+    block's first commentary and no step reads it.  With 鄭玄's note between (``○父爲長子注不言嫡子…傳曰何以
+    三年也…``) the 傳 is a block of its own."""
+    path = shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_011.txt")
+    doc = read_file(path)
+    classic = [b.classic.reading_text for b in doc.blocks]
+    k = classic.index("○父傳曰爲父何以斬衰也父至尊也")
+    assert classic[k + 1 : k + 5] == [
+        "○諸侯爲天子傳曰天子至尊也",
+        "○君傳曰君至尊也",
+        "○父爲長子",
+        "傳曰何以三年也正體於上又乃將所傳重也庶子不得爲長子三年不繼祖也",
+    ]
+    father = doc.blocks[k]
+    assert [p.layer for p in father.commentary][:1] == ["shu"]
+    assert father.commentary[0].reading_text.startswith("疏(釋曰周")
+    assert [p.reading_text[:4] for p in doc.blocks[k + 3].commentary][:2] == ["注不言嫡", "音義(長"]
+    # the block's steps read the entry and its 傳, not the 疏 printed between them
+    steps = [s for s in extractor.extract(doc).steps if s.block in (father.number, father.number + 1)]
+    assert [(s.block - father.number, s.text) for s in steps] == [
+        (0, "父傳曰爲父何以斬衰也父至尊也"),
+        (1, "諸侯爲天子傳曰天子至尊也"),
+    ]
+    text = doc.text
+    assert text[steps[0].char_start : steps[0].char_start + 1] == "父" and text[steps[0].char_end - 1] == "也"
+    assert "釋曰周" in steps[0].source  # the span runs across the 疏, as a 鄭注 step's runs across its notes
