@@ -450,3 +450,33 @@ def test_a_mourning_entry_and_its_chuan_with_no_note_between_are_one_block(extra
     text = doc.text
     assert text[steps[0].char_start : steps[0].char_start + 1] == "父" and text[steps[0].char_end - 1] == "也"
     assert "釋曰周" in steps[0].source  # the span runs across the 疏, as a 鄭注 step's runs across its notes
+
+
+def test_a_circle_typed_inside_a_zhushu_note_starts_no_block():
+    """In the 注疏 a ○ after 鄭玄's note marks the next classic section; a ○ typed inside a note stays in it when the
+    text after it does not read as classic (issue 28): ``注異於醴也`` (公食大夫禮, KR1d0028_009, the note of
+    ``○不授几``) typed ``注異於○醴也`` keeps every block, the note holding the ○, and ``注設筵於户西南面而左几公不賓至
+    授几者…`` (its block 16) typed with a ○ after 户西 the same.  The real marks read as before: ``○不授几`` (margin −4.4, the
+    models alone would read it as note) still opens block 160, and 有司徹's ``…卒爵拜賓答拜受爵○酌致爵于主婦…``
+    (KR1d0028_017, the note run on into the classic before the ○) stays one block's classic."""
+    path = shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_009.txt")
+    text = path.read_text(encoding="utf-8")
+    before = parse_text(text, source=path.name)
+
+    def read(doc):
+        return [(b.number, b.classic.reading_text, [p.reading_text for p in b.commentary]) for b in doc.blocks]
+
+    assert before.blocks[159].classic.reading_text == "○不授几"
+    for number, note, typed_after in (
+        (160, "注異於醴也", "注異於"),
+        (16, "注設筵於户西南面而左几公不賓至授几者親設湇醬可以略此", "注設筵於户西"),
+    ):
+        block = before.blocks[number - 1]
+        piece = next(p for p in block.commentary if p.reading_text == note)
+        at = piece.reading_spans[len(typed_after)][0]
+        after = parse_text(text[:at] + "○" + text[at:], source=path.name)
+        changed = [a for a, b in zip(read(before), read(after), strict=True) if a != b]
+        assert len(after.blocks) == len(before.blocks) and [c[0] for c in changed] == [number]
+        assert note.replace(typed_after, typed_after + "○") in [p.reading_text for p in after.blocks[number - 1].commentary]
+    you = read_file(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_017.txt"))
+    assert you.blocks[149].classic.reading_text.endswith("卒爵拜賓答拜受爵○酌致爵于主婦主婦北堂司宮設席東面")
