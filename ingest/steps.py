@@ -54,7 +54,8 @@ class Step:
     text : str
         The clean reading of the span: ``source`` with the print layout taken out (the ``¶`` line
         ends, line breaks, ``<pb:…>`` page markers, indentation, KanripoXML tags, the ``○`` section
-        marks, the 鄭注's parenthesised notes and ``/`` column marks).  In the blank-line layout of the
+        marks, the 鄭注's parenthesised notes and ``/`` column marks, and the 注疏's 疏 printed between a
+        喪服 entry and its 傳, :func:`yili.ingest.layouts._continues_with_its_chuan`).  In the blank-line layout of the
         excerpt, where a span holds no layout, ``text == source``.
     agent : tuple[Term, ...]
         Who acts; several for a joint agent (卿+大夫) or for alternatives (see ``agent_alternative``).

@@ -184,6 +184,7 @@ EDITION_FLOORS = {
     "008": 0.953,
     "009": 0.970,
     "010": 1.000,
+    "011": 0.932,
     "012": 0.995,
     "013": 0.967,
     "014": 0.954,
@@ -197,7 +198,10 @@ def test_each_chapter_pairs_its_two_editions_steps_alike(extractor, vocabulary) 
     for 注 opens a note, the 有司徹 (017) since a note closed by a ○ gives back the classic run on into it,
     the 特牲 (015) and the 士虞禮 (014) since the models that cut the run-on notes also know the 鄭注's
     classic and notes.  What remains is mostly the two texts (士虞 簞巾/簞布, 述註 取奠觶/注疏 祝取奠觶), notes
-    quoting the classic (士虞 注宗人詔主人降…), and the extractor reading the same words with another agent."""
+    quoting the classic (士虞 注宗人詔主人降…), and the extractor reading the same words with another agent.
+    The 喪服 (011), 0.897 before, pairs 0.932 since an entry and its 傳 with no 鄭注 between are one block
+    in the 注疏 as mostly in the 述註; what keeps it under 0.95 is the 述註's own choice of printing 16 such
+    entries apart from their 傳 (where it keeps a 疏 on the entry alone), which the 注疏 does not show."""
     measured = {}
     for number in EDITION_FLOORS:
         a, b = (
@@ -207,4 +211,4 @@ def test_each_chapter_pairs_its_two_editions_steps_alike(extractor, vocabulary) 
         measured[number] = round(compare(a, b, vocabulary).identical_share, 3)
     assert {n: measured[n] >= f for n, f in EDITION_FLOORS.items()} == dict.fromkeys(EDITION_FLOORS, True), measured
     assert (measured["010"], measured["014"], measured["015"], measured["017"]) == (1.0, 0.954, 0.967, 0.977)
-    assert min(measured.values()) >= 0.95
+    assert min(v for n, v in measured.items() if n != "011") >= 0.95

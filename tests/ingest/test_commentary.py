@@ -28,7 +28,9 @@ notes were cut by shipped models (issue 28), the 注疏 records took their new b
 records otherwise the same); 疏 鄉飲酒云賓及衆賓皆從之 (鄉射禮, 3949) now finds the passage in its own
 edition, the 注疏's 鄉飲酒禮 (block 13); and the one record no longer produced (特牲 注 受行酬也, whose
 note is now cut before it) was replaced by the first gloss of a ``random.Random(20251)`` shuffle of those
-not in the sample (鄭注 鄉射禮 相扶工也, checked: 相 of 瑟先相者)."""
+not in the sample (鄭注 鄉射禮 相扶工也, checked: 相 of 瑟先相者).  When the 注疏's 喪服 read an entry and its 傳
+with no 鄭注 between as one block (issue 24), its 14 records and the one citation of its 記 (士喪禮 疏 喪服記云)
+took their new block numbers, the records otherwise the same."""
 
 
 @pytest.fixture(scope="module")

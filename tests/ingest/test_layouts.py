@@ -419,3 +419,64 @@ def test_a_shu_printed_for_the_note_mark_opens_the_note():
     run = "主人布席疏布在東疏(釋曰云云)"
     doc = parse_text("#+TITLE: 儀禮注疏\n" + run + "\n", source="KR1d0028_x.txt")
     assert doc.blocks[0].classic.reading_text == "主人布席疏布在東"
+
+
+def test_a_mourning_entry_and_its_chuan_with_no_note_between_are_one_block(extractor):
+    """喪服 (KR1d0028_011): the 注疏 prints the 疏 on an entry between the entry and its 傳 (``○父疏(釋曰周公設經…)
+    傳曰爲父何以斬衰也父至尊也``).  With no note of 鄭玄's between, the 傳 continues the entry's block, as the
+    述註 prints it (``父○𫝊曰爲父何以斬衰也父至尊也``) and the 鄭注 runs it on; the entry's 疏 stays the
+    block's first commentary and no step reads it.  With 鄭玄's note between (``○父爲長子注不言嫡子…傳曰何以
+    三年也…``) the 傳 is a block of its own."""
+    path = shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_011.txt")
+    doc = read_file(path)
+    classic = [b.classic.reading_text for b in doc.blocks]
+    k = classic.index("○父傳曰爲父何以斬衰也父至尊也")
+    assert classic[k + 1 : k + 5] == [
+        "○諸侯爲天子傳曰天子至尊也",
+        "○君傳曰君至尊也",
+        "○父爲長子",
+        "傳曰何以三年也正體於上又乃將所傳重也庶子不得爲長子三年不繼祖也",
+    ]
+    father = doc.blocks[k]
+    assert [p.layer for p in father.commentary][:1] == ["shu"]
+    assert father.commentary[0].reading_text.startswith("疏(釋曰周")
+    assert [p.reading_text[:4] for p in doc.blocks[k + 3].commentary][:2] == ["注不言嫡", "音義(長"]
+    # the block's steps read the entry and its 傳, not the 疏 printed between them
+    steps = [s for s in extractor.extract(doc).steps if s.block in (father.number, father.number + 1)]
+    assert [(s.block - father.number, s.text) for s in steps] == [
+        (0, "父傳曰爲父何以斬衰也父至尊也"),
+        (1, "諸侯爲天子傳曰天子至尊也"),
+    ]
+    text = doc.text
+    assert text[steps[0].char_start : steps[0].char_start + 1] == "父" and text[steps[0].char_end - 1] == "也"
+    assert "釋曰周" in steps[0].source  # the span runs across the 疏, as a 鄭注 step's runs across its notes
+
+
+def test_a_circle_typed_inside_a_zhushu_note_starts_no_block():
+    """In the 注疏 a ○ after 鄭玄's note marks the next classic section; a ○ typed inside a note stays in it when the
+    text after it does not read as classic (issue 28): ``注異於醴也`` (公食大夫禮, KR1d0028_009, the note of
+    ``○不授几``) typed ``注異於○醴也`` keeps every block, the note holding the ○, and ``注設筵於户西南面而左几公不賓至
+    授几者…`` (its block 16) typed with a ○ after 户西 the same.  The real marks read as before: ``○不授几`` (margin −4.4, the
+    models alone would read it as note) still opens block 160, and 有司徹's ``…卒爵拜賓答拜受爵○酌致爵于主婦…``
+    (KR1d0028_017, the note run on into the classic before the ○) stays one block's classic."""
+    path = shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_009.txt")
+    text = path.read_text(encoding="utf-8")
+    before = parse_text(text, source=path.name)
+
+    def read(doc):
+        return [(b.number, b.classic.reading_text, [p.reading_text for p in b.commentary]) for b in doc.blocks]
+
+    assert before.blocks[159].classic.reading_text == "○不授几"
+    for number, note, typed_after in (
+        (160, "注異於醴也", "注異於"),
+        (16, "注設筵於户西南面而左几公不賓至授几者親設湇醬可以略此", "注設筵於户西"),
+    ):
+        block = before.blocks[number - 1]
+        piece = next(p for p in block.commentary if p.reading_text == note)
+        at = piece.reading_spans[len(typed_after)][0]
+        after = parse_text(text[:at] + "○" + text[at:], source=path.name)
+        changed = [a for a, b in zip(read(before), read(after), strict=True) if a != b]
+        assert len(after.blocks) == len(before.blocks) and [c[0] for c in changed] == [number]
+        assert note.replace(typed_after, typed_after + "○") in [p.reading_text for p in after.blocks[number - 1].commentary]
+    you = read_file(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_017.txt"))
+    assert you.blocks[149].classic.reading_text.endswith("卒爵拜賓答拜受爵○酌致爵于主婦主婦北堂司宮設席東面")
