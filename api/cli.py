@@ -318,15 +318,24 @@ def write_build(  # type: ignore[no-untyped-def]
         A file or the store cannot be written (named); the last build's files are left as they were.
     """
     from yili.graph import store as stores
-    from yili.graph.build import build_store, prefixes_for
+    from yili.graph.build import prefixes_for, quad_batches
+    from yili.graph.loader import StoreLoader
     from yili.graph.output import BuildFolder
 
     done = progress or (lambda k: None)
-    store = build_store(extractions, base=base, vocabulary_files=vocab, commentary_counts=commentary_counts)
-    done(0)
+    batches = quad_batches(extractions, base=base, vocabulary_files=vocab, commentary_counts=commentary_counts)
     if not files:
-        return stores.write_store(store, out / "store")
-    with BuildFolder(out) as folder:
+        count = stores.write_quad_batches(batches, out / "store")
+        done(0)
+        return count
+    # the on-disk store, and one in memory that the files are written from, are loaded on threads while
+    # the quads of the next edition are made and the files written (graph/loader.py)
+    with BuildFolder(out) as folder, folder.store_loader() as loader, StoreLoader(None) as memory:
+        for batch in batches:
+            memory.put(batch)
+            loader.put(batch)
+        store = memory.wait()
+        done(0)
         with folder.writing("graph.trig") as path:
             stores.write_trig(store, path, prefixes_for(base))
         with folder.writing("graph.ttl") as path:
@@ -337,7 +346,8 @@ def write_build(  # type: ignore[no-untyped-def]
         with folder.writing("toasts.jsonl") as path, open(path, "w", encoding="utf-8") as f:
             _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
         done(2)
-        count = folder.write_store(store)
+        del store
+        count = folder.close_store(loader)
     done(3)
     return count
 

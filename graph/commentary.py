@@ -106,7 +106,7 @@ def _add_edition(
     yk = builder.yk
     rdf_value = URIRef(str(_RDF.type).replace("type", "value"))
     doc = extraction.document
-    g = _GraphWriter(builder.quads, edition_graph_iri(doc, b))
+    g = _GraphWriter(builder.output, edition_graph_iri(doc, b))
     edition = mint("text", doc.rite, doc.edition, base=b)
     # IRIs under {kind}/{rite}/{edition}/ made by appending the integer keys (mint percent-encodes
     # each key; integers need none): the same IRIs, minted once per edition and kind
