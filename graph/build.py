@@ -271,7 +271,7 @@ class GraphBuilder:
         vocab = _GraphWriter(self.output, vocabulary_graph_iri(self.base), as_quads=True)
         # canonical blank-node labels (rdflib mints random ones: the OWL lists, the SHACL shapes) and a
         # fixed order (rdflib's depends on the hash seed): the same files give the same graph
-        source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files]))
+        source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files], shared=True))  # read, not changed
         for triple in sorted(_rebase_graph(source, self.base), key=lambda t: tuple(x.n3() for x in t)):
             vocab.add(triple)
         self.source = source  # the ontology and vocabulary, read by graph/commentary.py
