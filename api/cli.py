@@ -829,7 +829,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     app.router.on_startup.append(lambda: print(ready, flush=True))
     # no access log: at this level it is never shown, yet each request would still gather its fields
-    from yili.api.http_protocol import MAX_REQUEST_HEAD_BYTES, JsonErrorH11Protocol
+    from yili.api.http_protocol import MAX_REQUEST_HEAD_BYTES, http_protocol
 
     uvicorn.run(
         app,
@@ -837,7 +837,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         access_log=False,
-        http=JsonErrorH11Protocol,  # a long GET query is read, and a head too long for it answered in JSON
+        http=http_protocol(),  # httptools; a long GET query is read, and a head too long for it answered in JSON
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
     )
     return 0
@@ -923,7 +923,10 @@ def _serve_processes(args: argparse.Namespace, base: str | None, t0: float) -> i
     sys.stderr.flush()
     command = [sys.executable, "-m", "uvicorn", "yili.api.cli:front_app", "--factory", "--workers", str(args.processes)]
     command += ["--host", args.host, "--port", str(args.port), "--log-level", "warning", "--no-access-log"]
-    command += ["--http", "yili.api.http_protocol:JsonErrorH11Protocol", "--h11-max-incomplete-event-size", str(2 * 1024 * 1024)]
+    from yili.api.http_protocol import http_protocol
+
+    protocol = f"yili.api.http_protocol:{http_protocol().__name__}"
+    command += ["--http", protocol, "--h11-max-incomplete-event-size", str(2 * 1024 * 1024)]
     os.execv(sys.executable, command)
 
 

@@ -843,10 +843,10 @@ def rotating_alone(argv: list[str]) -> None:
                 print(f"  {name:16} {rps[name]:8.0f} requests/s, p50 {p50:6.2f} ms" + (f", {bad} not 2xx" if bad else ""))
         for name in ("yili-kg", "yili-kg x2"):
             ratio = rps[name] / rps["oxigraph server"]
-        what = f"rotating point lookups, {name} / the Oxigraph server"
-        print(f"  {name} at {ratio:.2f}x the Oxigraph server " + against(what, ratio, 0.5))
-    ratio = rps["yili-kg x2"] / rps["yili-kg"]
-    print(f"  two processes at {ratio:.2f}x one " + against("rotating point lookups, two processes / one", ratio, 1.6))
+            what = f"rotating point lookups, {name} / the Oxigraph server"
+            print(f"  {name} at {ratio:.2f}x the Oxigraph server " + against(what, ratio, 0.5))
+        ratio = rps["yili-kg x2"] / rps["yili-kg"]
+        print(f"  two processes at {ratio:.2f}x one " + against("rotating point lookups, two processes / one", ratio, 1.6))
     print_targets()
 
 
