@@ -3,9 +3,10 @@ a request's head and a JSON answer for a head over it; and uvicorn's h11 protoco
 same bound and answer, for a machine without httptools.
 
 :class:`JsonErrorHttpToolsProtocol` is the one ``yili-kg serve`` uses: it costs a request a fraction of
-h11's parsing in Python (a point lookup served about 1.2-1.9x as many requests a second with it,
-``benchmarks/bench.py rotating``); httptools refuses a head over 64 KiB, so a request whose head is
-longer than :data:`SWITCH_HEAD_BYTES` is handed to :class:`JsonErrorH11Protocol`, which reads it as below.
+h11's parsing in Python (rotating point lookups, one process, four pairs of runs on a loaded 2-core
+machine: 1.0-1.9x the requests a second of the same server on h11, 1.3x in the middle).  httptools
+refuses a head over 64 KiB, so a request whose head is longer than :data:`SWITCH_HEAD_BYTES` is handed
+to :class:`JsonErrorH11Protocol`, which reads it as below.
 
 h11 refuses a request whose head (request line and headers) it cannot parse within its buffer
 (``h11_max_incomplete_event_size``, 16 KiB by default), and uvicorn then answers a plain-text 400
