@@ -318,15 +318,24 @@ def write_build(  # type: ignore[no-untyped-def]
         A file or the store cannot be written (named); the last build's files are left as they were.
     """
     from yili.graph import store as stores
-    from yili.graph.build import build_store, prefixes_for
+    from yili.graph.build import prefixes_for, quad_batches
+    from yili.graph.loader import StoreLoader
     from yili.graph.output import BuildFolder
 
     done = progress or (lambda k: None)
-    store = build_store(extractions, base=base, vocabulary_files=vocab, commentary_counts=commentary_counts)
-    done(0)
+    batches = quad_batches(extractions, base=base, vocabulary_files=vocab, commentary_counts=commentary_counts)
     if not files:
-        return stores.write_store(store, out / "store")
-    with BuildFolder(out) as folder:
+        count = stores.write_quad_batches(batches, out / "store")
+        done(0)
+        return count
+    # the on-disk store, and one in memory that the files are written from, are loaded on threads while
+    # the quads of the next edition are made and the files written (graph/loader.py)
+    with BuildFolder(out) as folder, folder.store_loader() as loader, StoreLoader(None) as memory:
+        for batch in batches:
+            memory.put(batch)
+            loader.put(batch)
+        store = memory.wait()
+        done(0)
         with folder.writing("graph.trig") as path:
             stores.write_trig(store, path, prefixes_for(base))
         with folder.writing("graph.ttl") as path:
@@ -337,7 +346,8 @@ def write_build(  # type: ignore[no-untyped-def]
         with folder.writing("toasts.jsonl") as path, open(path, "w", encoding="utf-8") as f:
             _write_jsonl((t.as_record(base) for e in extractions for t in e.toasts), f)
         done(2)
-        count = folder.write_store(store)
+        del store
+        count = folder.close_store(loader)
     done(3)
     return count
 
@@ -819,7 +829,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     app.router.on_startup.append(lambda: print(ready, flush=True))
     # no access log: at this level it is never shown, yet each request would still gather its fields
-    from yili.api.http_protocol import MAX_REQUEST_HEAD_BYTES, JsonErrorH11Protocol
+    from yili.api.http_protocol import MAX_REQUEST_HEAD_BYTES, http_protocol
 
     uvicorn.run(
         app,
@@ -827,7 +837,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         access_log=False,
-        http=JsonErrorH11Protocol,  # a long GET query is read, and a head too long for it answered in JSON
+        http=http_protocol(),  # httptools; a long GET query is read, and a head too long for it answered in JSON
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES,
     )
     return 0
@@ -913,7 +923,10 @@ def _serve_processes(args: argparse.Namespace, base: str | None, t0: float) -> i
     sys.stderr.flush()
     command = [sys.executable, "-m", "uvicorn", "yili.api.cli:front_app", "--factory", "--workers", str(args.processes)]
     command += ["--host", args.host, "--port", str(args.port), "--log-level", "warning", "--no-access-log"]
-    command += ["--http", "yili.api.http_protocol:JsonErrorH11Protocol", "--h11-max-incomplete-event-size", str(2 * 1024 * 1024)]
+    from yili.api.http_protocol import http_protocol
+
+    protocol = f"yili.api.http_protocol:{http_protocol().__name__}"
+    command += ["--http", protocol, "--h11-max-incomplete-event-size", str(2 * 1024 * 1024)]
     os.execv(sys.executable, command)
 
 

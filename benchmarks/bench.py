@@ -54,6 +54,27 @@ SLOW = YK + "SELECT (COUNT(*) AS ?n) WHERE { ?a yk:next ?b . ?c yk:next ?d . FIL
 """A query that runs past any budget (a cross product of the step chain with itself)."""
 
 
+TARGETS: list[tuple[str, float, float, bool]] = []
+"""The issue's targets measured in this run: (what, value, target, whether at least (else at most))."""
+
+
+def against(what: str, value: float, target: float, at_least: bool = True) -> str:
+    """Record ``value`` against its ``target`` (:data:`TARGETS`) and say it: ``(target: at least 0.5x)``."""
+    TARGETS.append((what, value, target, at_least))
+    return f"(target: {'at least' if at_least else 'at most'} {target:g}{'' if target >= 100 else 'x'})"
+
+
+def print_targets() -> None:
+    """Every target measured in the run, met or not, in one list."""
+    if not TARGETS:
+        return
+    section("the targets, as measured in this run")
+    for what, value, target, at_least in TARGETS:
+        met = value >= target if at_least else value <= target
+        bound = f"{'>=' if at_least else '<='} {target:g}"
+        print(f"  {'met    ' if met else 'NOT MET'}  {what}: {value:.2f} ({bound})")
+
+
 def timed(fn: Callable[[], object], repeat: int = 5) -> tuple[float, object]:
     """Median seconds of ``repeat`` calls, and the last result."""
     times, result = [], None
@@ -170,8 +191,8 @@ def build_against_floor(workdir: Path) -> float:
         f"N-Quads): {t_load:.1f} s"
     )
     print(
-        f"  -> the build takes {seconds / floor:.2f}x their sum {floor:.1f} s: ratio {floor / seconds:.2f}x (target: at least "
-        "0.5x)"
+        f"  -> the build takes {seconds / floor:.2f}x their sum {floor:.1f} s: ratio {floor / seconds:.2f}x "
+        + against("the build against jieba's cut + bulk_load (ratio)", floor / seconds, 0.5)
     )
     return floor / seconds
 
@@ -189,8 +210,8 @@ def linearity(workdir: Path) -> None:
         runs[n], _ = build([str(f)], workdir / f"x{n}", jobs=1)
         shutil.rmtree(workdir / f"x{n}", ignore_errors=True)
     print(
-        f"excerpt x16: {runs[16]:.1f} s; x64: {runs[64]:.1f} s -> 4x the input in {runs[64] / runs[16]:.2f}x the time (target: "
-        "at most 4.4x)"
+        f"excerpt x16: {runs[16]:.1f} s; x64: {runs[64]:.1f} s -> 4x the input in {runs[64] / runs[16]:.2f}x the time "
+        + against("the build of 4x the input, times the time of 1x", runs[64] / runs[16], 4.4, at_least=False)
     )
 
 
@@ -263,6 +284,15 @@ def server(cmd: list[str], port: int, ready: str, timeout: float = 300) -> Itera
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def settle(port: int) -> None:
+    """Wait until ``yili-kg serve`` on ``port`` has finished its start-up work: the acts of the corpus it
+    reads on a thread once it answers (``routes_compare.Corpus``, seconds of CPU on the 13 rites), which
+    ``GET /compare`` waits for.  A benchmark that began before would measure that reading, not the
+    lookups (the Oxigraph server has no such work)."""
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/compare", headers={"Accept": "application/json"})
+    urllib.request.urlopen(request, timeout=300).read()
 
 
 def rss_mib(pid: int) -> float:
@@ -450,6 +480,8 @@ def bench_http(graph: Path) -> None:
             def url(q: str, path: str = path, port: int = port) -> str:
                 return f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(q)}"
 
+            if name.startswith("yili-kg"):
+                settle(port)
             wrk(url(point), seconds=2, accept=json_results)  # warm-up
             results[name] = {"point lookup": wrk(url(point), accept=json_results)}
             if name in ("yili-kg", "yili-kg x2", "oxigraph server"):
@@ -497,11 +529,14 @@ def bench_http(graph: Path) -> None:
             ratio = results[ours_name]["rotating point lookup"][0] / results["oxigraph server"]["rotating point lookup"][0]
             print(
                 f"  SPARQL point lookups, a different step each request: {ours_name} at {ratio:.2f}x the Oxigraph server "
-                "(target: at least 0.5x)"
+                + against(f"rotating point lookups, {ours_name} / the Oxigraph server", ratio, 0.5)
             )
     if "yili-kg" in results and "yili-kg x2" in results:
         ratio = results["yili-kg x2"]["rotating point lookup"][0] / results["yili-kg"]["rotating point lookup"][0]
-        print(f"  SPARQL point lookups, a different step each request: two processes at {ratio:.2f}x one (target: at least 1.6x)")
+        print(
+            f"  SPARQL point lookups, a different step each request: two processes at {ratio:.2f}x one "
+            + against("rotating point lookups, two processes / one", ratio, 1.6)
+        )
     if "oxigraph server" in results:
         ox = results["oxigraph server"]["point lookup"][0]
         for n in (1, 2):
@@ -514,10 +549,16 @@ def bench_http(graph: Path) -> None:
         for ours_name in ("yili-kg", "yili-kg x2"):
             if ours_name in results:
                 rps = results[ours_name]["/toasts?giver=主人"][0]
-                print(f"  /toasts?giver=主人 (first page), {ours_name}: {rps:.0f} requests/s (target: 1,000)")
+                print(
+                    f"  /toasts?giver=主人 (first page), {ours_name}: {rps:.0f} requests/s "
+                    + against(f"/toasts?giver=主人, {ours_name}, requests/s", rps, 1000)
+                )
     for name, mib in rss.items():
         if name.startswith("yili-kg"):
-            print(f"  {name}: {mib:.0f} MiB resident, all processes (target: under 600 MB = 572 MiB)")
+            print(
+                f"  {name}: {mib:.0f} MiB resident, all processes (600 MB = 572 MiB) "
+                + against(f"{name}: MiB resident, all processes", mib, 572, at_least=False)
+            )
     if head_to_head:
         print(
             f"  head to head, the three serving at once, {ROUNDS} rounds of {ROUND_SECONDS} s each in turn"
@@ -552,6 +593,8 @@ def interleaved_rounds(
             cmd, ready = peers[name]
             port = free_port()
             stack.enter_context(server([c.replace("{port}", str(port)) for c in cmd], port, ready))
+            if name.startswith("yili-kg"):
+                settle(port)
             path = "/query" if name == "oxigraph server" else "/sparql"
             urls[name] = f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(point)}"
             wrk(urls[name], seconds=2, accept=accept)  # warm-up
@@ -723,6 +766,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="yili-bench-") as tmp:
             build_against_floor(Path(tmp))
             linearity(Path(tmp))
+        print_targets()
         return
     print(f"yili-kg benchmark, {os.cpu_count()} cores; ratios are measured in this run")
     with tempfile.TemporaryDirectory(prefix="yili-bench-") as tmp:
@@ -735,6 +779,7 @@ def main() -> None:
         bench_viewer(graph)
         bench_queries(graph)
     print(f"\nmax RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    print_targets()
 
 
 def rotating_alone(argv: list[str]) -> None:
@@ -786,6 +831,8 @@ def rotating_alone(argv: list[str]) -> None:
         for name, (cmd, ready, path) in peers.items():
             port = free_port()
             with server([c.replace("{port}", str(port)) for c in cmd], port, ready):
+                if name.startswith("yili-kg"):
+                    settle(port)
                 # warm-up on one other query (the answer cache must not hold the steps measured)
                 wrk(
                     f"http://127.0.0.1:{port}{path}?query={urllib.parse.quote(YK + 'ASK { ?s a yk:Step }')}",
@@ -795,8 +842,12 @@ def rotating_alone(argv: list[str]) -> None:
                 rps[name], p50, bad = wrk_rotating(path, port, steps, work, accept=json_results)
                 print(f"  {name:16} {rps[name]:8.0f} requests/s, p50 {p50:6.2f} ms" + (f", {bad} not 2xx" if bad else ""))
         for name in ("yili-kg", "yili-kg x2"):
-            print(f"  {name} at {rps[name] / rps['oxigraph server']:.2f}x the Oxigraph server (target: at least 0.5x)")
-        print(f"  two processes at {rps['yili-kg x2'] / rps['yili-kg']:.2f}x one (target: at least 1.6x)")
+            ratio = rps[name] / rps["oxigraph server"]
+            what = f"rotating point lookups, {name} / the Oxigraph server"
+            print(f"  {name} at {ratio:.2f}x the Oxigraph server " + against(what, ratio, 0.5))
+        ratio = rps["yili-kg x2"] / rps["yili-kg"]
+        print(f"  two processes at {ratio:.2f}x one " + against("rotating point lookups, two processes / one", ratio, 1.6))
+    print_targets()
 
 
 def main_viewer(argv: list[str]) -> None:

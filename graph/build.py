@@ -12,10 +12,10 @@ and as a Web Annotation ``oa:SpecificResource`` with a ``oa:TextPositionSelector
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyoxigraph
 from rdflib import BNode, Dataset, Graph, Literal, Namespace, URIRef
@@ -156,32 +156,86 @@ def literal(value: str | int | bool, datatype: URIRef | None = None) -> pyoxigra
     return pyoxigraph.Literal(value)
 
 
+class QuadBatch(NamedTuple):
+    """Quads made by the builder, in two forms: ``quads``, pyoxigraph quads (those with a blank node,
+    whose labels a parser would change, and the vocabulary's), and ``nquads``, the others as N-Quads
+    text (UTF-8), which pyoxigraph loads without a Python object per term (:meth:`load_into`)."""
+
+    quads: list[pyoxigraph.Quad]
+    nquads: bytes
+
+    def load_into(self, store: pyoxigraph.Store) -> None:
+        """Bulk-load both parts into ``store``; the N-Quads text, written from terms already checked, is
+        not checked again (``lenient``)."""
+        if self.quads:
+            store.bulk_extend(self.quads)
+        if self.nquads:
+            store.bulk_load(input=self.nquads, format=pyoxigraph.RdfFormat.N_QUADS, lenient=True)
+
+    def as_quads(self) -> list[pyoxigraph.Quad]:
+        """Every quad of the batch as a pyoxigraph quad: ``quads``, then ``nquads`` parsed (they hold no
+        blank node, so no label changes)."""
+        return [*self.quads, *pyoxigraph.parse(self.nquads, format=pyoxigraph.RdfFormat.N_QUADS)]
+
+
+class _Output:
+    """Where the builder's graph writers put what they write: ``quads`` (pyoxigraph quads) and ``lines``
+    (N-Quads lines, ``str``); :meth:`take` empties both into a :class:`QuadBatch`."""
+
+    def __init__(self) -> None:
+        self.quads: list[pyoxigraph.Quad] = []
+        self.lines: list[str] = []
+
+    def take(self) -> QuadBatch:
+        batch = QuadBatch(self.quads, "".join(self.lines).encode("utf-8"))
+        self.quads, self.lines = [], []
+        return batch
+
+
+def _nt(term: Any) -> str | None:
+    """A term in N-Triples syntax, or None for a blank node (kept as a pyoxigraph term)."""
+    if isinstance(term, URIRef):
+        return f"<{term}>"
+    if isinstance(term, pyoxigraph.Literal | pyoxigraph.NamedNode):
+        return str(term)
+    if isinstance(term, Literal):
+        return str(_ox(term))
+    if isinstance(term, BNode | pyoxigraph.BlankNode):
+        return None
+    raise TypeError(f"not an RDF term: {term!r}")
+
+
 class GraphWriter:
-    """One named graph of the builder: ``add((s, p, o))`` with rdflib or pyoxigraph terms, kept as
-    Oxigraph quads (each IRI converted once per graph).
+    """One named graph of the builder: ``add((s, p, o))`` with rdflib or pyoxigraph terms, written to an
+    :class:`_Output` as N-Quads lines (each IRI's text made once per graph), or, with a blank node or
+    with ``as_quads``, as pyoxigraph quads.
 
     Parameters
     ----------
-    quads : list[pyoxigraph.Quad]
-        Where the quads go (appended, in the order added): the builder's list.
+    output : _Output
+        Where the quads go (appended, in the order added): the builder's ``output``.
     name : URIRef
         The named graph they are in (an edition's, or the vocabulary's).
+    as_quads : bool
+        Keep every quad as a pyoxigraph quad (the vocabulary's, whose blank nodes keep their labels).
     """
 
-    def __init__(self, quads: list[pyoxigraph.Quad], name: URIRef) -> None:
-        self._quads = quads
+    def __init__(self, output: _Output, name: URIRef, as_quads: bool = False) -> None:
+        self._output = output
         self._name = pyoxigraph.NamedNode(str(name))
-        self._nodes: dict[str, pyoxigraph.NamedNode] = {}
+        self._end = f" <{name}> .\n"
+        self._texts: dict[str, str] = {}
+        self._as_quads = as_quads
 
-    def _node(self, term: Any) -> Any:
+    def _text(self, term: Any) -> str | None:
         if type(term) is URIRef:
-            node = self._nodes.get(term)
-            if node is None:
-                node = self._nodes[term] = pyoxigraph.NamedNode(term)
-            return node
-        if isinstance(term, pyoxigraph.Literal):
-            return term
-        return _ox(term)
+            text = self._texts.get(term)
+            if text is None:
+                text = self._texts[term] = f"<{term}>"
+            return text
+        if type(term) is pyoxigraph.Literal:
+            return str(term)
+        return _nt(term)
 
     def add(self, triple: tuple[Any, Any, Any]) -> None:
         """Append ``(s, p, o)`` (rdflib or pyoxigraph terms; an rdflib blank node or literal is
@@ -193,8 +247,20 @@ class GraphWriter:
             A term is neither (``not an RDF term: …``).
         """
         s, p, o = triple
-        node = self._node
-        self._quads.append(pyoxigraph.Quad(node(s), node(p), node(o), self._name))
+        if not self._as_quads:
+            text = self._text
+            ts, tp, to = text(s), text(p), text(o)
+            if ts is not None and to is not None:
+                self._output.lines.append(f"{ts} {tp} {to}{self._end}")
+                return
+        self._output.quads.append(pyoxigraph.Quad(_ox_term(s), _ox_term(p), _ox_term(o), self._name))
+
+
+def _ox_term(term: Any) -> Any:
+    """A term as a pyoxigraph term (pyoxigraph's own as they are)."""
+    if isinstance(term, pyoxigraph.Literal | pyoxigraph.NamedNode | pyoxigraph.BlankNode):
+        return term
+    return _ox(term)
 
 
 def _ox(term: Any) -> Any:
@@ -228,11 +294,12 @@ class GraphBuilder:
 
     def __init__(self, base: str | None = None, vocabulary_files: Iterable[str | Path] = ()) -> None:
         self.base = base or base_iri()
-        self.quads: list[pyoxigraph.Quad] = []
-        vocab = GraphWriter(self.quads, vocabulary_graph_iri(self.base))
+        self.output = _Output()
+        # the vocabulary as pyoxigraph quads: its blank nodes keep their canonical labels
+        vocab = GraphWriter(self.output, vocabulary_graph_iri(self.base), as_quads=True)
         # canonical blank-node labels (rdflib mints random ones: the OWL lists, the SHACL shapes) and a
         # fixed order (rdflib's depends on the hash seed): the same files give the same graph
-        source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files]))
+        source = to_canonical_graph(read_graph([*default_files(), *vocabulary_files], shared=True))  # read, not changed
         for triple in sorted(_rebase_graph(source, self.base), key=lambda t: tuple(x.n3() for x in t)):
             vocab.add(triple)
         self.source = source  # the ontology and vocabulary, read by graph/commentary.py
@@ -273,7 +340,7 @@ class GraphBuilder:
         b = self.base
         yk = self.yk
         gid = edition_graph_iri(doc, b)
-        g = GraphWriter(self.quads, gid)
+        g = GraphWriter(self.output, gid)
         rite = mint("rite", doc.rite, base=b)
         edition = mint("text", doc.rite, doc.edition, base=b)
         profile = extraction.profile
@@ -555,7 +622,8 @@ def build_store(
     pyoxigraph.Store
     """
     store = pyoxigraph.Store()
-    store.bulk_extend(build_quads(extractions, base, vocabulary_files, commentary_counts))
+    for batch in quad_batches(extractions, base, vocabulary_files, commentary_counts):
+        batch.load_into(store)
     return store
 
 
@@ -565,8 +633,7 @@ def build_quads(
     vocabulary_files: Iterable[str | Path] = (),
     commentary_counts: dict[tuple[str, str], dict[str, int]] | None = None,
 ) -> list[pyoxigraph.Quad]:
-    """The quads of :func:`build_store`, not yet in a store (``yili-kg build`` writes them to its
-    on-disk store directly, :func:`~yili.graph.store.write_store`, with no store in memory between).
+    """The quads of :func:`build_store`, not yet in a store: every batch of :func:`quad_batches` in order.
 
     ``commentary_counts``, if given, is filled as by :func:`build_store`.
 
@@ -576,16 +643,40 @@ def build_quads(
         The vocabulary graph's quads, then each edition's, then the commentary's, in the order written
         (a quad may repeat: a store keeps one).
     """
+    return [q for batch in quad_batches(extractions, base, vocabulary_files, commentary_counts) for q in batch.as_quads()]
+
+
+def quad_batches(
+    extractions: Iterable[Extraction],
+    base: str | None = None,
+    vocabulary_files: Iterable[str | Path] = (),
+    commentary_counts: dict[tuple[str, str], dict[str, int]] | None = None,
+) -> Iterator[QuadBatch]:
+    """The quads of :func:`build_store` in batches, each made when asked for: the vocabulary graph's, then
+    one batch per edition (in the order of ``extractions``), then the commentary's (which reads every
+    edition: a note may cite another rite).  ``yili-kg build`` loads each into its on-disk store while it
+    makes the next (:class:`~yili.graph.loader.StoreLoader`).
+
+    ``commentary_counts``, if given, is filled as by :func:`build_store` once the last batch is taken.
+
+    Yields
+    ------
+    QuadBatch
+        A batch (a quad may repeat, in a batch or across them: a store keeps one).
+    """
     from yili.graph.commentary import add_commentary
 
     builder = GraphBuilder(base, vocabulary_files)
     extractions = list(extractions)
+
+    yield builder.output.take()
     for e in extractions:
         builder.add(e)
+        yield builder.output.take()
     counts = add_commentary(builder, extractions, builder.source)
     if commentary_counts is not None:
         commentary_counts.update(counts)
-    return builder.quads
+    yield builder.output.take()
 
 
 def build_dataset(

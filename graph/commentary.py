@@ -108,7 +108,7 @@ def _add_edition(
     rdf, dcterms = Terms(RDF), Terms(DCTERMS)
     rdf_value = URIRef(str(rdf.type).replace("type", "value"))
     doc = extraction.document
-    g = GraphWriter(builder.quads, edition_graph_iri(doc, b))
+    g = GraphWriter(builder.output, edition_graph_iri(doc, b))
     edition = mint("text", doc.rite, doc.edition, base=b)
     # IRIs under {kind}/{rite}/{edition}/ made by appending the integer keys (mint percent-encodes
     # each key; integers need none): the same IRIs, minted once per edition and kind

@@ -24,9 +24,13 @@ import signal
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyoxigraph
 from yili.ontology.errors import InputError
+
+if TYPE_CHECKING:
+    from yili.graph.loader import StoreLoader
 
 __all__ = ["BUILD_FILES", "JOURNAL", "STAGES", "STOP_AT_ENVIRONMENT", "BuildFolder", "recover"]
 
@@ -151,6 +155,43 @@ class BuildFolder:
             return stores.fill_store(store, tmp)
         except OSError as exc:
             raise InputError(f"{target}: cannot write the store: {exc.strerror or exc}") from None
+
+    def store_loader(self) -> StoreLoader:
+        """A :class:`~yili.graph.loader.StoreLoader` making the store under a temporary name (swapped in
+        last, like :meth:`write_store`): ``put`` batches of quads while the build goes on, then
+        :meth:`close_store`.
+
+        Raises
+        ------
+        InputError
+            ``<folder>/store: cannot write the store: <reason>``.
+        """
+        from yili.graph import store as stores
+        from yili.graph.loader import StoreLoader
+
+        target = self.folder / STORE
+        if target.exists() and not (target.is_dir() and (target / stores.STORE_MARKER).exists() or stores._empty_dir(target)):
+            raise InputError(f"{target}: exists and is not an Oxigraph store; remove it or choose another --out")
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=f".{STORE}.", suffix=".tmp", dir=self.folder))
+            self._temporaries[STORE] = tmp
+            return StoreLoader(tmp, name=target)
+        except OSError as exc:
+            raise InputError(f"{target}: cannot write the store: {exc.strerror or exc}") from None
+
+    def close_store(self, loader: StoreLoader) -> int:
+        """Finish the store of :meth:`store_loader` (:meth:`~yili.graph.loader.StoreLoader.close`); the
+        number of quads written.
+
+        Raises
+        ------
+        InputError
+            ``<folder>/store: cannot write the store: <reason>`` (a batch failed to load: a full disk).
+        """
+        try:
+            return loader.close()
+        except OSError as exc:
+            raise InputError(f"{self.folder / STORE}: cannot write the store: {exc.strerror or exc}") from None
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         if kind is not None:

@@ -7,10 +7,15 @@ their union as the default graph.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyoxigraph
 from yili.ontology.errors import InputError
+
+if TYPE_CHECKING:
+    from yili.graph.build import QuadBatch
 
 FORMATS: dict[str, pyoxigraph.RdfFormat] = {
     ".ttl": pyoxigraph.RdfFormat.TURTLE,
@@ -120,6 +125,33 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
         ``<folder>: cannot write the store: <reason>`` (a full disk, a read-only folder, a file in
         the way); nothing is left behind but the old store, if there was one.
     """
+    return _write_atomically(folder, lambda tmp: fill_store(store, tmp))
+
+
+def write_quad_batches(batches: Iterable[QuadBatch], folder: str | Path) -> int:
+    """Write batches of quads (:func:`yili.graph.build.quad_batches`) as an on-disk Oxigraph store in
+    ``folder``, all or nothing, as :func:`write_store` does; each batch is loaded on a thread of its own
+    while the next is made (:class:`~yili.graph.loader.StoreLoader`).  Returns the number of quads written.
+
+    Raises
+    ------
+    InputError
+        As :func:`write_store`.
+    """
+    from yili.graph.loader import StoreLoader
+
+    def fill(tmp: Path) -> int:
+        with StoreLoader(tmp, name=folder) as loader:
+            for batch in batches:
+                loader.put(batch)
+            return loader.close()
+
+    return _write_atomically(folder, fill)
+
+
+def _write_atomically(folder: str | Path, fill: Callable[[Path], int]) -> int:
+    """Make a store with ``fill(tmp)`` in a temporary folder beside ``folder`` and rename it into place
+    (see :func:`write_store`); ``fill``'s count of quads."""
     import shutil
     import tempfile
 
@@ -129,7 +161,7 @@ def write_store(store: pyoxigraph.Store, folder: str | Path) -> int:
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     old: Path | None = None
     try:
-        count = fill_store(store, tmp)
+        count = fill(tmp)
         if target.exists():
             old = target.with_name(f".{target.name}.old")
             shutil.rmtree(old, ignore_errors=True)

@@ -133,8 +133,19 @@ def mint(kind: str, *keys: object, base: str | None = None) -> URIRef:
     'https://example.org/step/yanli/shuzhu-excerpt/3/2'
     """
     root = base if base is not None else base_iri()
-    parts = [quote(str(k), safe="-_.~") for k in keys]
+    parts = [k if type(k) is str and _UNRESERVED.match(k) else _segment(k) for k in keys]
     return URIRef(root + "/".join([kind, *parts]))
+
+
+_UNRESERVED = re.compile(r"[A-Za-z0-9\-_.~]*\Z")
+"""A key made of RFC 3986 unreserved characters only, which percent-encoding leaves as it is."""
+
+
+def _segment(key: object) -> str:
+    """A key percent-encoded as one path segment (RFC 3986: all but the unreserved characters)."""
+    if type(key) is int:
+        return str(key)  # digits and a minus sign: unreserved
+    return quote(str(key), safe="-_.~")
 
 
 def rebase(iri: str, base: str) -> str:

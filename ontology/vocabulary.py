@@ -222,8 +222,14 @@ def default_files() -> list[Path]:
     return [Path(str(root / name)) for name in ONTOLOGY_FILES if (root / name).is_file()]
 
 
-def read_graph(paths: Iterable[Path | str]) -> Graph:
+def read_graph(paths: Iterable[Path | str], shared: bool = False) -> Graph:
     """Parse Turtle files into one rdflib graph.
+
+    With ``shared``, the graph of the same files, unchanged since (path, size, modification time), is
+    parsed once per process and the same graph object returned to every such call: a build reads the
+    vocabulary twice (the extractor's concepts, the graph's vocabulary), and rdflib's Turtle parser
+    takes a second over it.  A caller that asks for it only reads it; without ``shared`` the graph
+    is a new one, the caller's to change.
 
     Raises
     ------
@@ -231,13 +237,34 @@ def read_graph(paths: Iterable[Path | str]) -> Graph:
         If a file is missing or is not valid Turtle (the message names the file and the parser's
         complaint).
     """
-    graph = Graph()
-    for path in paths:
-        p = Path(path)
+    paths = [Path(path) for path in paths]
+    for p in paths:
         if p.is_dir():
             raise VocabularyError(f"{p}: is a directory, not a vocabulary file")
         if not p.is_file():
             raise VocabularyError(f"{p}: vocabulary file not found")
+    if not shared:
+        return _parse_graph(paths)
+    try:
+        key = tuple((str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    except OSError:
+        return _parse_graph(paths)
+    graph = _GRAPHS.get(key)
+    if graph is None:
+        graph = _GRAPHS[key] = _parse_graph(paths)
+        while len(_GRAPHS) > 8:
+            _GRAPHS.pop(next(iter(_GRAPHS)))
+    return graph
+
+
+_GRAPHS: dict[tuple[tuple[str, int, int], ...], Graph] = {}
+"""The graphs :func:`read_graph` parsed, by their files' (path, size, modification time); the last 8."""
+
+
+def _parse_graph(paths: list[Path]) -> Graph:
+    """Parse the Turtle files ``paths`` (checked to exist) into a new graph (see :func:`read_graph`)."""
+    graph = Graph()
+    for p in paths:
         try:
             graph.parse(p, format="turtle")
         except Exception as exc:  # rdflib raises many parser types; the message is what matters
@@ -270,7 +297,7 @@ def load_vocabulary(extra: Iterable[Path | str] = ()) -> Vocabulary:
         A file is unreadable or not Turtle, or a concept has no scheme we know or no label.
     """
     files = [*default_files(), *(Path(p) for p in extra)]
-    graph = read_graph(files)
+    graph = read_graph(files, shared=True)  # only read
     return vocabulary_from_graph(graph, tuple(str(f) for f in files))
 
 

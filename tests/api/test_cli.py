@@ -381,10 +381,16 @@ def test_a_failed_build_leaves_the_old_files_whole(tmp_path, monkeypatch, capsys
     # the store is written last: when it fails, no file of the build is replaced either
     monkeypatch.undo()
 
-    def store_full(store, folder):  # type: ignore[no-untyped-def]
+    import yili.graph.loader
+
+    load = yili.graph.loader.StoreLoader._load
+
+    def store_full(loader, batch):  # type: ignore[no-untyped-def]
+        if loader.folder is None:  # the store in memory the files are written from
+            return load(loader, batch)
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(yili.graph.store, "fill_store", store_full)
+    monkeypatch.setattr(yili.graph.loader.StoreLoader, "_load", store_full)
     assert main(["build", "--out", str(out)]) == 2
     assert capsys.readouterr().err == f"yili-kg: error: {out / 'store'}: cannot write the store: No space left on device\n"
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
