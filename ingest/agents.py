@@ -818,7 +818,9 @@ def officers_set_out(r: AgentRules, clause: Clause, action: Concept) -> Decision
     placed = any(t.kind == RANK for t in toks) or any(
         a.kind == YU and b.kind == PLACE for a, b in zip(toks, toks[1:], strict=False)
     )
-    if not placed:
+    # 乃陳幣, 布幕: a thing of the vocabulary right after the act
+    laid_out = action.key != "action-she" and bool(clause.suffix) and clause.suffix[0].kind in (OBJECT, VESSEL)
+    if not (placed or (laid_out and r.profile.body is None)):
         return None  # a setting out says where (于阼階東南) or in what order (東上); 設韐帶 dresses the body
     return Decision((r.term(r.vocabulary.concepts["role-yousi"]),), "the officers set out")
 
