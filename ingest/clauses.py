@@ -1292,6 +1292,8 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
             and (j > i + 1 or tokens[j].text in g.POSITION_WORDS)
         )
         or (tokens[j].kind == ZI and (j > i + 1 or (j + 1 < len(tokens) and tokens[j + 1].kind == PLACE)))
+        # 賔西階上當楣北面答再拜: after his place, 當 "level with" another (鄉射)
+        or (tokens[j].text in g.LEVEL_WITH and tokens[j - 1].kind == PLACE and j + 1 < len(tokens) and tokens[j + 1].kind == PLACE)
     ):
         if tokens[j].kind == ROLE and not _joined(tokens, j):
             return False

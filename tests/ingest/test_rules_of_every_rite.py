@@ -1880,3 +1880,13 @@ def test_what_there_is_with_a_thing_is_not_the_object_and_odes_are_things(extrac
     # 鄉飲酒 歌南有嘉魚 笙崇丘: the odes are things, their titles whole (南有嘉魚, not 有 + 嘉魚)
     r = read(extractor, "乃間歌魚麗笙由庚歌南有嘉魚笙崇丘", "xiangyinjiuli")
     assert fields(r, "action", "object") == [("歌", "魚麗+由庚"), ("歌", "南有嘉魚+崇丘")]  # 間歌: sung in turn, a 歌
+
+
+def test_a_person_with_his_place_level_with_another_starts_his_own_act(extractor):
+    # 鄉射 主人阼階上當楣北面再拜 | 賔西階上當楣北面答再拜: the guest, at the top of the west steps, level
+    # with the lintel, answers; he is not the one the host bowed to in the same words
+    r = read(extractor, "主人阼階上當楣北面再拜賔西階上當楣北面答再拜", "xiangsheli")
+    assert fields(r, "text", "agent", "location") == [
+        ("主人阼階上當楣北面再拜", "主人", "阼階上"),
+        ("賔西階上當楣北面答再拜", "賔", "西階上"),
+    ]
