@@ -24,8 +24,8 @@ class RiteFact:
     Attributes
     ----------
     kind : str
-        ``DefaultAgentFact``, ``DoesNotPourFact``, ``SameGiverFact``, ``GeneralSubjectFact``, ``BodyFact`` or
-        ``ReadingFact``.
+        ``DefaultAgentFact``, ``DoesNotPourFact``, ``SameGiverFact``, ``GeneralSubjectFact``, ``BodyFact``,
+        ``ReadingFact`` or ``CastFact`` (a cast member, ``role``, with the first sentence that writes it).
     source : str
         The text or commentary that states it (``燕禮記 凡薦與羞者小膳宰也``).
     action, role, concept : str | None
@@ -120,6 +120,11 @@ class RiteProfile:
         """The fact that the dead man's body is present in this rite, as the role it names (士喪禮 衣尸,
         遷尸: ``role-shi-corpse``), if it has one."""
         return next((f for f in self.facts if f.kind == "BodyFact"), None)
+
+    def cast_source(self, role_key: str) -> RiteFact | None:
+        """The fact giving where cast member ``role_key`` is first written in the chapter (its ``source``:
+        ``筮人執筴抽上韇兼執之進受命於主人 (KR1d0040_001.txt block 12)``), if the profile has one."""
+        return next((f for f in self.facts if f.kind == "CastFact" and f.role == role_key), None)
 
     @property
     def readings(self) -> dict[str, str]:
