@@ -268,8 +268,10 @@ def standing_without_a_verb(r: _Rereading, i: int) -> int | None:
         k -= 2
     before = r.out[k - 1] if k > 0 else None
     stood = before is not None and before.kind == ACTION and not before.text  # the 立 read for the one before
-    if before is not None and not stood and (
-        before.kind in (ACTION, YU, ZI, YI, ZHI, SUO, YUE, RU) or (before.kind == ROLE and before.text != r.out[k].text)
+    if (
+        before is not None
+        and not stood
+        and (before.kind in (ACTION, YU, ZI, YI, ZHI, SUO, YUE, RU) or (before.kind == ROLE and before.text != r.out[k].text))
     ):
         return None  # the person is the object of an act, or a place's (拜衆賔 | 于門東)
     j = i + 1
@@ -1293,7 +1295,9 @@ def _starts_subject(tokens: list[Token], i: int) -> bool:
         )
         or (tokens[j].kind == ZI and (j > i + 1 or (j + 1 < len(tokens) and tokens[j + 1].kind == PLACE)))
         # 賔西階上當楣北面答再拜: after his place, 當 "level with" another (鄉射)
-        or (tokens[j].text in g.LEVEL_WITH and tokens[j - 1].kind == PLACE and j + 1 < len(tokens) and tokens[j + 1].kind == PLACE)
+        or (
+            tokens[j].text in g.LEVEL_WITH and tokens[j - 1].kind == PLACE and j + 1 < len(tokens) and tokens[j + 1].kind == PLACE
+        )
     ):
         if tokens[j].kind == ROLE and not _joined(tokens, j):
             return False

@@ -49,7 +49,7 @@ OBJECT_BEFORE_INSTRUMENT = decision(
 OBJECT_THE_BODY = decision(
     "object.the-body",
     "士喪 乃沐櫛, 挋用巾, 幠用衾 (記 遷尸于牀幠用斂衾: the body, 尸, is washed, combed and covered)",
-    "An act done to the body itself (yk:onTheBody \"object\"), in a rite where the body is present, with no thing"
+    'An act done to the body itself (yk:onTheBody "object"), in a rite where the body is present, with no thing'
     " written before 用: the body.",
 )
 OBJECT_IMPLIED = decision(

@@ -14,8 +14,8 @@ from yili.ingest.steps import Term
 from yili.ingest.tokens import (
     COND,
     OBJECT,
-    PLACE,
     OTHER,
+    PLACE,
     ROLE,
     VESSEL,
     WINE,
@@ -229,11 +229,7 @@ class RecipientRules(Reader):
                 return None
             if s.action.key == "action-shou-hand" and s.agent and any(r.key == agent[0].key for r in s.recipient):
                 return s.agent[:1]
-            poured = (
-                k > 0
-                and recent[k - 1].action.key in g.FILLING
-                and recent[k - 1].agent[:1] == s.agent[:1]
-            )
+            poured = k > 0 and recent[k - 1].action.key in g.FILLING and recent[k - 1].agent[:1] == s.agent[:1]
             if s.action.key == "action-shou-hand" and poured and s.recipient and all(r.key != agent[0].key for r in s.recipient):
                 # 祝酌授尸 賔拜受爵: a cup poured and handed to another is his to give (有司徹: the 尸's)
                 return s.recipient[:1]
@@ -427,7 +423,8 @@ def _body_at_hand(r: RecipientRules, q: RecipientQuery, body: str) -> bool:
     """Whether the body was acted on (its object or recipient) in the last three steps, in this paragraph or the
     one before: the dressing goes on (乃屨 … 設韐帶 搢笏 設决)."""
     for s in r.steps[-3:]:
-        if s.block >= q.clause.block - 1 and (any(p.key == body for p in s.recipient) or (s.object_term is not None and s.object_term.key == body)):
+        on_it = any(p.key == body for p in s.recipient) or (s.object_term is not None and s.object_term.key == body)
+        if s.block >= q.clause.block - 1 and on_it:
             return True
     return False
 

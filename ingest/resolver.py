@@ -39,6 +39,7 @@ from yili.ingest.cups import CUP_OBJECT_ACTS, THING_ACTS, CupRules
 from yili.ingest.document import Document
 from yili.ingest.modes import MODE_ACTUAL, MODE_CONDITION, MODE_GENERAL, MODE_NEGATED
 from yili.ingest.objects import (
+    OBJECT_BEFORE_INSTRUMENT,
     OBJECT_CAUSATIVE,
     OBJECT_COMMANDED_ACT,
     OBJECT_CUP_OF_ACT,
@@ -50,9 +51,7 @@ from yili.ingest.objects import (
     OBJECT_FRONTED,
     OBJECT_HELD_OUT,
     OBJECT_HELD_UP,
-    OBJECT_BEFORE_INSTRUMENT,
     OBJECT_IMPLIED,
-    OBJECT_THE_BODY,
     OBJECT_INSTRUMENT,
     OBJECT_JUST_NAMED,
     OBJECT_JUST_TAKEN,
@@ -60,6 +59,7 @@ from yili.ingest.objects import (
     OBJECT_PASSED_HAND,
     OBJECT_PERSONS_AS_THINGS,
     OBJECT_PLACEMENT_NOUN,
+    OBJECT_THE_BODY,
     OBJECT_THING_IN_HAND,
     OBJECT_VERBAL,
     OBJECT_WRITTEN,
@@ -1498,5 +1498,6 @@ def _place_label(text: str) -> str:
         if text.startswith(lead) and len(text) > len(lead):
             return text[len(lead) :]
     return text
+
 
 _SPEAKING_TO_THE_LAST = act_class("acts-speaking-to-the-last")
