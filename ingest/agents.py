@@ -790,12 +790,16 @@ _OFFICERS_SET_OUT = act_class("acts-set-out-by-officers")
     "士冠 有司如主人服 註 有司主人之吏所自辟除府史以下; 鄉射 乃席賔南面東上: the officers lay the mats",
 )
 def officers_set_out(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
-    """A paragraph that opens with things named before the act and no one (士喪 新盆槃瓶廢敦重鬲皆濯), or a
-    setting out (設, 陳, 布, 饌, 錯, 席) that opens its paragraph with no one named, and says where
-    (于 + a place) or in what order (東上), is the work of the rite's officers (有司), when its cast has
-    them; they carry on through the paragraph (鄉射 乃席賔南面東上 … 席主人於阼階上西面 … 尊於賔席之東 …
-    設洗于阼階東南).  A rite fact of the act (燕禮 司宮 lays the
-    mats) answers before this rule."""
+    """The work of the rite's officers (有司), when its cast has them, at the opening of a paragraph with no
+    one named:
+
+    - things listed with 皆 or counted, named before the act (士喪 新盆槃瓶廢敦重鬲皆濯, 貝三實于笲);
+    - a setting out (設, 陳, 布, 饌, 錯, 席) that says where (于 + a place) or in what order (東上);
+    - 陳 or 布 with a thing of the vocabulary right after it, in a rite with no body present (聘禮 乃陳幣;
+      in 士喪 設韐帶 dresses the body).
+
+    They carry on through the paragraph (鄉射 乃席賔南面東上 … 席主人於阼階上西面 … 尊於賔席之東 …
+    設洗于阼階東南).  A rite fact of the act (燕禮 司宮 lays the mats) answers before this rule."""
     if not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
         return None
     if r.steps and r.steps[-1].block == clause.block:

@@ -396,9 +396,10 @@ def yu_person(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 def the_body(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """In a rite where the dead man's body is present (:attr:`~yili.ontology.rites.RiteProfile.body`), with no
     person written after the act: an act that puts a thing on or into the body (``yk:onTheBody "recipient"``:
-    楔齒, 綴足, 搢笏) and an offering set down with its drink (奠醴酒, 奠脯醢醴酒: a wine written, no vessel) go
-    to the body; an act done to the body itself (``yk:onTheBody "object"``: 沐, 櫛, 幠) has it as its object
-    and no recipient."""
+    楔齒, 綴足, 搢笏), an offering set down with its drink (奠醴酒, 奠脯醢醴酒: a wine written, no vessel), and
+    設, 襲, 實 with no place written while the body is being dressed (the class ``acts-dressing-the-body``, the
+    body acted on in the last three steps: 乃笄 | 設明衣裳) go to the body; an act done to the body itself
+    (``yk:onTheBody "object"``: 沐, 櫛, 幠) has it as its object and no recipient."""
     body = r.profile.body
     if body is None or body.role is None or q.objects_persons or q.pp_persons:
         return None
