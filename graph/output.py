@@ -170,7 +170,7 @@ class BuildFolder:
         from yili.graph.loader import StoreLoader
 
         target = self.folder / STORE
-        if target.exists() and not (target.is_dir() and (target / stores.STORE_MARKER).exists() or stores._empty_dir(target)):
+        if target.exists() and not (target.is_dir() and (target / stores.STORE_MARKER).exists() or stores.is_empty_dir(target)):
             raise InputError(f"{target}: exists and is not an Oxigraph store; remove it or choose another --out")
         try:
             tmp = Path(tempfile.mkdtemp(prefix=f".{STORE}.", suffix=".tmp", dir=self.folder))
