@@ -694,6 +694,27 @@ def mutual(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     return None
 
 
+@rule(
+    "agent.both-go-up",
+    "鄉射 主人揖 讓 升 (主人與賔俱升); 聘禮 揖讓如初 升 (公與賔); 士冠 壹揖壹讓升 主人升 (the first 升 the 賔's)",
+    tags=("mutual",),
+)
+def both_go_up(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """A bare 升 right after the two parties' mutual yielding (讓, :data:`~yili.ingest.grammar.MUTUAL_ACTS`) in
+    the same paragraph: both go up, unless one of them goes up in the next two clauses (主人升, or 賔厭衆賔 | 升),
+    when this 升 is the other's."""
+    last = _last_here(r, clause)
+    if action.key != "action-sheng" or last is None or last.action.key not in g.MUTUAL_ACTS or len(last.agent) != 2:
+        return None
+    keys = [a.key for a in last.agent]
+    if clause.start not in r._later_ascent:
+        return Decision(last.agent, "both parties go up after yielding to each other")
+    later = r._later_ascent[clause.start]
+    if later in keys:
+        return Decision(tuple(a for a in last.agent if a.key != later), "the other party goes up first")
+    return None
+
+
 def _continues(clause: Clause) -> bool:
     return any(t.text in ("乃", "遂") for t in clause.prefix)
 
@@ -951,6 +972,7 @@ AGENT_RULES: tuple[Rule, ...] = (
     completes_act,
     reply,
     mutual,
+    both_go_up,
     saluted_moves,
     office,
     does_not_pour,

@@ -248,9 +248,10 @@ NEXT_AFTER: frozenset[str] = spelled({"次"})
 RANKED_AMONG: frozenset[str] = spelled({"齒"})
 """齒 "ranked by age among": 旅齒于衆賓 (takes his turn in the pledge round among the guests)."""
 
-MANNER: frozenset[str] = spelled({"縮", "缩", "横", "橫"})
+MANNER: frozenset[str] = spelled({"縮", "缩", "横", "橫", "逆"})
 """縮 "lengthwise", 横 "crosswise" before an act say how it is done (縮執俎, 縮奠俎; 有司徹 司馬横執羊俎); elsewhere
-(西縮) they describe a placing."""
+(西縮) they describe a placing. 逆 "in the reverse order" before a motion (聘禮 介逆出, 鄉飲酒 逆降, 特牲 逆退; 註 逆出
+由便也): the ones who came in first go out last."""
 
 RANK_WORDS: frozenset[str] = spelled({"爵"})
 """爵 after 以其 is the rank ("by his rank"), not the cup."""

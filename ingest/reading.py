@@ -95,6 +95,7 @@ class Reader:
     profile: RiteProfile
     _lookahead: dict[int, str]
     _next_has_subject: dict[int, bool]
+    _later_ascent: dict[int, str | None]
     _agent_from_pivot: bool
 
     def _mention(self, terms: tuple[Term, ...]) -> None:

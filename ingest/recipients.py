@@ -299,6 +299,8 @@ class RecipientQuery:
     pp_persons: tuple[Term, ...]
     object_tokens: tuple[Token, ...]
     clause: Clause
+    with_whom: tuple[Term, ...] = ()
+    """The persons written after 與 before the act (與賔揖, 與君言): whom it is done with."""
 
     @property
     def raw_rule(self) -> str:
@@ -326,6 +328,13 @@ class RecipientQuery:
 def _written_path(r: RecipientRules, q: RecipientQuery) -> bool:
     # (an act with no recipientRule flag at all takes this path too, as a written person decides first)
     return bool(r.person_is_recipient(q.action) or q.action.flag("personObject") or q.action.flag("recipientRule") != "none")
+
+
+@rule("recipient.with-whom", "士冠 與賔揖; 士相見 與君言, 與大人言, 凡與大人言始視面: the one the act is done with")
+def with_whom(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """The persons written after 與 before an act addressed to someone (a salute, words): the act goes to them
+    (士相見 與君言言使臣: the 士 speaks to the ruler)."""
+    return Decision(q.with_whom, "") if q.with_whom and not q.objects_persons and not q.pp_persons else None
 
 
 @rule("recipient.words-after-act", "士喪 北面招以衣 | 曰臯某復: the words go to the one the act before was done to")
@@ -411,7 +420,12 @@ def the_body(r: RecipientRules, q: RecipientQuery) -> Decision | None:
         and any(t.kind == WINE or any(c.kind == WINE for c in t.readings) for t in q.object_tokens)
         and not any(t.kind == VESSEL for t in q.object_tokens)
     )
-    dressing = q.action.key in _DRESSING and not any(t.kind == PLACE for t in q.clause.suffix) and _body_at_hand(r, q, body.role)
+    dressing = (
+        q.action.key in _DRESSING
+        and not any(t.kind == PLACE for t in q.clause.suffix)
+        and not _undoes_own(r, q)
+        and _body_at_hand(r, q, body.role)
+    )
     if (how == "recipient" or offering or dressing) and body.role in r.vocabulary.concepts:
         return Decision((r.term(r.vocabulary.concepts[body.role]),), "the body, 尸, receives it")
     return None
@@ -421,13 +435,39 @@ _DRESSING = act_class("acts-dressing-the-body")
 
 
 def _body_at_hand(r: RecipientRules, q: RecipientQuery, body: str) -> bool:
-    """Whether the body was acted on (its object or recipient) in the last three steps, in this paragraph or the
-    one before: the dressing goes on (乃屨 … 設韐帶 搢笏 設决)."""
-    for s in r.steps[-3:]:
-        on_it = any(p.key == body for p in s.recipient) or (s.object_term is not None and s.object_term.key == body)
-        if s.block >= q.clause.block - 1 and on_it:
-            return True
+    """Whether the body is being dressed: of the acts of dressing or on the body (the class
+    ``acts-dressing-the-body``, or an act with ``yk:onTheBody``) read in this paragraph or the
+    :data:`_DRESSING_REACH` before it, the last that was done to anyone was done to the body (its object or
+    recipient); one done to nobody (主人襲: his own arm) does not end it. The dressing goes on across the
+    fetching of things in between (士喪 設明衣裳 | 主人出 … 洗貝 … 商祝執巾從入 | 設巾 … 實于右三 … 設幎目 乃屨 …
+    設韐帶 搢笏 設决; 註 遷尸於襲上而衣之)."""
+    for s in reversed(r.steps):
+        if s.block < q.clause.block - _DRESSING_REACH:
+            return False
+        said = r.vocabulary.concepts.get(s.action.key)
+        if s.action.key in _DRESSING or (said is not None and said.flag("onTheBody")):
+            if any(p.key == body for p in s.recipient) or (s.object_term is not None and s.object_term.key == body):
+                return True
+            if s.recipient:
+                return False  # done to another person: the dressing is over
     return False
+
+
+def _undoes_own(r: RecipientRules, q: RecipientQuery) -> bool:
+    """Whether the act undoes (``yk:undoes``) the last of the two its agent did: 主人左袒 … 主人襲 is the host
+    covering his own arm again, not a dressing of the body (士喪; 鄉射 袒決遂 … 襲)."""
+    undone = q.action.flag("undoes")
+    if not undone or not q.agent:
+        return False
+    keys = {a.key for a in q.agent}
+    for s in reversed(r.steps):
+        if s.action.key in (undone, q.action.key) and keys & {a.key for a in s.agent}:
+            return s.action.key == undone
+    return False
+
+
+_DRESSING_REACH = 6
+"""How many paragraphs back the dressing of a body may have begun (士喪 64 設明衣裳 … 68 設巾: four)."""
 
 
 _DIALOGUE = act_class("acts-dialogue")
@@ -850,6 +890,7 @@ def none(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 
 
 RECIPIENT_RULES: tuple[Rule, ...] = (
+    with_whom,
     words_after_act,
     dish_follows_cup,
     presented_before_next,

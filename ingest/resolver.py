@@ -205,6 +205,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._next_has_subject: dict[int, bool] = {}
         self._next_elliptic: dict[int, tuple[str, ...]] = {}
         self._next_subject: dict[int, str] = {}  # the person written as subject of the next clause
+        self._later_ascent: dict[int, str | None] = {}  # who goes up in one of the next two clauses (see set_lookahead)
         self.held_out: tuple[Term, str | None] | None = None  # the thing another held out to the receiver
         self.noted_doers: dict[str, tuple[Concept, ...]] = {}  # who the block's note says does an act
         self._agent_from_pivot = False
@@ -229,9 +230,25 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 written = next((t for t in b.prefix if t.kind == ROLE and t.concept is not None), None)
                 if written is not None:
                     self._next_subject[a.start] = written.concept.key
+            if b.verb.concept is not None and b.block == a.block:
+                self._note_later_ascent(a, [b, *clauses[clauses.index(b) + 1 : clauses.index(b) + 2]])
             if b.flags.get("elliptic"):
                 # 酌獻 | 及佐食: the persons the act is repeated for next (see Reader.round_before)
                 self._next_elliptic[a.start] = tuple(t.concept.key for t in b.tokens if t.kind == ROLE and t.concept is not None)
+
+    def _note_later_ascent(self, clause: Clause, following: list[Clause]) -> None:
+        """Record who goes up (升) in ``following`` (the next two clauses of ``clause``'s block): the person
+        last written as a subject up to that 升, or None if nobody is; nothing if no 升 follows.  A bare 升 right
+        after a mutual yielding is then one party's, not both (士冠 壹揖壹讓升 主人升: the first is the 賔's)."""
+        written: str | None = None
+        for b in following:
+            if b.block != clause.block or b.verb.concept is None:
+                return
+            who = next((t.concept.key for t in b.prefix if t.kind == ROLE and t.concept is not None), None)
+            written = who or written
+            if b.verb.concept.key == "action-sheng":
+                self._later_ascent[clause.start] = written
+                return
 
     # -- terms ------------------------------------------------------------------------------
 
@@ -586,8 +603,6 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         """The place when no phrase gave one; a presentation next after the ones named (獻次X)."""
         verb = clause.verb
         prefix = clause.prefix
-        if cx.with_whom and not cx.objects_persons:
-            cx.objects_persons = cx.with_whom
         cx.after = self._presented_next_after(cx.action, cx.suffix) if clause.flags.get("next_after") else None
         if cx.after is not None and cx.subject:
             # 公有司…獻次衆賓: "is presented next after the guests" — the one named is toasted, by
@@ -715,7 +730,13 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.decided["agent"] = AGENT_PASSIVE
         self.held_out = None
         query = RecipientQuery(
-            cx.action, cx.agent, tuple(cx.objects_persons), tuple(cx.pp_persons), tuple(cx.object_tokens), clause
+            cx.action,
+            cx.agent,
+            tuple(cx.objects_persons),
+            tuple(cx.pp_persons),
+            tuple(cx.object_tokens),
+            clause,
+            tuple(cx.with_whom or ()),
         )
         found, recipient_rule = self._recipient(query)
         cx.recipient, cx.recipient_alt, cx.recipient_why = found.value, found.alternative, found.note or None

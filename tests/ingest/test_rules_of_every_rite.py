@@ -965,7 +965,8 @@ def test_by_his_rank_is_no_cup(extractor):
     r = read(extractor, "使大夫戒各以其爵\n\n大夫既匕匕奠于鼎逆退復位", "gongshidafuli")
     got = {s.text: (s.as_record()["object"], s.as_record()["vessel"]) for s in r.steps}
     assert got["戒各以其爵"] == (None, None)
-    assert got["大夫既匕匕奠于鼎逆"][1] is None
+    assert got["大夫既匕匕奠于鼎"][1] is None
+    assert got["逆退"] == (None, None)  # 逆 "in reverse order" is how they withdraw (grammar.MANNER)
 
 
 def test_one_who_salutes_no_one_written_moves_himself(extractor):
