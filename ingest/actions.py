@@ -13,7 +13,9 @@ ACTION_STANDS = decision(
     "action.stands", "鄉射 主人阼階上西面: a person with a place and a facing stands there (立)", "No verb: he stands there."
 )
 ACTION_THING_IS_SET = decision(
-    "action.thing-is-set", "士冠 水在洗東, 𤣥酒在西: a thing that is at a place is set there", "A thing 在 a place: 設."
+    "action.thing-is-set",
+    "士冠 水在洗東, 𤣥酒在西; 士喪 櫛於簞: a thing that is at a place is set there",
+    "A thing 在 a place, or things and 于 + where with no verb: 設.",
 )
 ACTION_SAYING = decision("action.saying", "士冠 再加曰…, 醴辭曰…", "The words said at an act that is no speech: 曰.")
 ACTION_WORDS_AFTER_ACT = decision(

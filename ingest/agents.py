@@ -18,6 +18,7 @@ from yili.ingest.reading import Reader
 from yili.ingest.rules import Decision, Rule, decision, first_answer, rule
 from yili.ingest.steps import Step, Term
 from yili.ingest.tokens import (
+    ACTION,
     ADV,
     COND,
     MARK,
@@ -680,6 +681,31 @@ def reply(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     return None
 
 
+@rule(
+    "agent.declines-the-offer",
+    "士相見 士見於大夫 | 終辭其摯 (the 大夫 declines the gift: 註 辭其摯為其大崇也); 聘禮 賔… | 辭",
+    tags=("inferred",),
+)
+def declines_the_offer(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """辭 "to decline" with no one written, right after the carried subject did an act to one other person in the
+    same paragraph that offers something (a visit, a request, a gift; not a bow, a receiving or a reply): the one it
+    was done to declines it (what is offered is declined by whom it is offered to; 聘禮 擯者…請受 | 賔固辭)."""
+    last = _last_here(r, clause)
+    st = r.state
+    if action.key != "action-ci-decline" or last is None or not st.subject or len(last.recipient) != 1:
+        return None
+    if not last.agent or last.agent[0].key != st.subject[0].key or last.recipient[0].key == last.agent[0].key:
+        return None
+    body = r.profile.body
+    if body is not None and last.recipient[0].key == body.role:
+        return None
+    said = r.vocabulary.concepts.get(last.action.key)
+    bowed = "action-bai" in r.vocabulary.broader_closure(last.action.key)
+    if bowed or last.action.key in g.RECEIVING or (said is not None and said.flag("responsive")):
+        return None  # 使者再拜稽首辭, 介受賔禮 無辭: a bow, a receiving or a reply offers nothing; he declines himself
+    return Decision(last.recipient, "the one it was offered to declines")
+
+
 @rule("agent.mutual", "鄉飲酒 三讓, 三揖; 疏 主人在南賔在北俱東向是一曲故揖", tags=("mutual",))
 def mutual(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """Mutual 讓 and numbered 揖 are both parties', to each other."""
@@ -931,6 +957,45 @@ def declined_by_the_presiding(r: AgentRules, clause: Clause, action: Concept) ->
     return Decision(last.recipient, "the one the presiding person declined to goes on") if own else None
 
 
+@rule(
+    "agent.errand-done",
+    "士喪 復者 … 降自後西榮 | 奠脯醢醴酒 (註 復者有司; the officers set the offering); 弔者 … 出 | 徹帷",
+    tags=("inferred",),
+)
+def errand_done(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """At the opening of a paragraph with no one written, when the one carried over is named for an errand (act +
+    者: 復者, 弔者, 襚者) and left the scene last (``acts-of-leaving``: 出, 退, 降, 反命): his part is over, and
+    the work of the rite (``acts-of-service``: setting out, clearing, laying down, receiving) is the officers'
+    (有司) when the cast has them.  Another act is left to the later rules."""
+    st = r.state
+    if len(st.subject) != 1 or (r.steps and r.steps[-1].block == clause.block) or action.key not in _SERVICE:
+        return None
+    who = st.subject[0].key
+    if _errand_of(r, who) is None or not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
+        return None
+    last = next((s for s in reversed(r.steps) if any(a.key == who for a in s.agent)), None)
+    if last is None or last.action.key not in _LEAVING:
+        return None
+    return Decision((r.term(r.vocabulary.concepts["role-yousi"]),), "the one sent has gone: the officers serve")
+
+
+_SERVICE = act_class("acts-of-service")
+_LEAVING = act_class("acts-of-leaving")
+
+
+def _errand_of(r: AgentRules, role_key: str) -> Concept | None:
+    """The act a role is named for (復者 → 復, 弔者 → 弔), if one of its names is an act of the vocabulary + 者."""
+    role = r.vocabulary.concepts.get(role_key)
+    if role is None:
+        return None
+    for label in sorted(role.labels):
+        if len(label) >= 2 and label.endswith("者"):
+            act = next((c for c in r.vocabulary.by_label.get(label[:-1], ()) if c.kind == ACTION), None)
+            if act is not None:
+                return act
+    return None
+
+
 @rule("agent.carried-over", "the classic leaves out a subject that goes on (主人…降洗 升 實爵)")
 def carried_over(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The subject carried over from the clause before."""
@@ -971,6 +1036,7 @@ AGENT_RULES: tuple[Rule, ...] = (
     xian_host,
     completes_act,
     reply,
+    declines_the_offer,
     mutual,
     both_go_up,
     saluted_moves,
@@ -985,6 +1051,7 @@ AGENT_RULES: tuple[Rule, ...] = (
     server_sets_down,
     nobody_toasts_himself,
     declined_by_the_presiding,
+    errand_done,
     carried_over,
     opener,
 )

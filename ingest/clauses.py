@@ -293,6 +293,34 @@ def standing_without_a_verb(r: _Rereading, i: int) -> int | None:
     return j
 
 
+def things_placed_without_a_verb(r: _Rereading, i: int) -> int | None:
+    """A paragraph that opens with things only (no person, no act) and then 于/於 + where they go, with no verb,
+    says where they are set out: a zero-width 設 is read before the 于 (士喪 沐巾一浴巾二皆用綌於笲 | 櫛於簞 |
+    浴衣於篋, in the list of what is set out for the bath, 註 笲竹器名).  A first word that is an act and a thing
+    (櫛: to comb, the comb) is the thing."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.kind != YU or nxt is None or nxt.kind not in (PLACE, OBJECT, VESSEL, OTHER) or not r.out:
+        return None
+    if r.vocabulary is None or "action-she" not in r.vocabulary.concepts:
+        return None
+    first = r.out[0]
+    thing_first = next((c for c in first.readings if c.kind in (OBJECT, VESSEL)), None) if _is_act(first) else None
+    rest = r.out[1:] if thing_first is not None else r.out
+    if not all(x.kind in (OBJECT, VESSEL, WINE, NUM, OTHER, ADV) for x in rest):
+        return None
+    if thing_first is None and not any(x.kind in (OBJECT, VESSEL, WINE) for x in rest):
+        return None
+    if thing_first is not None:
+        if rest:
+            return None  # (櫛於簞 alone: 沐櫛 … 於 is an act)
+        r.out[0] = with_kind(first, thing_first.kind, thing_first)
+    at = t.start
+    setting = r.vocabulary.concepts["action-she"]
+    r.out.append(Token("", at, at, ACTION, setting, (setting,)))
+    r.out.append(t)
+    return i + 1
+
+
 def _stands_placed(tokens: list[Token], j: int) -> bool:
     """True if the person at ``j`` is followed by a place and a facing only: the next of a list of persons
     who stand placed (士喪 衆婦人户外北面 | 衆兄弟堂下北面)."""
@@ -1220,6 +1248,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     comparison,
     act_as_noun_phrase,
     placement_noun,
+    things_placed_without_a_verb,
     thing_that_is_somewhere,
     thing_in_a_list,
     slightly_back_from_a_place,

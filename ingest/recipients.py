@@ -337,6 +337,25 @@ def with_whom(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     return Decision(q.with_whom, "") if q.with_whom and not q.objects_persons and not q.pp_persons else None
 
 
+@rule("recipient.hears-the-speaker", "聘禮 擯者…請禮賔 | 賔禮辭 | 聽命; 賔西階上聽命 (from the ruler's words)")
+def hears_the_speaker(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """An act of hearing (``acts-of-hearing``: 聽命) with no person written goes to whoever last spoke to him: the
+    agent of the latest act of speech (``yk:speech``) by another, in this paragraph or the one before."""
+    if q.action.key not in _HEARING or not q.agent or q.objects_persons or q.pp_persons:
+        return None
+    keys = {a.key for a in q.agent}
+    for s in reversed(r.steps[-8:]):
+        if s.block < q.clause.block - 1:
+            break
+        said = r.vocabulary.concepts.get(s.action.key)
+        if said is not None and said.flag("speech") and s.agent and not keys & {a.key for a in s.agent}:
+            return Decision(s.agent, "hears the one who spoke last")
+    return None
+
+
+_HEARING = act_class("acts-of-hearing")
+
+
 @rule("recipient.words-after-act", "士喪 北面招以衣 | 曰臯某復: the words go to the one the act before was done to")
 def words_after_act(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """曰 said after an act of the same person (see :func:`yili.ingest.clauses._words_after_act`): the
@@ -891,6 +910,7 @@ def none(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 
 RECIPIENT_RULES: tuple[Rule, ...] = (
     with_whom,
+    hears_the_speaker,
     words_after_act,
     dish_follows_cup,
     presented_before_next,

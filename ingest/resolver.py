@@ -293,7 +293,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         verb = clause.verb
         cx.action = verb.concept
         assert cx.action is not None
-        cx.action_rule = ACTION_WRITTEN if verb.text else ACTION_STANDS
+        cx.action_rule = ACTION_WRITTEN if verb.text else ACTION_THING_IS_SET if cx.action.key in g.SETTING_OUT else ACTION_STANDS
         if clause.flags.get("words_after_act"):
             cx.action_rule = ACTION_WORDS_AFTER_ACT
         if cx.action.key in g.POSITION_VERBS and "action-she" in self.vocabulary.concepts:

@@ -94,15 +94,15 @@ FLOORS = {
         (0.99, 0.99),
     ),
     "pinli": (
-        {"agent": 0.865, "action": 0.91, "recipient": 0.73, "object": 0.645, "location": 0.74, "facing": 0.855},
+        {"agent": 0.865, "action": 0.91, "recipient": 0.77, "object": 0.645, "location": 0.74, "facing": 0.855},
         (0.99, 0.99),
     ),
     "shixiangjianli": (
-        {"agent": 0.69, "action": 0.72, "recipient": 0.61, "object": 0.42, "location": 0.685, "facing": 0.49},
+        {"agent": 0.695, "action": 0.72, "recipient": 0.615, "object": 0.42, "location": 0.685, "facing": 0.49},
         (0.5, 1.0),
     ),
     "shisangli": (
-        {"agent": 0.74, "action": 0.755, "recipient": 0.58, "object": 0.395, "location": 0.6, "facing": 0.76},
+        {"agent": 0.78, "action": 0.785, "recipient": 0.585, "object": 0.47, "location": 0.6, "facing": 0.76},
         (0.0, 0.0),
     ),
 }
