@@ -16,7 +16,7 @@ order).  The variant spellings (``ontology/variants.tsv``) are added by the gram
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
@@ -63,25 +63,37 @@ class Entry:
 @functools.cache
 def entries() -> Mapping[str, tuple[Entry, ...]]:
     """Every list of ``ontology/lzh/``, by name, each list's entries in file order (the files read in
-    name order).
+    name order): :func:`read_lists` of the package's files.
 
     Raises
     ------
     VocabularyError
-        A file is not UTF-8 or cannot be read; a line has not the five columns, a list name that is not an
-        upper-case identifier, an empty word or an empty gloss; a word stands twice in one list; a list is
-        spread over two files.  The message names the file and the line.
+        As :func:`read_lists`; or a file is not UTF-8 or cannot be read (the message names the file).
     """
     folder = resources.files("yili.ontology") / FOLDER
+    texts: list[tuple[str, str]] = []
+    for f in sorted((f for f in folder.iterdir() if f.name.endswith(".tsv")), key=lambda f: f.name):
+        try:
+            texts.append((f.name, f.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise VocabularyError(f"ontology/{FOLDER}/{f.name}: cannot read the word list: {exc}") from None
+    return read_lists(texts)
+
+
+def read_lists(files: Iterable[tuple[str, str]]) -> Mapping[str, tuple[Entry, ...]]:
+    """The word lists of ``files`` (pairs of a file name and its text, in the order given), by name.
+
+    Raises
+    ------
+    VocabularyError
+        A file has no header line (:data:`COLUMNS`); a line has not the five columns, a list name that is
+        not an upper-case identifier, an empty word or an empty gloss; a word stands twice in one list; a
+        list is spread over two files.  The message names the file and the line.
+    """
     found: dict[str, list[Entry]] = {}
     home: dict[str, str] = {}
-    files = sorted((f for f in folder.iterdir() if f.name.endswith(".tsv")), key=lambda f: f.name)
-    for f in files:
-        where = f"ontology/{FOLDER}/{f.name}"
-        try:
-            text = f.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise VocabularyError(f"{where}: cannot read the word list: {exc}") from None
+    for fname, text in files:
+        where = f"ontology/{FOLDER}/{fname}"
         header_seen = False
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip() or line.startswith("#"):
@@ -101,12 +113,14 @@ def entries() -> Mapping[str, tuple[Entry, ...]]:
                 raise VocabularyError(f"{where}, line {number}: list {name} has an empty or spaced word")
             if not gloss:
                 raise VocabularyError(f"{where}, line {number}: {name} {word} has no English gloss")
-            if home.setdefault(name, f.name) != f.name:
+            if home.setdefault(name, fname) != fname:
                 raise VocabularyError(f"{where}, line {number}: list {name} is already in {home[name]}")
             listed = found.setdefault(name, [])
             if any(e.word == word for e in listed):
                 raise VocabularyError(f"{where}, line {number}: {word} is twice in list {name}")
-            listed.append(Entry(name, word, reading, gloss, source, f.name, number))
+            listed.append(Entry(name, word, reading, gloss, source, fname, number))
+        if not header_seen:
+            raise VocabularyError(f"{where}: no header line ({' '.join(COLUMNS)})")
     return MappingProxyType({name: tuple(es) for name, es in found.items()})
 
 
