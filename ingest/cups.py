@@ -12,7 +12,7 @@ from itertools import islice
 
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
-from yili.ingest.discourse import Change, set_
+from yili.ingest.discourse import Change, Holdings, set_
 from yili.ingest.reading import Reader
 from yili.ingest.rules import decision
 from yili.ingest.steps import Term
@@ -96,11 +96,22 @@ class _CupReading:
     holder: dict[str, Term] = field(default_factory=dict)
     wine_in: dict[str, Term] = field(default_factory=dict)
     last_holder: tuple[Term, ...] = ()
+    held: Holdings | None = None
 
 
 def _holdings(q: _CupReading) -> tuple[Change, ...]:
-    """The cup rules' holdings after the clause, as changes of the discourse state."""
-    return set_("holder", q.holder), set_("wine_in", q.wine_in), set_("last_holder", q.last_holder)
+    """The cup rules' holdings after the clause, as changes of the discourse state (none for what did not
+    change, in content and order)."""
+    held = q.held
+    assert held is not None  # set by CupRules._cup
+    changes = []
+    if list(q.holder.items()) != list(held.holder.items()):
+        changes.append(set_("holder", q.holder))
+    if list(q.wine_in.items()) != list(held.wine_in.items()):
+        changes.append(set_("wine_in", q.wine_in))
+    if q.last_holder is not held.last_holder:
+        changes.append(set_("last_holder", q.last_holder))
+    return tuple(changes)
 
 
 class CupRules(Reader):
@@ -128,7 +139,7 @@ class CupRules(Reader):
         with no wine written (士虞 酌酒酳尸, 酒 being any wine) empties what was known of it.
         """
         q = _CupReading(clause, action, agent, agent[0].key if agent else "", object_tokens, prefix, recipient)
-        held = self.state.holdings
+        q.held = held = self.state.holdings
         q.holder, q.wine_in, q.last_holder = dict(held.holder), dict(held.wine_in), held.last_holder
         q.written = [
             t for t in clause.tokens if t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key)

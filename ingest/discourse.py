@@ -28,7 +28,7 @@ Persons are :class:`~yili.ingest.steps.Term` (a concept key, the label as writte
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -351,18 +351,27 @@ class DiscourseState:
             if part_name is None or c.op not in OPS:
                 raise ValueError(f"discourse state: no such change {c.op!r} of field {c.field!r}")
             part = getattr(self, part_name)
-            old = getattr(part, c.field)
+            old = part.__dict__[c.field]
             if c.op == "set":
                 new = _frozen(c.value)
             elif c.op == "append":
-                new = old + tuple(c.value)
+                new = old + tuple(c.value) if c.value else old
             elif c.op == "add":
                 new = old | frozenset(c.value)
             else:
                 d = dict(old)
                 if c.op == "put":
                     d[c.key] = c.value
+                elif c.key in d:
+                    del d[c.key]
                 else:
-                    d.pop(c.key, None)
+                    continue  # nothing to drop
                 new = MappingProxyType(d)
-            object.__setattr__(self, part_name, replace(part, **{c.field: new}))
+            if new is old:
+                continue
+            # a new part with the one field changed (what dataclasses.replace makes, without re-running
+            # __init__ for every change of every step)
+            changed = object.__new__(type(part))
+            changed.__dict__.update(part.__dict__)
+            changed.__dict__[c.field] = new
+            object.__setattr__(self, part_name, changed)
