@@ -143,6 +143,10 @@ class Holdings:
         For a dish brought after the cup (以肝從), the paragraph it was brought in.
     taken_at : Mapping[str, int]
         For a thing taken up or handed over (取肺, 摶黍, 授祝), how many steps had been read then.
+    held_out : tuple[Term, str or None] or None
+        While a step is read: the thing another held out to its agent (term, as written), found by the
+        recipient rule that decided he receives from the one who holds it (特牲 宗婦執兩籩 … 主婦受: the 籩,
+        the object received); None at the start of every step's recipient.
     """
 
     holder: Mapping[str, Term] = field(default_factory=_empty)
@@ -151,6 +155,7 @@ class Holdings:
     things: Mapping[str, Term] = field(default_factory=_empty)
     thing_block: Mapping[str, int] = field(default_factory=_empty)
     taken_at: Mapping[str, int] = field(default_factory=_empty)
+    held_out: tuple[Term, str | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -163,10 +163,11 @@ class RecipientRules(Reader):
                         return self.term(keeper)
         return None
 
-    def _holding(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
+    def _holding(self, agent: tuple[Term, ...], block: int) -> tuple[tuple[Term, ...], tuple[Term, str | None] | None] | None:
         """Who holds out the thing ``agent`` receives: another who has just taken it up, held it or
         brought it in this paragraph (特牲 宗婦執兩籩 户外坐 主婦受: from the 宗婦; 兄弟長以燔從 尸受: from
-        the eldest brother), before ``agent`` himself acted on it; None if no one."""
+        the eldest brother), before ``agent`` himself acted on it, and the thing he held out (term, as
+        written) if his act was holding it out (執); None if no one."""
         if not agent:
             return None
         for s in reversed(self.steps[-6:]):
@@ -178,8 +179,7 @@ class RecipientRules(Reader):
             if s.agent[:1] == agent[:1] or toasted:
                 return None  # he acted himself since, or a cup was given him (賔…以酢主人 | 主人拜受爵)
             if s.action.key in g.HOLDING_OUT and s.agent and s.object_term is not None and s.vessel is None:
-                self.held_out = (s.object_term, s.object)
-                return s.agent[:1]
+                return s.agent[:1], (s.object_term, s.object)
         return None
 
     def _presented_before(self, key: str) -> tuple[Term, ...] | None:
@@ -577,9 +577,11 @@ def command_from_superior(r: RecipientRules, q: RecipientQuery) -> Decision | No
 def from_holder(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """受: from the one who holds the thing."""
     if q.action.key in _RECEIVING:
-        holder = r._holding(q.agent, q.clause.block)
-        if holder is not None:
-            return Decision(holder, "receives from the one who holds it")
+        found = r._holding(q.agent, q.clause.block)
+        if found is not None:
+            holder, held_out = found
+            # what he held out is what is received (object.held-out)
+            return Decision(holder, "receives from the one who holds it", found=(set_("held_out", held_out),))
     return None
 
 

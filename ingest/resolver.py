@@ -207,7 +207,6 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._next_has_subject: dict[int, bool] = {}
         self._next_elliptic: dict[int, tuple[str, ...]] = {}
         self._next_subject: dict[int, str] = {}  # the person written as subject of the next clause
-        self.held_out: tuple[Term, str | None] | None = None  # the thing another held out to the receiver
         self.noted_doers: dict[str, tuple[Concept, ...]] = {}  # who the block's note says does an act
         self._agent_from_pivot = False
         self._ordinal = 0  # the last step's ordinal in its block
@@ -727,7 +726,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.agent_explicit = False
             cx.notes.append("agent: toasted persons named before the verb (passive reading)")
             cx.decided["agent"] = AGENT_PASSIVE
-        self.held_out = None
+        self.state.apply(set_("held_out", None))
         query = RecipientQuery(
             cx.action, cx.agent, tuple(cx.objects_persons), tuple(cx.pp_persons), tuple(cx.object_tokens), clause
         )
@@ -820,9 +819,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.object_text = verb.text
             cx.decided["object"] = OBJECT_PLACEMENT_NOUN
             cx.object_term = self.term(thing, verb.text) if thing is not None else None
-        if cx.object_text is None and self.held_out is not None and not cx.object_tokens:
+        if cx.object_text is None and self.state.holdings.held_out is not None and not cx.object_tokens:
             # 宗婦執兩籩 … 主婦受: what is received is what the other held out
-            cx.object_term, cx.object_text = self.held_out
+            cx.object_term, cx.object_text = self.state.holdings.held_out
             cx.decided["object"] = OBJECT_HELD_OUT
             cx.vessel = None
         cx.object_open = cx.object_text is None  # (each part below asks it once, as one block did)
