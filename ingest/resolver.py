@@ -1,7 +1,9 @@
 """The step resolver: one step per clause, every field filled by the rules of the language.
 
 :class:`StepResolver` walks the clauses of a document in text order and fills each field, keeping
-the state a reader keeps (:mod:`yili.ingest.reading`).  The rules for unwritten agents are in
+the state a reader keeps (:class:`~yili.ingest.discourse.DiscourseState`): it is the runner, the one
+caller of :meth:`~yili.ingest.discourse.DiscourseState.apply`, which it passes what each part of a step
+found (the rules return it with their answers) as soon as the later parts must see it.  The rules for unwritten agents are in
 :mod:`yili.ingest.agents`, for recipients in :mod:`yili.ingest.recipients`, for cups, wine and
 things in hand in :mod:`yili.ingest.cups`.
 """
