@@ -162,7 +162,7 @@ class AgentRules(Reader):
             return None
         if "action-toast" not in self.vocabulary.broader_closure(action.key) or action.key == "action-zuo":
             return None
-        for s in reversed(self.state.by_action.get(action.key, ())):
+        for s in reversed(self.state.history.by_action.get(action.key, ())):
             if s.recipient and s.agent:
                 if s.recipient[0].key == agent[0].key and s.agent[0].key != agent[0].key:
                     return s.agent
@@ -174,7 +174,7 @@ class AgentRules(Reader):
             written
             and self.part == "ji"
             and action.key == "action-xian"
-            and not self.state.by_action.get(action.key)
+            and not self.state.history.by_action.get(action.key)
             and not gave
             and host in self.vocabulary.concepts
             and me != host
@@ -260,12 +260,12 @@ class AgentRules(Reader):
         things = {t.concept.key for t in clause.suffix if t.kind in (OBJECT, VESSEL) and t.concept is not None}
         if not things:
             return None
-        for s in reversed(self.state.by_action.get(action.key, ())):
+        for s in reversed(self.state.history.by_action.get(action.key, ())):
             if s.object_term is not None and s.object_term.key in things and s.agent:
                 return s
         # 特牲 佐食舉幹 … 舉骼及獸魚如初: the same act to other portions, as its doer did it at first
         recent = self.steps[-1].sequence - AS_AT_FIRST_SPAN if self.steps else 0
-        for s in reversed(self.state.by_action.get(action.key, ())):
+        for s in reversed(self.state.history.by_action.get(action.key, ())):
             if s.sequence < recent:
                 break
             if s.object and s.agent:
@@ -288,7 +288,7 @@ class AgentRules(Reader):
         """Whether ``who`` has a cup in hand: one he holds (``holder``) and did not set down in his last
         act with a cup (有司徹 尸奠爵于薦左, the cup of the 三獻 left standing: when the 主人 then 酬s him
         … 尸答拜 | 坐祭遂飲, it is the 主人 with the cup who kneels and drinks)."""
-        if who not in self.state.holder:
+        if who not in self.state.holdings.holder:
             return False
         for s in islice(reversed(self.steps), BLOCK_LOOKBACK):
             if s.vessel is not None and s.agent[:1] and s.agent[0].key == who:
@@ -330,10 +330,10 @@ def general_subject(r: AgentRules, clause: Clause, action: Concept) -> Decision 
     st = r.state
     if fact is None or fact.role not in r.vocabulary.concepts:
         return None
-    if not (st.general_open or any(t.text in g.GENERAL_RULE for t in clause.prefix)):
+    if not (st.conditions.general_open or any(t.text in g.GENERAL_RULE for t in clause.prefix)):
         return None
-    carried = st.subject
-    if _last_here(r, clause) is None or not carried or carried[0].key in st.attended:
+    carried = st.topic.subject
+    if _last_here(r, clause) is None or not carried or carried[0].key in st.conditions.attended:
         return Decision((r.term(r.vocabulary.concepts[fact.role]),), "the person the rite's general rules are about")
     return None
 
@@ -341,7 +341,7 @@ def general_subject(r: AgentRules, clause: Clause, action: Concept) -> Decision 
 @rule("agent.pivot", "燕禮 公命小臣辭 | 小臣辭: the one commanded does the next act", tags=("pivot",))
 def pivot(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The person a pivot verb just named (公命小臣 | 辞: the 小臣 declines)."""
-    return Decision(r.state.pivot_agent, "named by the pivot verb before it") if r.state.pivot_agent else None
+    return Decision(r.state.topic.pivot_agent, "named by the pivot verb before it") if r.state.topic.pivot_agent else None
 
 
 @rule("agent.noted-doers", "士冠 徹皮弁冠櫛筵 註曰徹者賛冠者主人之賛者為之")
@@ -376,7 +376,7 @@ def _past_condition(r: AgentRules, clause: Clause) -> bool:
     return (
         any(t.kind == THEN for t in clause.prefix)
         and not any(t.kind == COND for t in clause.tokens)
-        and bool(r.state.before_condition)
+        and bool(r.state.conditions.before_condition)
     )
 
 
@@ -397,7 +397,11 @@ def condition_by_fact(r: AgentRules, clause: Clause, action: Concept) -> Decisio
 @rule("agent.before-condition", "燕禮 公有命則不易不洗: the condition's subject is not carried past 則")
 def before_condition(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """Past 則, the subject from before the condition."""
-    return Decision(r.state.before_condition, "carried over from before the condition") if _past_condition(r, clause) else None
+    return (
+        Decision(r.state.conditions.before_condition, "carried over from before the condition")
+        if _past_condition(r, clause)
+        else None
+    )
 
 
 @rule("agent.named-for-act", "燕禮 執冪者, 羞膳者, 媵爵者; 士冠 爵弁皮弁緇布冠各一匴執 (執冠者)")
@@ -421,7 +425,7 @@ def brings_dish_again(r: AgentRules, clause: Clause, action: Concept) -> Decisio
         return None
     dish = next((t for t in reversed(clause.prefix) if t.kind == OBJECT and t.concept is not None), None)
     if dish is not None:
-        for s in reversed(r.state.by_action.get("action-cong", ())):
+        for s in reversed(r.state.history.by_action.get("action-cong", ())):
             if s.object_term is not None and s.object_term.key == dish.concept.key and s.agent:
                 return Decision(s.agent, "brings the dish he brought before")
     return None
@@ -431,13 +435,14 @@ def brings_dish_again(r: AgentRules, clause: Clause, action: Concept) -> Decisio
 def serves_the_seated(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """An act done to the person who has just taken the mat is by who did it to him before."""
     st = r.state
-    if action.key in g.DONE_TO_THE_PERSON and st.subject and _last_here(r, clause) is not None:
+    if action.key in g.DONE_TO_THE_PERSON and st.topic.subject and _last_here(r, clause) is not None:
         last = r.steps[-1]
-        before = st.last_agent_of.get(action.key)
+        before = st.history.last_agent_of.get(action.key)
         took_the_mat = any(
-            s.block == clause.block and s.action.key == "action-jiuxi" and s.agent[:1] == st.subject[:1] for s in r.steps[-4:]
+            s.block == clause.block and s.action.key == "action-jiuxi" and s.agent[:1] == st.topic.subject[:1]
+            for s in r.steps[-4:]
         )
-        if last.action.key in g.TAKING_A_SEAT and took_the_mat and before and before[0].key != st.subject[0].key:
+        if last.action.key in g.TAKING_A_SEAT and took_the_mat and before and before[0].key != st.topic.subject[0].key:
             return Decision(before, "does to the one seated what he did before")
     return None
 
@@ -446,7 +451,7 @@ def serves_the_seated(r: AgentRules, clause: Clause, action: Concept) -> Decisio
 def completes_drinking(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """卒爵 (or 嚌) completes the drinking begun in the paragraph, by whoever began it."""
     st = r.state
-    if action.key not in _DRINKING | _TASTING or not st.subject:
+    if action.key not in _DRINKING | _TASTING or not st.topic.subject:
         return None
     for s in reversed(r.steps):
         if s.block != clause.block:
@@ -454,7 +459,7 @@ def completes_drinking(r: AgentRules, clause: Clause, action: Concept) -> Decisi
         if s.action.key in _NEW_CUP:
             break  # 主人更爵酌醋 | 卒爵: a cup poured since, drunk by who poured it
         if s.action.key in _DRINK_BEGIN and s.agent:
-            if s.agent[0].key != st.subject[0].key:
+            if s.agent[0].key != st.topic.subject[0].key:
                 return Decision(s.agent, "completes the drinking he began")
             break
     return None
@@ -464,9 +469,13 @@ def completes_drinking(r: AgentRules, clause: Clause, action: Concept) -> Decisi
 def holds_cup(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """A drinking act is done by whoever holds the cup, when the topic does not."""
     st = r.state
-    if action.key in _DRINKING | _TASTING and st.subject:
-        if st.subject[0].key not in st.holder and st.last_holder and st.last_holder[0].key != st.subject[0].key:
-            return Decision(st.last_holder, "holds the cup")
+    if action.key in _DRINKING | _TASTING and st.topic.subject:
+        if (
+            st.topic.subject[0].key not in st.holdings.holder
+            and st.holdings.last_holder
+            and st.holdings.last_holder[0].key != st.topic.subject[0].key
+        ):
+            return Decision(st.holdings.last_holder, "holds the cup")
     return None
 
 
@@ -482,17 +491,17 @@ def drinks_after_reply(r: AgentRules, clause: Clause, action: Concept) -> Decisi
             or action.key == "action-jiang"
             and nxt == "action-xi"
         )
-        and st.subject
-        and not r._cup_in_hand(st.subject[0].key)
-        and st.last_holder
-        and st.last_holder[0].key != st.subject[0].key
+        and st.topic.subject
+        and not r._cup_in_hand(st.topic.subject[0].key)
+        and st.holdings.last_holder
+        and st.holdings.last_holder[0].key != st.topic.subject[0].key
         and r.steps
         # the reply may close the paragraph before (a note of the 述註 between them: 鄉飲酒 …賔西階上答拜 | 坐祭)
         and r.steps[-1].block >= clause.block - 1
         and r._is_reply(r.steps[-1])
         and not any(t.text in g.ALL for t in clause.prefix)  # 皆坐: all of those carried over
     ):
-        return Decision(st.last_holder, "holds the cup")
+        return Decision(st.holdings.last_holder, "holds the cup")
     return None
 
 
@@ -502,8 +511,8 @@ def cup_left_standing(r: AgentRules, clause: Clause, action: Concept) -> Decisio
     last_word = clause.prefix[-1] if clause.prefix else None
     cup_stops = last_word is not None and last_word.kind == VESSEL and r.vocabulary.is_cup(last_word.concept.key)
     st = r.state
-    if action.key == "action-zhi-stop" and cup_stops and st.last_toast is not None and st.last_toast[1]:
-        return Decision(st.last_toast[1][:1], "leaves standing the cup presented to him")
+    if action.key == "action-zhi-stop" and cup_stops and st.exchange.last_toast is not None and st.exchange.last_toast[1]:
+        return Decision(st.exchange.last_toast[1][:1], "leaves standing the cup presented to him")
     return None
 
 
@@ -511,7 +520,7 @@ def cup_left_standing(r: AgentRules, clause: Clause, action: Concept) -> Decisio
 def thanks_for_washing(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """拜洗 is the other party's, who thanks the one who washed the cup."""
     if action.key == "action-baixi":
-        washer = r.state.last_agent_of.get("action-xi")
+        washer = r.state.history.last_agent_of.get("action-xi")
         thanked = r.other_party(washer) if washer else None
         if thanked is not None:
             return Decision((thanked,), "thanks the other party for washing the cup")
@@ -522,8 +531,8 @@ def thanks_for_washing(r: AgentRules, clause: Clause, action: Concept) -> Decisi
 def goes_up_first(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """Of the two parties, the one who goes up first salutes before the ascent (揖升)."""
     st = r.state
-    if action.key == "action-yi" and st.subject and r._next_is_ascent(clause):
-        party = [st.subject[0], r.other_party(st.subject)]
+    if action.key == "action-yi" and st.topic.subject and r._next_is_ascent(clause):
+        party = [st.topic.subject[0], r.other_party(st.topic.subject)]
         first = [p for p in party if p is not None and (c := r.concept(p.key)) is not None and c.flag("ascendsFirst")]
         if first:
             return Decision((first[0],), "salutes and goes up first (注曰賔每先升尊也)")
@@ -534,39 +543,39 @@ def goes_up_first(r: AgentRules, clause: Clause, action: Concept) -> Decision | 
 def returns_own_xian(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """酢 by the one who has just drunk the 獻 he received, or is named in the paragraph."""
     st = r.state
-    carried_return = r.returned_xian(st.subject) if st.subject and action.key == "action-zuo" else None
+    carried_return = r.returned_xian(st.topic.subject) if st.topic.subject and action.key == "action-zuo" else None
     if carried_return is None or carried_return[0] != "return" or r._changed_cup(clause):
         return None
-    latest_to_him = st.last_xian is None or any(x.key == st.subject[0].key for x in st.last_xian[1])
+    latest_to_him = st.exchange.last_xian is None or any(x.key == st.topic.subject[0].key for x in st.exchange.last_xian[1])
     drank = any(
         s.block == clause.block
-        and s.agent[:1] == st.subject[:1]
+        and s.agent[:1] == st.topic.subject[:1]
         and (s.action.key in _DRINKING or s.agent_explicit)  # he drank, or he is named in this paragraph
         for s in r.steps[-8:]
     )
-    return Decision(st.subject, "returns the 獻 he received") if latest_to_him or drank else None
+    return Decision(st.topic.subject, "returns the 獻 he received") if latest_to_him or drank else None
 
 
 @rule("agent.returns-last-xian", "特牲 主婦亞獻尸 … 尸酢; 疏 主人酢主婦 (poured by the 主婦)")
 def returns_last_xian(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """酢 is the return of the one toasted last, unless the giver changed the cup or took it back to pour."""
     st = r.state
-    if action.key != "action-zuo" or st.last_xian is None or not st.last_xian[1]:
+    if action.key != "action-zuo" or st.exchange.last_xian is None or not st.exchange.last_xian[1]:
         return None
     changed = any(s.block == clause.block and s.action.key in g.CHANGING_THE_CUP for s in r.steps[-6:])
     last = r.steps[-1] if r.steps else None
     giver_goes_on = (
-        bool(st.subject)
-        and st.last_xian[0][:1] == st.subject[:1]
+        bool(st.topic.subject)
+        and st.exchange.last_xian[0][:1] == st.topic.subject[:1]
         and last is not None
         and last.block == clause.block
-        and last.agent[:1] == st.subject[:1]
+        and last.agent[:1] == st.topic.subject[:1]
         # he has taken the cup back, or poured, or filled it (鄉射 主人實爵以酢於西階上)
         and last.action.key in g.GETTING_A_FULL_CUP
-        and any(s.block == clause.block and s.agent_explicit and s.agent[:1] == st.subject[:1] for s in r.steps[-6:])
+        and any(s.block == clause.block and s.agent_explicit and s.agent[:1] == st.topic.subject[:1] for s in r.steps[-6:])
     )
-    if not ((changed or giver_goes_on) and st.subject):
-        return Decision(st.last_xian[1], "returns the 獻 he received")
+    if not ((changed or giver_goes_on) and st.topic.subject):
+        return Decision(st.exchange.last_xian[1], "returns the 獻 he received")
     return None
 
 
@@ -593,10 +602,15 @@ def host_toasts_guest(r: AgentRules, clause: Clause, action: Concept) -> Decisio
 def passes_pledge(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """旅酬 is passed on by the one who has just received the pledge (either of them, if alternatives)."""
     st = r.state
-    if _toast_not_return(r, action) and action.key == "action-lvchou" and st.last_toast is not None and st.last_toast[1]:
-        if st.last_toast_alternative:
-            return Decision(st.last_toast[1], "passes on the pledge he received (either)", alternative=True)
-        return Decision(st.last_toast[1], "passes on the pledge he received")
+    if (
+        _toast_not_return(r, action)
+        and action.key == "action-lvchou"
+        and st.exchange.last_toast is not None
+        and st.exchange.last_toast[1]
+    ):
+        if st.exchange.last_toast_alternative:
+            return Decision(st.exchange.last_toast[1], "passes on the pledge he received (either)", alternative=True)
+        return Decision(st.exchange.last_toast[1], "passes on the pledge he received")
     return None
 
 
@@ -607,10 +621,10 @@ def round_presenter(r: AgentRules, clause: Clause, action: Concept) -> Decision 
     if not _toast_not_return(r, action) or action.key != "action-xian":
         return None
     presenter = next(
-        (giver for giver, receiver in reversed(st.xians) if receiver[:1] and receiver[0].key == r.profile.presiding),
+        (giver for giver, receiver in reversed(st.exchange.xians) if receiver[:1] and receiver[0].key == r.profile.presiding),
         None,
     )
-    if st.subject and st.subject[0].key == r.profile.presiding and presenter:
+    if st.topic.subject and st.topic.subject[0].key == r.profile.presiding and presenter:
         return Decision(presenter, "the presenter of the round (the presiding person presents no 獻)")
     return None
 
@@ -629,7 +643,7 @@ def same_giver(r: AgentRules, clause: Clause, action: Concept) -> Decision | Non
         return None
     fact = _same_giver(r, action)
     written = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
-    for s in reversed(r.state.by_action.get(action.key, ())):
+    for s in reversed(r.state.history.by_action.get(action.key, ())):
         named_since = any(
             x.agent_explicit and x.agent[:1] != s.agent[:1]
             for x in r.steps[-40:]
@@ -658,9 +672,14 @@ def xian_host(r: AgentRules, clause: Clause, action: Concept) -> Decision | None
 def completes_act(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """卒X completes the act X begun in this paragraph or the one before, by its agent."""
     st = r.state
-    begun = st.by_action.get(action.key, ())
-    if clause.flags.get("completive") and action.key in st.last_agent_of and begun and begun[-1].block >= clause.block - 1:
-        return Decision(st.last_agent_of[action.key], "completes the act begun by its agent (卒)")
+    begun = st.history.by_action.get(action.key, ())
+    if (
+        clause.flags.get("completive")
+        and action.key in st.history.last_agent_of
+        and begun
+        and begun[-1].block >= clause.block - 1
+    ):
+        return Decision(st.history.last_agent_of[action.key], "completes the act begun by its agent (卒)")
     return None
 
 
@@ -671,10 +690,10 @@ def reply(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     if not action.flag("responsive"):
         return None
     answered = r._answered(action)
-    if answered is not None and st.subject and answered.agent and answered.agent[0].key == st.subject[0].key:
+    if answered is not None and st.topic.subject and answered.agent and answered.agent[0].key == st.topic.subject[0].key:
         replier: tuple[Term, ...] = answered.recipient[:1]
         if not replier:
-            someone = r.other_party(st.subject)
+            someone = r.other_party(st.topic.subject)
             replier = (someone,) if someone is not None else ()
         if replier:
             return Decision(replier, "reply by the other party")
@@ -692,9 +711,9 @@ def declines_the_offer(r: AgentRules, clause: Clause, action: Concept) -> Decisi
     was done to declines it (what is offered is declined by whom it is offered to; 聘禮 擯者…請受 | 賔固辭)."""
     last = _last_here(r, clause)
     st = r.state
-    if action.key != "action-ci-decline" or last is None or not st.subject or len(last.recipient) != 1:
+    if action.key != "action-ci-decline" or last is None or not st.topic.subject or len(last.recipient) != 1:
         return None
-    if not last.agent or last.agent[0].key != st.subject[0].key or last.recipient[0].key == last.agent[0].key:
+    if not last.agent or last.agent[0].key != st.topic.subject[0].key or last.recipient[0].key == last.agent[0].key:
         return None
     body = r.profile.body
     if body is not None and last.recipient[0].key == body.role:
@@ -713,10 +732,10 @@ def mutual(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     is_mutual = action.key in g.MUTUAL_ACTS or (
         action.key == "action-yi" and any(t.text in g.COUNTED_SALUTES for t in clause.prefix) and not clause.suffix
     )
-    if is_mutual and st.subject:
-        other = r.other_party(st.subject)
-        if other is not None and other.key != st.subject[0].key:
-            return Decision((st.subject[0], other), "a mutual act of the two parties")
+    if is_mutual and st.topic.subject:
+        other = r.other_party(st.topic.subject)
+        if other is not None and other.key != st.topic.subject[0].key:
+            return Decision((st.topic.subject[0], other), "a mutual act of the two parties")
     return None
 
 
@@ -768,7 +787,7 @@ def office(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """A 請 / 命 opening a paragraph (or a condition) is by whoever made the last such one, within a few blocks."""
     opens_block = not r.steps or r.steps[-1].block != clause.block
     if action.key in _OFFICE_ACTS and not _continues(clause) and (opens_block or any(t.kind == COND for t in clause.prefix)):
-        for s in reversed(r.state.by_action.get(action.key, ())):
+        for s in reversed(r.state.history.by_action.get(action.key, ())):
             if s.block < clause.block - 4:
                 break
             if s.decided("action") == "action.causative":
@@ -782,9 +801,9 @@ def office(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
 def does_not_pour(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """A rite fact: the exalted person does not prepare the cup; the other party does."""
     st = r.state
-    exalted = next((f for a in st.subject if (f := r.profile.does_not_pour(a.key)) is not None), None)
-    if action.key in _CUP_PREPARATION and st.subject and exalted is not None:
-        preparer = r.other_party(st.subject)
+    exalted = next((f for a in st.topic.subject if (f := r.profile.does_not_pour(a.key)) is not None), None)
+    if action.key in _CUP_PREPARATION and st.topic.subject and exalted is not None:
+        preparer = r.other_party(st.topic.subject)
         if preparer is not None:
             return Decision((preparer,), f"does not prepare the cup ({exalted.source})")
     return None
@@ -794,7 +813,7 @@ def does_not_pour(r: AgentRules, clause: Clause, action: Concept) -> Decision | 
 def reports_back(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """反命 is by whoever carried the command."""
     if action.key == "action-fanming":
-        for s in reversed(r.state.by_action.get("action-ming", ())):
+        for s in reversed(r.state.history.by_action.get("action-ming", ())):
             if s.agent and s.agent[0].key != "role-gong":
                 return Decision(s.agent, "reports back the command he carried")
     return None
@@ -897,7 +916,7 @@ def stand_after_dishes(r: AgentRules, clause: Clause, action: Concept) -> Decisi
 def server_moves(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The server moves on."""
     st = r.state
-    return Decision(st.served_by, "the server moves on") if st.served_by and action.key in g.MOTION_VERBS else None
+    return Decision(st.topic.served_by, "the server moves on") if st.topic.served_by and action.key in g.MOTION_VERBS else None
 
 
 @rule("agent.server-sets-down", "有司徹 婦贊者薦韭菹醢 | 坐 | 奠于筵前")
@@ -905,15 +924,15 @@ def server_sets_down(r: AgentRules, clause: Clause, action: Concept) -> Decision
     """The server kneels and sets down what he brought."""
     st = r.state
     brought_dish = (
-        bool(st.served_by)
+        bool(st.topic.served_by)
         and bool(r.steps)
-        and r.steps[-1].agent[:1] == st.served_by[:1]
+        and r.steps[-1].agent[:1] == st.topic.served_by[:1]
         and r.steps[-1].action.key in g.SERVING_DISHES
         and bool(r.steps[-1].object)
     )
     kneels_to_place = action.key in g.POSTURES and r._lookahead.get(clause.start) in _PLACING
     if brought_dish and (action.key in _PLACING or kneels_to_place):
-        return Decision(st.served_by, "the server sets down what he brought")
+        return Decision(st.topic.served_by, "the server sets down what he brought")
     return None
 
 
@@ -921,12 +940,12 @@ def server_sets_down(r: AgentRules, clause: Clause, action: Concept) -> Decision
 def nobody_toasts_himself(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """Nobody presents a cup to himself: the host, or the other party, gives it."""
     st = r.state
-    if not st.subject or "action-toast" not in r.vocabulary.broader_closure(action.key):
+    if not st.topic.subject or "action-toast" not in r.vocabulary.broader_closure(action.key):
         return None
     receivers = {t.concept.key for t in clause.suffix if t.kind == ROLE and t.concept is not None}
-    if st.subject[0].key in receivers:
+    if st.topic.subject[0].key in receivers:
         host = r.profile.host
-        giver = r.other_party(st.subject)
+        giver = r.other_party(st.topic.subject)
         if host in r.vocabulary.concepts and host not in receivers:
             return Decision((r.term(r.vocabulary.concepts[str(host)]),), "nobody toasts himself: the host gives it")
         if giver is not None and giver.key not in receivers:
@@ -968,9 +987,9 @@ def errand_done(r: AgentRules, clause: Clause, action: Concept) -> Decision | No
     the work of the rite (``acts-of-service``: setting out, clearing, laying down, receiving) is the officers'
     (有司) when the cast has them.  Another act is left to the later rules."""
     st = r.state
-    if len(st.subject) != 1 or (r.steps and r.steps[-1].block == clause.block) or action.key not in _SERVICE:
+    if len(st.topic.subject) != 1 or (r.steps and r.steps[-1].block == clause.block) or action.key not in _SERVICE:
         return None
-    who = st.subject[0].key
+    who = st.topic.subject[0].key
     if _errand_of(r, who) is None or not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
         return None
     last = next((s for s in reversed(r.steps) if any(a.key == who for a in s.agent)), None)
@@ -999,7 +1018,7 @@ def _errand_of(r: AgentRules, role_key: str) -> Concept | None:
 @rule("agent.carried-over", "the classic leaves out a subject that goes on (主人…降洗 升 實爵)")
 def carried_over(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The subject carried over from the clause before."""
-    return Decision(r.state.subject, "carried over") if r.state.subject else None
+    return Decision(r.state.topic.subject, "carried over") if r.state.topic.subject else None
 
 
 @rule("agent.opener", "the rite's opener (燕禮 the ruler; 士冠, 特牲 the 主人), else the most senior person named")

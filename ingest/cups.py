@@ -12,6 +12,7 @@ from itertools import islice
 
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
+from yili.ingest.discourse import Change, Holdings, set_
 from yili.ingest.reading import Reader
 from yili.ingest.rules import decision
 from yili.ingest.steps import Term
@@ -75,7 +76,9 @@ WINE_RECEIVED = decision("wine.received", "鄉飲酒 受爵: the wine comes with
 class _CupReading:
     """What the cup rules read of one clause (:meth:`CupRules._cup`): the clause, its act, agent (``who``: the
     first agent's key), object tokens, prefix and recipient; the cups and wine written; and what they decide:
-    the cup and wine, and the ids of the rules that decided them."""
+    the cup and wine, and the ids of the rules that decided them.  ``holder``, ``wine_in`` and ``last_holder``
+    are the rules' own copy of the state's :class:`~yili.ingest.discourse.Holdings`, which they change as the
+    cups pass; :meth:`CupRules._cup` returns them as what it found."""
 
     clause: Clause
     action: Concept
@@ -90,6 +93,25 @@ class _CupReading:
     wine: Term | None = None
     vrule: str = VESSEL_WRITTEN
     wrule: str = WINE_WRITTEN
+    holder: dict[str, Term] = field(default_factory=dict)
+    wine_in: dict[str, Term] = field(default_factory=dict)
+    last_holder: tuple[Term, ...] = ()
+    held: Holdings | None = None
+
+
+def _holdings(q: _CupReading) -> tuple[Change, ...]:
+    """The cup rules' holdings after the clause, as changes of the discourse state (none for what did not
+    change, in content and order)."""
+    held = q.held
+    assert held is not None  # set by CupRules._cup
+    changes = []
+    if list(q.holder.items()) != list(held.holder.items()):
+        changes.append(set_("holder", q.holder))
+    if list(q.wine_in.items()) != list(held.wine_in.items()):
+        changes.append(set_("wine_in", q.wine_in))
+    if q.last_holder is not held.last_holder:
+        changes.append(set_("last_holder", q.last_holder))
+    return tuple(changes)
 
 
 class CupRules(Reader):
@@ -103,9 +125,11 @@ class CupRules(Reader):
         object_tokens: list[Token],
         prefix: list[Token],
         recipient: tuple[Term, ...],
-    ) -> tuple[Term | None, Term | None, str, str]:
-        """The cup and the wine of a clause, and the ids of the rules that decided them (``VESSEL_*``,
-        ``WINE_*``: meaningful only for a cup or wine that is not None).
+    ) -> tuple[Term | None, Term | None, str, str, tuple[Change, ...]]:
+        """The cup and the wine of a clause, the ids of the rules that decided them (``VESSEL_*``,
+        ``WINE_*``: meaningful only for a cup or wine that is not None), and the holdings after the clause
+        (changes of :class:`~yili.ingest.discourse.Holdings`: who holds which cup and wine, for the runner
+        to apply; the rules write no state).
 
         The cup written in the clause (取觚, 以虚爵降); else, for an act with a cup
         (``yk:cupAction``), the cup the agent took up and has not put away (a state per person:
@@ -115,6 +139,8 @@ class CupRules(Reader):
         with no wine written (士虞 酌酒酳尸, 酒 being any wine) empties what was known of it.
         """
         q = _CupReading(clause, action, agent, agent[0].key if agent else "", object_tokens, prefix, recipient)
+        q.held = held = self.state.holdings
+        q.holder, q.wine_in, q.last_holder = dict(held.holder), dict(held.wine_in), held.last_holder
         q.written = [
             t for t in clause.tokens if t.kind == VESSEL and t.concept is not None and self.vocabulary.is_cup(t.concept.key)
         ]
@@ -131,37 +157,37 @@ class CupRules(Reader):
         self._wine(q)
         self._cups_change_hands(q)
         if not action.flag("cupAction"):
-            return None, q.wine if q.wine_tok is not None else None, q.vrule, WINE_WRITTEN
+            return None, q.wine if q.wine_tok is not None else None, q.vrule, WINE_WRITTEN, _holdings(q)
         if q.vessel is None:
             # a cup written inside the act's own word (卒爵, 卒角) is written: 特牲 尸卒爵 after a 致爵
             # whose cup no one named
             q.vessel, q.vrule = self._cup_in_act_word(clause, action), VESSEL_IN_ACT_WORD
             if q.vessel is not None and q.who:
-                self.state.holder[q.who] = q.vessel
+                q.holder[q.who] = q.vessel
         if q.vessel is None and q.wine_tok is None and any(t.kind in (OBJECT, OTHER) for t in object_tokens):
             q.wine = None  # 取脯, 祭脯醢, 易服: a thing handled, no cup, so no wine (士冠; 主人酌醴 | 授尸 keeps it)
-        return q.vessel, q.wine, q.vrule, q.wrule
+        return q.vessel, q.wine, q.vrule, q.wrule, _holdings(q)
 
     def _cup_written(self, q: _CupReading) -> None:
         """The cup written in the clause: 拜送爵, the cup just sent, in the receiver's hands; 拜受爵 / 受爵, the cup
         from the giver's hands (a generic 爵 is that cup); else the cup written, or the narrower cup in hand it
         names (疏 觚亦称爵), which the agent now holds."""
-        st, written, recipient, who, action = self.state, q.written, q.recipient, q.who, q.action
-        if action.key == "action-baisong" and recipient and recipient[0].key in st.holder:
-            sent = st.holder[recipient[0].key]
+        written, recipient, who, action = q.written, q.recipient, q.who, q.action
+        if action.key == "action-baisong" and recipient and recipient[0].key in q.holder:
+            sent = q.holder[recipient[0].key]
             q.vessel = sent if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
             q.vrule = VESSEL_SENT if q.vessel is sent else VESSEL_WRITTEN
-        elif action.key in g.RECEIVING and recipient and recipient[0].key in st.holder:
-            given = st.holder.pop(recipient[0].key)
+        elif action.key in g.RECEIVING and recipient and recipient[0].key in q.holder:
+            given = q.holder.pop(recipient[0].key)
             q.vessel = given if written[0].concept.key == "vessel-jue" else self.term(written[0].concept, written[0].text)  # type: ignore[union-attr, arg-type]
             q.vrule = VESSEL_RECEIVED if q.vessel is given else VESSEL_WRITTEN
-            st.holder[who] = q.vessel
-            if recipient[0].key in st.wine_in:
-                st.wine_in[who] = st.wine_in.pop(recipient[0].key)
+            q.holder[who] = q.vessel
+            if recipient[0].key in q.wine_in:
+                q.wine_in[who] = q.wine_in.pop(recipient[0].key)
         else:
             t = written[0]
             q.vessel = self.term(t.concept, t.text)  # type: ignore[arg-type]
-            held = st.holder.get(who)
+            held = q.holder.get(who)
             # (取爵於序端: a cup taken up from where it lies is that cup, not the one he held: 鄉射 the 爵 laid at
             # 序端, after the 觶 of the 酬 was set down)
             taken_from = action.key == "action-qu" and any(x.kind == YU for x in q.clause.suffix)
@@ -173,8 +199,8 @@ class CupRules(Reader):
                 and not taken_from
             ):
                 q.vessel, q.vrule = held, VESSEL_GENERIC_NAME
-            elif action.key not in ("action-dian",) or who not in st.holder:
-                st.holder[who] = q.vessel
+            elif action.key not in ("action-dian",) or who not in q.holder:
+                q.holder[who] = q.vessel
 
     def _cup_unwritten(self, q: _CupReading) -> None:
         """An act with a cup and none written: the cup in the agent's hand (以降: going down with it); a thing
@@ -183,81 +209,81 @@ class CupRules(Reader):
         hand-off); else the cup of a pledge, or the last cup written in the paragraph (坐奠觚于篚 兴 对 卒洗:
         finishing an interrupted act takes up the same cup again)."""
         st, who, block = self.state, q.who, q.clause.block
-        handling_thing = who in st.things and st.thing_block.get(who, block) == block
-        q.vessel = st.holder.get(who) if not handling_thing or q.action.key in _DRINK_CUP_ACTS else None
+        handling_thing = who in st.holdings.things and st.holdings.thing_block.get(who, block) == block
+        q.vessel = q.holder.get(who) if not handling_thing or q.action.key in _DRINK_CUP_ACTS else None
         q.vrule = VESSEL_IN_HAND
         if q.vessel is None and not handling_thing and q.action.key in _PLEDGES:
-            q.vessel, q.vrule = self._pledged_cup(who, block), VESSEL_PLEDGED
+            q.vessel, q.vrule = self._pledged_cup(q, who, block), VESSEL_PLEDGED
         if q.vessel is None and not self._brought_dish(who, block):
             completing = bool(q.clause.flags.get("completive"))
             q.vessel, q.vrule = self._block_cup(block, through_basket=completing), VESSEL_OF_PARAGRAPH
             if completing and q.vessel is not None and who:
-                st.holder[who] = q.vessel
+                q.holder[who] = q.vessel
 
     def _wine(self, q: _CupReading) -> None:
         """The wine: the one written fills the agent's cup (酌膳, 实散; one named where the jars are set out,
         鄉射 尊於賔席之東兩壺斯禁左𤣥酒, is in no one's hand); 酌 with no wine written is a new pouring, its wine
         unsaid (士虞 酌酒), and a cup washed is empty; else an act with the cup has the wine in it."""
-        st, action, who = self.state, q.action, q.who
+        action, who = q.action, q.who
         if q.wine_tok is not None:
             q.wine = self.term(q.wine_tok.concept, q.wine_tok.text)  # type: ignore[arg-type]
             if action.flag("cupAction"):
-                st.wine_in[who] = q.wine
+                q.wine_in[who] = q.wine
         elif action.key in _POURING or action.key == "action-xi":
-            st.wine_in.pop(who, None)
+            q.wine_in.pop(who, None)
         elif action.flag("cupAction") and action.key != "action-jiang":
-            q.wine, q.wrule = st.wine_in.get(who), WINE_IN_CUP
-        if q.vessel is not None and who in st.holder and q.agent:
-            st.last_holder = q.agent
+            q.wine, q.wrule = q.wine_in.get(who), WINE_IN_CUP
+        if q.vessel is not None and who in q.holder and q.agent:
+            q.last_holder = q.agent
 
     def _cups_change_hands(self, q: _CupReading) -> None:
         """Cups change hands: 拜送 sends off the cup its giver still held or set down for the other (燕禮 媵爵者…
         奠于薦南 … 再拜稽首送觶: the 公's; a pledge's cup passes here, not at 酬/媵); one handed over (献, 酢, 酬, 授)
         passes to the receiver; 受 takes it from the giver's hands; washing, changing the cup or putting it in
         the basket empties it."""
-        st, action, recipient, who = self.state, q.action, q.recipient, q.who
+        action, recipient, who = q.action, q.recipient, q.who
         if (
             action.key == "action-baisong"
             and recipient
             and recipient[0].key != who
-            and recipient[0].key not in st.holder
-            and who in st.holder
+            and recipient[0].key not in q.holder
+            and who in q.holder
             # 送觶, or 拜送 alone; not 送賔 (seeing a guest off) nor 送幣 (a gift)
             and not any(t.kind in (OBJECT, OTHER, ROLE) or (t.kind == VESSEL and t not in q.written) for t in q.object_tokens)
         ):
             if q.vessel is None:
-                q.vessel, q.vrule = st.holder[who], VESSEL_IN_HAND  # the cup he sends off is the one in his hand
-            st.holder[recipient[0].key] = st.holder.pop(who)
-            if who in st.wine_in:
-                st.wine_in[recipient[0].key] = st.wine_in.pop(who)
+                q.vessel, q.vrule = q.holder[who], VESSEL_IN_HAND  # the cup he sends off is the one in his hand
+            q.holder[recipient[0].key] = q.holder.pop(who)
+            if who in q.wine_in:
+                q.wine_in[recipient[0].key] = q.wine_in.pop(who)
         if action.key in _HANDING and recipient and q.vessel is not None and recipient[0].key != who:
-            st.holder[recipient[0].key] = q.vessel
-            st.holder.pop(who, None)
+            q.holder[recipient[0].key] = q.vessel
+            q.holder.pop(who, None)
             if q.wine is not None:
-                st.wine_in[recipient[0].key] = q.wine
+                q.wine_in[recipient[0].key] = q.wine
         if (
             action.key in g.RECEIVING
             and recipient
-            and recipient[0].key in st.holder
+            and recipient[0].key in q.holder
             and not q.written
             and not self._names_other_thing(q.object_tokens)  # 受祭: the portion for the offering, not a cup
             and not self._passes_thing(recipient[0].key, q.clause.block)
         ):
-            q.vessel, q.vrule = st.holder[recipient[0].key], VESSEL_RECEIVED
-            st.holder[who] = q.vessel
-            st.holder.pop(recipient[0].key, None)
-            st.last_holder = q.agent
-            if recipient[0].key in st.wine_in:
-                q.wine, q.wrule = st.wine_in[recipient[0].key], WINE_RECEIVED
-                st.wine_in[who] = q.wine
+            q.vessel, q.vrule = q.holder[recipient[0].key], VESSEL_RECEIVED
+            q.holder[who] = q.vessel
+            q.holder.pop(recipient[0].key, None)
+            q.last_holder = q.agent
+            if recipient[0].key in q.wine_in:
+                q.wine, q.wrule = q.wine_in[recipient[0].key], WINE_RECEIVED
+                q.wine_in[who] = q.wine
         if action.key in ("action-xi",):
-            st.wine_in.pop(who, None)
+            q.wine_in.pop(who, None)
         loc = " ".join(t.text for t in q.clause.tokens if t.kind == PLACE)
         if action.key == "action-dian" and "篚" in loc:
-            st.holder.pop(who, None)
-            st.wine_in.pop(who, None)
+            q.holder.pop(who, None)
+            q.wine_in.pop(who, None)
         if action.key in g.CHANGING_THE_CUP:
-            st.wine_in.pop(who, None)
+            q.wine_in.pop(who, None)
 
     def _brought_dish(self, who: str, block: int) -> bool:
         """Whether ``who``'s last act in this paragraph brought or served a dish (薦, 羞): what he sets down
@@ -269,22 +295,22 @@ class CupRules(Reader):
                 return s.action.key in g.SERVING_DISHES and bool(s.object)
         return False
 
-    def _pledged_cup(self, who: str, block: int) -> Term | None:
+    def _pledged_cup(self, q: _CupReading, who: str, block: int) -> Term | None:
         """The cup of the last pledge (酬, 旅酬, 媵) made to ``who`` in this paragraph or the three before,
-        when its giver still has it: ``who`` pledges on with it, and it passes to him (燕禮 公又行一爵 唯公所酬
-        | 以旅于西階上: the 賔 passes on the 公's cup).  None otherwise."""
+        when its giver still has it: ``who`` pledges on with it, and it passes to him, in ``q``'s holdings
+        (燕禮 公又行一爵 唯公所酬 | 以旅于西階上: the 賔 passes on the 公's cup).  None otherwise."""
         st = self.state
-        pledges = [s for key in sorted(_PLEDGES) for s in st.by_action.get(key, ())[-1:]]
+        pledges = [s for key in sorted(_PLEDGES) for s in st.history.by_action.get(key, ())[-1:]]
         last = max(pledges, key=lambda s: s.sequence, default=None)
         if last is None or last.block < block - 3 or not last.agent or all(r.key != who for r in last.recipient):
             return None
         giver = last.agent[0].key
-        if giver == who or giver not in st.holder:
+        if giver == who or giver not in q.holder:
             return None
-        cup = st.holder.pop(giver)
-        st.holder[who] = cup
-        if giver in st.wine_in:
-            st.wine_in[who] = st.wine_in.pop(giver)
+        cup = q.holder.pop(giver)
+        q.holder[who] = cup
+        if giver in q.wine_in:
+            q.wine_in[who] = q.wine_in.pop(giver)
         return cup
 
     def _cup_in_act_word(self, clause: Clause, action: Concept) -> Term | None:

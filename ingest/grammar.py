@@ -5,6 +5,10 @@ clauses are built with: adverbs that do not start a new actor, negators, the con
 prepositions that introduce a place or a person, the object pronoun 之, and the direction words
 that turn a place into a position (西阶 + 上 = 西阶上).  Each entry cites the text it is read from.
 
+The words themselves are data, not Python: each list is read by its name from the tables of
+``ontology/lzh/`` (:mod:`yili.ontology.lzh_words`: ``function_words.tsv``, ``idioms.tsv``), where every
+word has its English gloss and the text it is read from.  Patterns and the logic of reading them stay here.
+
 Every word set holds its words in all their spellings (:func:`~yili.ontology.vocabulary.spelled`,
 from the variant characters of ``ontology/variants.tsv``): 如初 is also 如𥘉, 於 also 于, 凡 also 凢.
 
@@ -16,129 +20,97 @@ rests on there.
 
 from __future__ import annotations
 
+from yili.ontology import lzh_words as lzh
 from yili.ontology.act_classes import act_class
 from yili.ontology.variants import spelled, spelled_keys
 
-ADVERBS: frozenset[str] = spelled(
-    {
-        "皆",  # all (of a group): 卿大夫皆降, 媵爵者皆坐
-        "遂",  # thereupon, by the same actor: 遂卒爵, 遂拜
-        "乃",  # then, by the same actor: 乃升就席
-        "亦",  # also: 主人亦升自西阶
-        "又",  # again: 又命之
-        "少",  # a little: 賔少进
-        "序",  # in order, one after the other: 序进 (注曰序次第也)
-        "先",  # first: 乐正先升
-        "复",  # again: 复再拜稽首
-        "俱",  # together
-        "辩",
-        "徧",
-        "遍",
-        "辯",  # to each in turn: 辩献卿 (the host toasts every minister in turn)
-        "因",  # thereupon
-        "既",  # already, once done: 士既献者 (the officers already toasted); 既爵 is an idiom of its own
-        "旣",
-        "反",  # back, again (before an act that has no 反- word of its own): 不洗反升
-        "各",  # each
-        "已",  # already
-        "始",  # first
-        "将",  # about to
-        "并",  # together
-        "夙",  # early: 夙興 (rises early, 士冠 註 夙早也)
-        "每",  # every: 每曲揖 (at every turn of the path, 士冠)
-        "兼",  # together, both at once: 抽上韇 | 兼執之 (士冠: holds the stalks and the case together)
-        "毎",
-    }
-)
+ADVERBS: frozenset[str] = spelled(lzh.words("ADVERBS"))
 """Adverbs: they sit between a subject and its verb and never start a clause of their own."""
 
-SUMMARY_ADVERBS: frozenset[str] = spelled({"辩", "徧", "遍", "辯"})
+SUMMARY_ADVERBS: frozenset[str] = spelled(lzh.words("SUMMARY_ADVERBS"))
 """辩/徧 = 遍 "to each in turn": a clause that repeats a toast for the rest of a rank (辩献卿)."""
 
-NEGATORS: frozenset[str] = spelled({"不", "无", "無", "弗", "毋", "未", "莫"})
+NEGATORS: frozenset[str] = spelled(lzh.words("NEGATORS"))
 """不拜, 不啐酒, 无加席: the act is left out, and that is what the rite prescribes."""
 
-ABSENT: frozenset[str] = spelled({"無", "无"})
+ABSENT: frozenset[str] = spelled(lzh.words("ABSENT"))
 """無 before a noun: "there is no …" (無司正, 無筭爵), a statement, not the negation of an act."""
 
-CONDITIONAL: frozenset[str] = spelled({"若", "如若", "唯", "惟"})
+CONDITIONAL: frozenset[str] = spelled(lzh.words("CONDITIONAL"))
 """若…则 "if … then"; 若賔若长 "either … or"; 唯公所酬 "whomever the ruler chooses"."""
 
-THEN: frozenset[str] = spelled({"则", "則"})
+THEN: frozenset[str] = spelled(lzh.words("THEN"))
 """则 closes the condition of 若…则 (若君命皆致则序进)."""
 
-LOCATIVE_PREPOSITIONS: frozenset[str] = spelled({"于", "於", "乎"})
+LOCATIVE_PREPOSITIONS: frozenset[str] = spelled(lzh.words("LOCATIVE_PREPOSITIONS"))
 """于 introduces where an act happens (奠觚于篚) or to whom it goes (献于公)."""
 
-SOURCE_PREPOSITIONS: frozenset[str] = spelled({"自", "由", "从"})
+SOURCE_PREPOSITIONS: frozenset[str] = spelled(lzh.words("SOURCE_PREPOSITIONS"))
 """自 / 由 introduce the way taken: 升自西阶, 由楹内."""
 
-INSTRUMENT: frozenset[str] = spelled({"以"})
+INSTRUMENT: frozenset[str] = spelled(lzh.words("INSTRUMENT"))
 """以 "with, so as to": 以虚爵降, 以酬賔; it opens the next act."""
 
-LINKER: frozenset[str] = spelled({"而"})
+LINKER: frozenset[str] = spelled(lzh.words("LINKER"))
 """而 joins two verb phrases: 就其位而荐之 (one act, located at 其位)."""
 
-GO_TO: frozenset[str] = spelled({"就"})
+GO_TO: frozenset[str] = spelled(lzh.words("GO_TO"))
 """就 X 而 V: going to X to do V is one act V at place X (主人就旅食之尊而献之)."""
 
-CONJUNCTIONS: frozenset[str] = spelled({"与", "與", "及"})
+CONJUNCTIONS: frozenset[str] = spelled(lzh.words("CONJUNCTIONS"))
 """与 / 及 join persons into a joint agent (賔及卿大夫皆坐); 及 before a place is "reaching" (賔入及庭)."""
 
-WITH: frozenset[str] = spelled({"與", "与"})
+WITH: frozenset[str] = spelled(lzh.words("WITH"))
 """與 joins a person to the persons before it: 獻工與笙 (to the musicians and the pipers)."""
 
-REACHING: frozenset[str] = spelled({"及"})
+REACHING: frozenset[str] = spelled(lzh.words("REACHING"))
 """及 + place = arriving at the place: 賔入及庭 (location 庭), 及阶揖."""
 
-ARRIVING: frozenset[str] = spelled({"至於", "至于"})
+ARRIVING: frozenset[str] = spelled(lzh.words("ARRIVING"))
 """至於 + place before another act is "on reaching it", where that act is done: 至於廟門揖 (士冠: at
 the temple gate they salute), 至於階三讓; the place is the act's location."""
 
-PRONOUN_OBJECT: frozenset[str] = spelled({"之"})
+PRONOUN_OBJECT: frozenset[str] = spelled(lzh.words("PRONOUN_OBJECT"))
 """之 after a verb is the object: the last person named (公降一等揖之) or the cup in hand (实之)."""
 
-GENITIVE: frozenset[str] = spelled({"之"})
+GENITIVE: frozenset[str] = spelled(lzh.words("GENITIVE"))
 """之 between two nouns is the genitive: 东楹之东, 主人之左, 旅食之尊."""
 
-SPEECH: frozenset[str] = spelled({"曰"})
+SPEECH: frozenset[str] = spelled(lzh.words("SPEECH"))
 """曰 opens quoted words, which stay inside the speech act's span (对曰诺敢不安)."""
 
-RELATIVE: frozenset[str] = spelled({"所"})
+RELATIVE: frozenset[str] = spelled(lzh.words("RELATIVE"))
 """所 + verb is a relative clause, not an act: 取大夫所媵觯 (the cup the great officers presented)."""
 
-WITH_WHAT: frozenset[str] = spelled({"用"})
+WITH_WHAT: frozenset[str] = spelled(lzh.words("WITH_WHAT"))
 """用 X after the act's object is what it is done with, not what it is done to: 楔齒用角柶 (the teeth are
 wedged with a horn spoon), 幠用斂衾 (covered with the shroud), 鬻餘飯用二鬲 (士喪; 註 用二鬲 … 以煑之)."""
 
-THERE_IS: frozenset[str] = spelled({"有"})
+THERE_IS: frozenset[str] = spelled(lzh.words("THERE_IS"))
 """有 X after the act's object says what there is with it, not what the act is done to: 三醮有乾肉折爼 (at
 the third 醮 there is dried meat; 士冠), 兩甒有禁 (two jars, with a stand), 洗有篚 (the washing basin has a
 basket by it)."""
 
-COMPARISON: frozenset[str] = spelled({"如"})
+COMPARISON: frozenset[str] = spelled(lzh.words("COMPARISON"))
 """如 X (如初, 如賔礼, 如献卿之礼): the act repeats an earlier one; the words after 如 are no acts."""
 
-COMPARISON_ENDS: frozenset[str] = spelled({"初", "礼", "禮", "仪", "儀", "服"})
+COMPARISON_ENDS: frozenset[str] = spelled(lzh.words("COMPARISON_ENDS"))
 """The words that close a 如-phrase: 如初, 如賔礼, 如主人服 (dressed as the host: 士冠 有司如主人服)."""
 
-NOMINAL_HEADS: frozenset[str] = spelled({"日", "時", "时", "事"})
+NOMINAL_HEADS: frozenset[str] = spelled(lzh.words("NOMINAL_HEADS"))
 """Nouns that make act + 之 + noun a noun phrase: 冠之日 (the day of the capping), 祭之日."""
 
 MUTUAL_ACTS: frozenset[str] = act_class("acts-mutual")
 
-COUNTED_SALUTES: frozenset[str] = spelled({"三", "壹", "一", "毎", "每"})
+COUNTED_SALUTES: frozenset[str] = spelled(lzh.words("COUNTED_SALUTES"))
 """A numbered salute (三揖, 壹揖, 每曲揖) is the mutual salute of host and guest (疏 主人在南賔在北俱東向是一曲故揖)."""
 
 MOVES_AFTER_SALUTE: frozenset[str] = act_class("acts-moves-after-salute")
 
 CUP_HANDLING: frozenset[str] = act_class("acts-on-a-cup")
 
-MU: frozenset[str] = frozenset({"母"})
+MU: frozenset[str] = lzh.words("MU")
 """母, written for 毋 "do not" where no person can stand (士相見 母上於面: 儀禮 毋上於面)."""
-
-UP_DOWN: frozenset[str] = frozenset({"上", "下"})
-"""上 and 下 as motions "go above / below" (毋上於面 毋下於帶)."""
 
 FILLING: frozenset[str] = act_class("acts-pouring")
 
@@ -146,7 +118,7 @@ SETTING_OUT: frozenset[str] = act_class("acts-setting-out")
 
 THING_AS_SUBJECT: frozenset[str] = act_class("acts-thing-as-subject")
 
-PLACEHOLDERS: frozenset[str] = spelled({"某"})
+PLACEHOLDERS: frozenset[str] = spelled(lzh.words("PLACEHOLDERS"))
 """某 "so-and-so": a name left blank in the words spoken (公曰命某為賔 注曰某大夫也), never a role of the rite."""
 
 DONE_TO_THE_PERSON: frozenset[str] = act_class("acts-done-to-the-person")
@@ -157,117 +129,116 @@ SERVED_TO_EATERS: frozenset[str] = act_class("acts-served-to-eaters")
 
 TAKING_A_SEAT: frozenset[str] = act_class("acts-taking-a-seat")
 
-APPENDIX_MARK = "記"
+APPENDIX_MARK = lzh.sequence("APPENDIX_MARK")[0]
 """A classic paragraph opening with 記 begins the chapter's 記 (記冠義, 記鄉朝服而謀賔介): the appendix of
 notes and general rules, read apart from the narrative."""
 
-SPEECH_CLOSINGS: tuple[str, ...] = tuple(
-    sorted(spelled({"敢辭", "敢固辭", "敢不從", "敢不敬從", "不敢辭", "不敢固辭"}), key=lambda w: (-len(w), w))
-)
+SPEECH_CLOSINGS: tuple[str, ...] = tuple(sorted(spelled(lzh.words("SPEECH_CLOSINGS")), key=lambda w: (-len(w), w)))
 """The set phrases that close a speech of declining or consenting (士相見 某也固辭不得命敢不敬從 | 出迎於門外;
 某固辭不得命敢不從 | 再拜受; 臣不敢辭 | 再拜稽首受): an act right after them is done, not said."""
 
-WORDS_OF: frozenset[str] = spelled({"辭", "辞"})
+WORDS_OF: frozenset[str] = spelled(lzh.words("WORDS_OF"))
 """Act + 辭 + 曰 is "the words of the act" (醴辭曰), the act a noun."""
 
-LEVEL_WITH: frozenset[str] = spelled({"當"})
+LEVEL_WITH: frozenset[str] = spelled(lzh.words("LEVEL_WITH"))
 """當 "level with, facing" before a place: part of where (聘禮 受幣當東楹北面 = 當東楹; 公當楣再拜)."""
 
-ONLY_OR_BY: frozenset[str] = spelled({"唯", "惟", "以"})
+ONLY_OR_BY: frozenset[str] = spelled(lzh.words("ONLY_OR_BY"))
 """唯 "only", 以 "by": before X命 + act they make 命 "X's command", a noun (唯君命出)."""
 
-TRADITION: frozenset[str] = spelled({"傳", "𫝊", "传"})
+TRADITION: frozenset[str] = spelled(lzh.words("TRADITION"))
 """傳曰 (喪服): "the 傳 says", the words of the commentary written into the classic, no act of anyone."""
 
-WINE_WORDS: frozenset[str] = spelled({"酒"})
+WINE_WORDS: frozenset[str] = spelled(lzh.words("WINE_WORDS"))
 """酒 after a toast word makes it a noun phrase: 兩壺獻酒 (the wine for the presentations)."""
 
 GIFT_WORDS: frozenset[str] = act_class("acts-gift")
 
 BOWS_FOR_A_GIFT: frozenset[str] = act_class("acts-bowing-to-a-person")
 
-DONE_MARK: frozenset[str] = spelled({"畢"})
+DONE_MARK: frozenset[str] = spelled(lzh.words("DONE_MARK"))
 """Act + 畢: "the act is over" (獻畢, 士虞 註 卒哭之祭既三獻也), a restatement, no new toast."""
 
-NUMBERED_PRESENTATIONS: frozenset[str] = spelled({"亞", "三", "再"})
+NUMBERED_PRESENTATIONS: frozenset[str] = spelled(lzh.words("NUMBERED_PRESENTATIONS"))
 """亞獻, 三獻: the second and third presentations of a round, made to whom the first was (the 尸)."""
 
-ADDRESS: frozenset[str] = spelled({"爾", "尔", "汝", "吾子", "某", "我", "吾"})
+ADDRESS: frozenset[str] = spelled(lzh.words("ADDRESS"))
 """Words of address (爾 "you", 吾子 "you, sir", 某 "so-and-so", 我/吾 "I"): found in words spoken,
 not in the narrative (女 is the bride of 士昏, 予 "to give", 厥 of 厥明 "the next day": left out).
 A paragraph that goes on with such words after a paragraph of words goes on with the words (士冠
 再加曰吉月令辰乃申爾服 | 敬爾威儀淑慎爾徳…)."""
 
-EXISTENTIAL: frozenset[str] = spelled({"有"})
+EXISTENTIAL: frozenset[str] = spelled(lzh.words("EXISTENTIAL"))
 """有 "there is": 有 + a thing + an act makes the thing the topic of that act (士冠 醴在服北 | 有篚實勺觶角柶:
 there is a basket, filled with the ladle, cup and spoon)."""
 
-POSITION_WORDS: frozenset[str] = spelled({"在"})
+POSITION_WORDS: frozenset[str] = spelled(lzh.words("POSITION_WORDS"))
 """在 read as "at" (a person 在 a place, then his act: 主人在其右北面答拜)."""
 
-BEING_AT: frozenset[str] = spelled({"有", "在"})
+BEING_AT: frozenset[str] = spelled(lzh.words("BEING_AT"))
 """有 "has", 在 "is at": after a word that opens its paragraph they make it a thing (洗有篚, 洗在阼階東南)."""
 
 HOLDING_OUT: frozenset[str] = act_class("acts-holding-out")
 
-SLIGHTLY: frozenset[str] = spelled({"少"})
+SLIGHTLY: frozenset[str] = spelled(lzh.words("SLIGHTLY"))
 """少 "a little": 少退, 少進 (a little back, a little forward)."""
 
 STEPPING: frozenset[str] = act_class("acts-stepping")
 
-BEFORE_THE_DATE: frozenset[str] = spelled({"前"})
-DATE: frozenset[str] = spelled({"期"})
+BEFORE_THE_DATE: frozenset[str] = spelled(lzh.words("BEFORE_THE_DATE"))
+DATE: frozenset[str] = spelled(lzh.words("DATE"))
 """前期 "before the appointed day" (前期三日: three days before it) opens a time phrase, which dates the
 act after it (士冠 前期三日筮賔)."""
 
-ALL: frozenset[str] = spelled({"皆"})
+ALL: frozenset[str] = spelled(lzh.words("ALL"))
 """皆 "all": the act is of every one of the group named or carried over (卿大夫皆降, 皆坐)."""
 
-THE_REST: frozenset[str] = spelled({"衆", "眾", "众"})
+THE_REST: frozenset[str] = spelled(lzh.words("THE_REST"))
 """衆 + a rank: the rest of that rank after its leader (衆賓 after the 賓, 衆兄弟 after the 長兄弟)."""
 
-COMPASS: frozenset[str] = spelled({"東", "西", "南", "北"})
+COMPASS: frozenset[str] = spelled(lzh.words("COMPASS"))
 """The four quarters: after a person in a 于-phrase, the place on that side of him (于侑東)."""
 
-ELDEST: frozenset[str] = spelled({"長"})
+ELDEST: frozenset[str] = spelled(lzh.words("ELDEST"))
 """長 after a group: its eldest, one person (衆賔長, 兄弟長)."""
 
-THEIR: frozenset[str] = spelled({"其"})
+THEIR: frozenset[str] = spelled(lzh.words("THEIR"))
 """其 before a person: "their", the person of each of those just named (舉觶于其長: to their elders)."""
 
-JUNIORS: tuple[str, ...] = ("弟子", "之後生者")
+JUNIORS: tuple[str, ...] = lzh.sequence("JUNIORS")
 """What names the juniors of a side (賓弟子, 兄弟弟子, 兄弟之後生者: 注 弟子後生也): their elder is the
 elder of that side."""
 
-UP_DOWN: frozenset[str] = spelled({"上", "下"})
-"""上/下 after a place is its top or foot (西階上, 阼階下)."""
+UP_DOWN: frozenset[str] = spelled(lzh.words("UP_DOWN"))
+"""上/下 after a place is its top or foot (西階上, 阼階下); as motions, "go above / below" (士相見 毋上於面
+毋下於帶)."""
 
-NEXT_AFTER: frozenset[str] = spelled({"次"})
+NEXT_AFTER: frozenset[str] = spelled(lzh.words("NEXT_AFTER"))
 """次 after a presentation: "next after" (特牲記 公有司…獻次衆賓: presented after the guests)."""
 
-RANKED_AMONG: frozenset[str] = spelled({"齒"})
+RANKED_AMONG: frozenset[str] = spelled(lzh.words("RANKED_AMONG"))
 """齒 "ranked by age among": 旅齒于衆賓 (takes his turn in the pledge round among the guests)."""
 
-MANNER: frozenset[str] = spelled({"縮", "缩", "横", "橫", "逆"})
+MANNER: frozenset[str] = spelled(lzh.words("MANNER"))
 """縮 "lengthwise", 横 "crosswise" before an act say how it is done (縮執俎, 縮奠俎; 有司徹 司馬横執羊俎); elsewhere
 (西縮) they describe a placing. 逆 "in the reverse order" before a motion (聘禮 介逆出, 鄉飲酒 逆降, 特牲 逆退; 註 逆出
 由便也): the ones who came in first go out last."""
 
-RANK_WORDS: frozenset[str] = spelled({"爵"})
+RANK_WORDS: frozenset[str] = spelled(lzh.words("RANK_WORDS"))
 """爵 after 以其 is the rank ("by his rank"), not the cup."""
 
-TIME_FINALS: frozenset[str] = spelled({"也"})
+TIME_FINALS: frozenset[str] = spelled(lzh.words("TIME_FINALS"))
 """也 after 於 + an act makes the phrase a time, "at the …" (古者於旅也語), not the act."""
 
-GENERAL_RULE: frozenset[str] = spelled({"凡"})
+GENERAL_RULE: frozenset[str] = spelled(lzh.words("GENERAL_RULE"))
 """凡 "whenever" opens a general rule (凡拜北面于阼階上, 凡奠爵), not a step of the sequence told before."""
 
-NEW_DAY: frozenset[str] = spelled({"明日", "厥明", "翼日", "翌日", "夙興"})
+NEW_DAY: frozenset[str] = spelled(lzh.words("NEW_DAY"))
 """Words that open the next day's paragraph: 公食 明日賔朝服以拜賜于朝, 士冠 厥明夕為期, 夙興 "rising
 early" (the rite goes on, whatever variant was being told before; a setting-out right after it is the
 officers' as at a paragraph's opening: 士冠 擯者告期於賔之家 夙興 設洗)."""
 
-AFTER_DONE: frozenset[str] = spelled({"既", "旣"})
+AFTER_DONE: frozenset[str] = spelled(lzh.words("AFTER_DONE"))
 """既 + act: "when the act is done", a temporal clause that restates an act already told (既獻, 既旅):
 no new toast."""
 
@@ -275,54 +246,54 @@ POSTURES: frozenset[str] = act_class("acts-posture")
 
 POSITION_VERBS: frozenset[str] = act_class("acts-being-at")
 
-EXTENTS: frozenset[str] = spelled({"南北", "北南", "東西", "西東", "东西", "西东"})
+EXTENTS: frozenset[str] = spelled(lzh.words("EXTENTS"))
 """Two opposite directions together are an extent ("from north to south": 南北以堂深), not a side."""
 
-OPPOSITE: frozenset[str] = spelled({"直"})
+OPPOSITE: frozenset[str] = spelled(lzh.words("OPPOSITE"))
 """直 + place: right opposite it (士冠 立於阼階下直東序; 賔降直西序東面)."""
 
-HANDS: frozenset[str] = spelled({"手"})
+HANDS: frozenset[str] = spelled(lzh.words("HANDS"))
 
-BOTH: frozenset[str] = spelled({"二", "兩"})
+BOTH: frozenset[str] = spelled(lzh.words("BOTH"))
 """二手 / 兩手: with both hands (有司徹 二手横執几)."""
 
 HANDLING_A_PORTION: frozenset[str] = act_class("acts-handling-a-portion")
 
-COUNTS: frozenset[str] = spelled({"兩", "二", "三", "四", "五", "六", "七", "八", "九", "十"})
+COUNTS: frozenset[str] = spelled(lzh.words("COUNTS"))
 """Numbers that count the thing written right after them (兩籩, 四豆, 三个); 一 ("one", "the same") is not kept."""
 
-EVERY: frozenset[str] = spelled({"每", "毎"})
+EVERY: frozenset[str] = spelled(lzh.words("EVERY"))
 """每 X 則 Y: each time X, Y (鄉射 每一人獻則薦諸其席), a repeated act, not a condition."""
 
-ZHU: frozenset[str] = spelled({"諸"})
+ZHU: frozenset[str] = spelled(lzh.words("ZHU"))
 """諸 before a place is 之於 (薦諸其席: serves it at his mat)."""
 
-LORDS: frozenset[str] = spelled({"侯"})
+LORDS: frozenset[str] = spelled(lzh.words("LORDS"))
 """諸侯 is "the lords" (士冠記 繼世以立諸侯), not 之於 + the target 侯."""
 
-BACK: frozenset[str] = spelled({"復"})
+BACK: frozenset[str] = spelled(lzh.words("BACK"))
 """復 before a place: going back there (復阼階); before an act: again (復釋獲)."""
 
-AHEAD: frozenset[str] = spelled({"先"})
+AHEAD: frozenset[str] = spelled(lzh.words("AHEAD"))
 """先 "first" (樂正先升); after a person, with no act of his after it, "goes ahead" (祝先主人從)."""
 
-PALMS: frozenset[str] = spelled({"郤", "卻", "却", "覆"})
+PALMS: frozenset[str] = spelled(lzh.words("PALMS"))
 """郤手 / 覆手: with the palm up / down (有司徹 尸郤手受匕枋, 覆手以授賔; 註 郤仰也), a word of the act after it."""
 """Person + 右/左 + 手 is the subject acting with that hand, not a position: 賔右手執項 (士冠)."""
 
-IN_TURN: frozenset[str] = spelled({"旅"})
+IN_TURN: frozenset[str] = spelled(lzh.words("IN_TURN"))
 """旅 right before another act is "in turn, all of them" (旅占: 註 旅衆也), not the pledge 旅酬."""
 
-DEMONSTRATIVE_PLACE: frozenset[str] = spelled({"其"})
+DEMONSTRATIVE_PLACE: frozenset[str] = spelled(lzh.words("DEMONSTRATIVE_PLACE"))
 """其 + direction is a position by the thing or person just named: 兄弟在其南 (士冠), 其西."""
 
-FINALS: frozenset[str] = spelled({"也", "矣", "焉", "者"})
+FINALS: frozenset[str] = spelled(lzh.words("FINALS"))
 """Sentence-final particles (若膳觯也则…)."""
 
-DIRECTIONS: frozenset[str] = spelled("东西南北東上下前后後左右内內外中间間端末侧側")
+DIRECTIONS: frozenset[str] = spelled(lzh.words("DIRECTIONS"))
 """Direction words that follow a place and make a position of it: 西阶上, 洗南, 筵前, 荐右, 序内."""
 
-SIDE_OF_PERSON: frozenset[str] = spelled({"右", "左"})
+SIDE_OF_PERSON: frozenset[str] = spelled(lzh.words("SIDE_OF_PERSON"))
 """A person followed by 右/左 is a position: 賔右 (on the guest's right), 賔左."""
 
 MOTION_VERBS: frozenset[str] = act_class("acts-motion")
@@ -340,62 +311,44 @@ NOMINAL_ACT_OBJECTS: dict[str, frozenset[str]] = {
 """受 takes a toast or a command as a thing received: 受旅, 受酬, 受命 (one act 受, object 旅/酬/命); 聽
 hears the command: 聽命 (聘禮 栗階升聽命, one act 聽)."""
 
-NOMINALISER: frozenset[str] = spelled({"者"})
+NOMINALISER: frozenset[str] = spelled(lzh.words("NOMINALISER"))
 """act + 者 is the person who does it, not an act: 士既献者 (the officers already toasted), 立于洗南者."""
 
-CHOICE: frozenset[str] = spelled({"唯", "惟"})
+CHOICE: frozenset[str] = spelled(lzh.words("CHOICE"))
 """唯 X 所 V: "whomever X chooses to V" (唯公所酬, 唯公所赐): V is an act, its recipient open."""
 
-RELATIVE_PERSONS: frozenset[str] = spelled({"长", "長", "其他"})
+RELATIVE_PERSONS: frozenset[str] = spelled(lzh.words("RELATIVE_PERSONS"))
 """Words for persons of the group last named: 长 (the eldest of them), 其他 (the others):
 士坐祭立饮不拜既爵其他不拜 (其他 = the other officers)."""
 
-COMPLETIVE: frozenset[str] = spelled({"卒"})
+COMPLETIVE: frozenset[str] = spelled(lzh.words("COMPLETIVE"))
 """卒 + act = the act is completed (卒洗, 卒盥, 卒歌): the same act, by whoever began it."""
 
-IDIOMS: dict[str, str] = spelled_keys(
-    {
-        "若是": "tail",  # 若是者三: 'thus', not 'if' (有司徹)
-        "既爵": "tail",  # 不拜既爵: 'having drained the cup', not a cup name
-        "一等": "tail",  # 公降一等: one step
-        "二等": "tail",  # 公升二等: two steps (how far, not what)
-        "三等": "tail",  # 賔降三等
-        # humble and polite forms of address inside words spoken, no person acting (公食 辭曰寡君從子: "my
-        # lord follows you"): 寡君 (our lord), 寡小君 (our lady), 寡人 (I, the ruler), 吾子 (you, sir)
-        "寡君": "tail",
-        "寡小君": "tail",
-        "寡人": "tail",
-        "吾子": "tail",
-    }
-)
+IDIOMS: dict[str, str] = spelled_keys(dict(lzh.table("IDIOMS")))
 """Fixed expressions read as one word that is neither a term nor an act."""
+
+
+NUMERALS: frozenset[str] = lzh.words("NUMERALS")
+"""The numerals that count persons (一人, 二人, 下大夫二人, 工四人), one character each."""
 
 
 def is_number(ch: str) -> bool:
     """True for the numerals that count persons (一人, 二人, 下大夫二人, 工四人)."""
-    return ch in "一二三四五六七八九十两兩"
+    return ch in NUMERALS
 
 
 VERBAL_OBJECTS: frozenset[str] = act_class("acts-declined")
 
-PERSON_WORD: frozenset[str] = spelled({"人"})
+PERSON_WORD: frozenset[str] = spelled(lzh.words("PERSON_WORD"))
 """Numeral + 人 refers to persons of the group last named: 一人拜受爵 (the leader of the 工)."""
 
-NOT_SUBJECT_BEFORE: dict[str, str] = spelled_keys(
-    {
-        "若": "alternative",  # 若賔若长: either the guest or the eldest (not who acts)
-        "唯": "chooser",  # 唯公所酬: the ruler chooses whom (he is the one who acts, already named)
-        "惟": "chooser",
-        "有": "existential",  # 若有诸公: if there are lords (they are present, not acting here)
-        "先": "before",  # 先卿献之: before the ministers, toast them
-    }
-)
+NOT_SUBJECT_BEFORE: dict[str, str] = spelled_keys(dict(lzh.table("NOT_SUBJECT_BEFORE")))
 """Words after which a person is not the subject of the clause."""
 
-PERSONAL_PLACES: frozenset[str] = spelled({"席", "筵", "位", "階", "阶"})
+PERSONAL_PLACES: frozenset[str] = spelled(lzh.words("PERSONAL_PLACES"))
 """Place nouns that a person before them owns: 賔席之前 (before the guest's mat)."""
 
-SENDING_OFF: frozenset[str] = spelled({"送"})
+SENDING_OFF: frozenset[str] = spelled(lzh.words("SENDING_OFF"))
 """A bow followed by 送 is the bow of sending off the cup: 再拜稽首送觯 = 拜送."""
 
 SPLIT_WHEN_NEGATED: dict[str, tuple[str, str]] = {"action-baishou": ("action-bai", "action-shou")}

@@ -1,7 +1,7 @@
 """What a reader of a rite remembers, and the lookups the rules make on it.
 
-:class:`Reader` holds the reading state (:class:`ReadingState`: the subject being carried, the
-persons named, who exchanges cups with whom, who holds which cup) and answers the questions every
+:class:`Reader` holds the reading state (:class:`~yili.ingest.discourse.DiscourseState`: the subject
+being carried, the persons named, who exchanges cups with whom, who holds which cup) and answers the questions every
 rule asks of it: which concept a written person names, who the other party of an exchange is,
 who is the most senior person present.  The rules themselves are in :mod:`yili.ingest.agents`,
 :mod:`yili.ingest.recipients` and :mod:`yili.ingest.cups`; :mod:`yili.ingest.resolver` puts them
@@ -10,9 +10,8 @@ together.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from yili.ingest import grammar as g
+from yili.ingest.discourse import DiscourseState
 from yili.ingest.document import Document
 from yili.ingest.steps import Step, Term
 from yili.ingest.tokens import (
@@ -23,54 +22,6 @@ from yili.ontology.rites import RiteProfile
 from yili.ontology.vocabulary import Concept, Vocabulary
 
 
-@dataclass
-class ReadingState:
-    """What a reader remembers while reading a rite in order."""
-
-    subject: tuple[Term, ...] = ()
-    mentions: list[Term] = field(default_factory=list)
-    block_mentions: list[Term] = field(default_factory=list)
-    before_condition: tuple[Term, ...] = ()
-    pairs: list[tuple[str, str]] = field(default_factory=list)
-    last_agent_of: dict[str, tuple[Term, ...]] = field(default_factory=dict)
-    holder: dict[str, Term] = field(default_factory=dict)
-    things: dict[str, Term] = field(default_factory=dict)
-    thing_block: dict[str, int] = field(default_factory=dict)
-    """For a dish brought after the cup (以肝從), the paragraph it was brought in."""
-    taken_at: dict[str, int] = field(default_factory=dict)
-    """For a thing taken up or handed over (取肺, 摶黍, 授祝), how many steps had been read then."""
-    last_holder: tuple[Term, ...] = ()
-    served_by: tuple[Term, ...] = ()
-    wine_in: dict[str, Term] = field(default_factory=dict)
-    last_toast: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
-    last_toast_alternative: bool = False
-    last_xian: tuple[tuple[Term, ...], tuple[Term, ...]] | None = None
-    xians: list[tuple[tuple[Term, ...], tuple[Term, ...]]] = field(default_factory=list)
-    rounds: list[tuple[tuple[Term, ...], tuple[Term, ...]]] = field(default_factory=list)
-    """The pledges passed (旅酬) so far, as (givers, receivers)."""
-    pivot_agent: tuple[Term, ...] = ()
-    pivot_commander: tuple[Term, ...] = ()
-    last_alternatives: tuple[Term, ...] = ()
-    labels: dict[str, str] = field(default_factory=dict)
-    actors: set[str] = field(default_factory=set)
-    by_action: dict[str, list[Step]] = field(default_factory=dict)
-    written: set[str] = field(default_factory=set)
-    condition_open: bool = False
-    condition_continues: bool = False
-    rite_closed: bool = False
-    last_speaker: tuple[Term, ...] = ()  # who said the last words (in a dialogue, the reply is to him)
-    elders: tuple[Term, ...] = ()
-    """The persons 其長 last named (舉觶于其長): a bare 長 after it is they (長皆答拜)."""
-    owners: tuple[Term, ...] = ()
-    """The agents of the act being read: whose 其長 it is."""
-    variant_open: bool = False
-    general_open: bool = False
-    """True once a general rule (凡…) has been read, in a rite whose rules are about one person (its
-    :attr:`~yili.ontology.rites.RiteProfile.general_subject`)."""
-    attended: set[str] = field(default_factory=set)
-    """Since then, the persons the general subject's acts were directed at (見於君, 侍坐於君子)."""
-
-
 class Reader:
     """The reading state of one document and the lookups on it (base of the rule mixins).
 
@@ -78,7 +29,11 @@ class Reader:
     ----------
     vocabulary : Vocabulary
     document : Document
-    state : ReadingState
+    state : DiscourseState
+        What the reader remembers (read-only here: only the runner applies changes to it).
+    spellings : dict[str, str]
+        Concept key → how this text writes that name (賔 for 賓), learned as it is read (:meth:`term`);
+        the orthography of the edition, not part of the discourse state.
     steps : list[Step]
         The steps made so far, in order.
     hant : bool
@@ -89,7 +44,8 @@ class Reader:
 
     vocabulary: Vocabulary
     document: Document
-    state: ReadingState
+    state: DiscourseState
+    spellings: dict[str, str]
     steps: list[Step]
     hant: bool
     profile: RiteProfile
@@ -98,15 +54,11 @@ class Reader:
     _later_ascent: dict[int, str | None]
     _agent_from_pivot: bool
 
-    def _mention(self, terms: tuple[Term, ...]) -> None:
-        for t in terms:
-            if t.key:
-                self.state.mentions.append(t)
-                self.state.block_mentions.append(t)
-
     def _role_terms(self, tokens: list[Token]) -> tuple[Term, ...]:
-        """Persons written in ``tokens`` (a subject or an object), in order, resolved."""
+        """Persons written in ``tokens`` (a subject or an object), in order, resolved.  Reads the state
+        only; the elders a 其長 names are remembered by the runner (:meth:`elders_named`)."""
         out: list[Term] = []
+        elders = self.state.topic.elders
         for k, t in enumerate(tokens):
             if t.kind != ROLE:
                 continue
@@ -116,11 +68,10 @@ class Reader:
             if presenter is not None:
                 out.append(presenter)
             elif t.concept is None and t.text[:1] in g.THEIR and t.text[1:] in g.ELDEST:
-                elders = self._elders_of(self.state.owners)
-                self.state.elders = elders
+                elders = self._elders_of(self.state.topic.owners)
                 out.extend(elders)
-            elif t.concept is None and t.text in g.ELDEST and self.state.elders:
-                out.extend(self.state.elders)
+            elif t.concept is None and t.text in g.ELDEST and elders:
+                out.extend(elders)
             elif t.concept is not None and (doers := self._doers_of_named_act(t)):
                 out.extend(doers)
             elif t.concept is not None:
@@ -136,6 +87,20 @@ class Reader:
             if all(t.key != s.key for s in seen):
                 seen.append(t)
         return tuple(seen)
+
+    def elders_named(self, tokens: list[Token]) -> tuple[Term, ...] | None:
+        """The persons the last 其長 of ``tokens`` names (舉觶于其長: the elders of the state's
+        :attr:`~yili.ingest.discourse.Topic.owners`), as :meth:`_role_terms` reads them; None if no 其長 is
+        written.  The runner remembers them (:attr:`~yili.ingest.discourse.Topic.elders`)."""
+        found = None
+        for k, t in enumerate(tokens):
+            if t.kind != ROLE or t.concept is not None or not (t.text[:1] in g.THEIR and t.text[1:] in g.ELDEST):
+                continue
+            if k > 0 and tokens[k - 1].kind == ROLE and t.text[-1:] in g.PERSON_WORD:
+                continue
+            if self.numbered_presenter(t.text) is None:
+                found = self._elders_of(self.state.topic.owners)
+        return found
 
     def _doers_of_named_act(self, t: Token) -> tuple[Term, ...]:
         """A role named for an act (act + thing + 者) that is not of the rite's cast is whoever did that
@@ -177,12 +142,12 @@ class Reader:
     def numbered_presenter(self, text: str) -> Term | None:
         """三獻 / 亞獻 as a person: the giver of that presentation to whom the first went (the 尸),
         counting distinct givers in order; None if the text is no such word or not so many were told."""
-        if len(text) != 2 or text[0] not in "亞再三" or not self.state.xians:
+        if len(text) != 2 or text[0] not in "亞再三" or not self.state.exchange.xians:
             return None
         n = 3 if text[0] == "三" else 2
-        first_receiver = self.state.xians[0][1][:1]
+        first_receiver = self.state.exchange.xians[0][1][:1]
         givers: list[Term] = []
-        for giver, receiver in self.state.xians:
+        for giver, receiver in self.state.exchange.xians:
             if receiver[:1] == first_receiver and giver and all(giver[0].key != x.key for x in givers):
                 givers.append(giver[0])
         return givers[n - 1] if len(givers) >= n else None
@@ -191,7 +156,7 @@ class Reader:
         """一人 / 二人 / 长 / 其他 refer to the group last named (一人拜受爵: the leader of the 工;
         其他不拜: the other 士)."""
         keys = {e.key for e in exclude}
-        for t in reversed(self.state.mentions):
+        for t in reversed(self.state.topic.mentions):
             if t.key not in keys:
                 return t
         return None
@@ -200,7 +165,7 @@ class Reader:
         """之 as a person: the last person named who is not the agent (公降一等揖之: the guest); with
         ``principal``, the last party of the rite (no attendant)."""
         keys = {a.key for a in agents}
-        for t in reversed(self.state.mentions):
+        for t in reversed(self.state.topic.mentions):
             if t.key not in keys and (not principal or self._is_principal(t.key)):
                 return t
         return None
@@ -214,7 +179,7 @@ class Reader:
         特牲 主人更爵酌醋, 賓…受爵酌酢 註 主人酌自酢).  None if he took part in none.
         """
         keys = {a.key for a in agents}
-        for giver, receiver in reversed(self.state.xians):
+        for giver, receiver in reversed(self.state.exchange.xians):
             if keys & {r.key for r in receiver}:
                 return "return", giver
             if keys & {g.key for g in giver}:
@@ -236,14 +201,14 @@ class Reader:
             return None
         a = agents[0].key
         if not self._is_principal(a):
-            for t in reversed(self.state.block_mentions):
+            for t in reversed(self.state.topic.block_mentions):
                 if t.key != a and self._is_principal(t.key):
                     return t
-            if self.state.last_toast is not None:
-                receivers = self.state.last_toast[1]
+            if self.state.exchange.last_toast is not None:
+                receivers = self.state.exchange.last_toast[1]
                 if receivers and receivers[0].key != a:
                     return receivers[0]
-        for x, y in reversed(self.state.pairs):
+        for x, y in reversed(self.state.exchange.pairs):
             if x == a and y != a:
                 return self._term_for_key(y)
             if y == a and x != a:
@@ -260,7 +225,7 @@ class Reader:
         keys = {a.key for a in agents}
         best: Concept | None = None
         # only persons who have acted count: one merely named is not present (若有诸公)
-        for key in sorted(self.state.actors):
+        for key in sorted(self.state.history.actors):
             c = self.concept(key)
             if c is None or c.key in keys or not self.profile.in_cast(c.key):
                 continue  # a person outside the rite's cast (a slip of the edition: 王人 for 主人) is no superior
@@ -274,9 +239,9 @@ class Reader:
             if len(written) == len(concept.hant):
                 # a variant of the name (賔 for 賓) is how this text writes it; a longer form (上賔, 將冠者)
                 # names the person in that place only
-                self.state.labels[concept.key] = written
+                self.spellings[concept.key] = written
             return Term(concept.key, written, concept.iri)
-        label = self.state.labels.get(concept.key) or (concept.hant if self.hant else concept.hans)
+        label = self.spellings.get(concept.key) or (concept.hant if self.hant else concept.hans)
         return Term(concept.key, label, concept.iri)
 
     def concept(self, key: str) -> Concept | None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from yili.ingest import grammar as g
 from yili.ingest.clauses import Clause
+from yili.ingest.discourse import set_
 from yili.ingest.reading import Reader
 from yili.ingest.rules import Decision, Rule, decision, first_answer, rule
 from yili.ingest.steps import Term
@@ -162,10 +163,11 @@ class RecipientRules(Reader):
                         return self.term(keeper)
         return None
 
-    def _holding(self, agent: tuple[Term, ...], block: int) -> tuple[Term, ...] | None:
+    def _holding(self, agent: tuple[Term, ...], block: int) -> tuple[tuple[Term, ...], tuple[Term, str | None] | None] | None:
         """Who holds out the thing ``agent`` receives: another who has just taken it up, held it or
         brought it in this paragraph (特牲 宗婦執兩籩 户外坐 主婦受: from the 宗婦; 兄弟長以燔從 尸受: from
-        the eldest brother), before ``agent`` himself acted on it; None if no one."""
+        the eldest brother), before ``agent`` himself acted on it, and the thing he held out (term, as
+        written) if his act was holding it out (執); None if no one."""
         if not agent:
             return None
         for s in reversed(self.steps[-6:]):
@@ -177,14 +179,13 @@ class RecipientRules(Reader):
             if s.agent[:1] == agent[:1] or toasted:
                 return None  # he acted himself since, or a cup was given him (賔…以酢主人 | 主人拜受爵)
             if s.action.key in g.HOLDING_OUT and s.agent and s.object_term is not None and s.vessel is None:
-                self.held_out = (s.object_term, s.object)
-                return s.agent[:1]
+                return s.agent[:1], (s.object_term, s.object)
         return None
 
     def _presented_before(self, key: str) -> tuple[Term, ...] | None:
         """Who was presented (獻) right before the person ``key`` in the last round that reached him,
         by the same giver; None if no round has."""
-        xians = self.state.xians
+        xians = self.state.exchange.xians
         for n in range(len(xians) - 1, 0, -1):
             giver, receiver = xians[n]
             if any(r.key == key for r in receiver):
@@ -372,7 +373,7 @@ def words_after_act(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 @rule("recipient.dish-follows-cup", "特牲 賓長以肝從: to the 尸, who drinks", tags=("inferred",))
 def dish_follows_cup(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """以X從: the dish follows the cup to the one who drinks it."""
-    lt = r.state.last_toast
+    lt = r.state.exchange.last_toast
     if q.action.key == "action-cong" and lt is not None and lt[1] and any(t.kind == OBJECT for t in q.clause.prefix):
         return Decision(lt[1], "the dish follows the cup to the one who drinks")
     return None
@@ -545,15 +546,15 @@ def numbered_presentation(r: RecipientRules, q: RecipientQuery) -> Decision | No
     st, verb = r.state, q.clause.verb
     if (
         "action-xian" in r.vocabulary.broader_closure(q.action.key)
-        and st.xians
+        and st.exchange.xians
         and any(t.text in g.NUMBERED_PRESENTATIONS for t in q.clause.prefix[-1:])
         or (
             q.action.key == "action-xian"
             and (verb.text[:1] in g.NUMBERED_PRESENTATIONS or verb.text.endswith("加爵"))
-            and st.xians
+            and st.exchange.xians
         )
     ):
-        return Decision(st.xians[0][1], "a numbered presentation, to the receiver of the first")
+        return Decision(st.exchange.xians[0][1], "a numbered presentation, to the receiver of the first")
     return None
 
 
@@ -572,16 +573,18 @@ def either(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """若X若Y: alternatives (remembered for a later 唯公所賜)."""
     alternatives = r._alternatives(q.clause)
     if alternatives:
-        r.state.last_alternatives = alternatives
-        return Decision(alternatives, "either of the persons after 若…若", alternative=True)
+        # remembered for a later 唯公所賜 (either-again)
+        return Decision(
+            alternatives, "either of the persons after 若…若", alternative=True, found=(set_("last_alternatives", alternatives),)
+        )
     return None
 
 
 @rule("recipient.either-again", "燕禮 唯公所賜: among the same persons as before (若賔若長)", tags=("inferred",))
 def either_again(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """唯公所X again: the ruler chooses among the same persons as before."""
-    if any(t.text in g.CHOICE for t in q.clause.tokens) and r.state.last_alternatives:
-        return Decision(r.state.last_alternatives, "either of the persons offered before", alternative=True)
+    if any(t.text in g.CHOICE for t in q.clause.tokens) and r.state.exchange.last_alternatives:
+        return Decision(r.state.exchange.last_alternatives, "either of the persons offered before", alternative=True)
     return None
 
 
@@ -633,9 +636,11 @@ def command_from_superior(r: RecipientRules, q: RecipientQuery) -> Decision | No
 def from_holder(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """受: from the one who holds the thing."""
     if q.action.key in _RECEIVING:
-        holder = r._holding(q.agent, q.clause.block)
-        if holder is not None:
-            return Decision(holder, "receives from the one who holds it")
+        found = r._holding(q.agent, q.clause.block)
+        if found is not None:
+            holder, held_out = found
+            # what he held out is what is received (object.held-out)
+            return Decision(holder, "receives from the one who holds it", found=(set_("held_out", held_out),))
     return None
 
 
@@ -663,7 +668,7 @@ def from_hander(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 @rule("recipient.from-toast-giver", "鄉飲酒 賔…受爵: from the giver of the toast", tags=("inferred",))
 def from_toast_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """受 by the one toasted: from the giver of the toast."""
-    lt, agent = r.state.last_toast, q.agent
+    lt, agent = r.state.exchange.last_toast, q.agent
     nominal = q.clause.flags.get("nominal_object")
     if q.action.key in _RECEIVING and lt is not None and lt[0] and agent:
         if (nominal in ("旅", "酬") or any(r._one_of(agent[0], x) for x in lt[1])) and lt[0][0].key != agent[0].key:
@@ -674,7 +679,7 @@ def from_toast_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 @rule("recipient.cup-back", "特牲 主人…獻祝 … 受角: the giver takes the emptied cup back", tags=("inferred",))
 def cup_back(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """受 by the giver of the last toast: from the one he toasted."""
-    lt, agent = r.state.last_toast, q.agent
+    lt, agent = r.state.exchange.last_toast, q.agent
     if q.action.key in _RECEIVING and lt is not None and lt[0] and lt[1] and agent:
         if lt[0][0].key == agent[0].key and lt[1][0].key != agent[0].key:
             return Decision(lt[1][:1], "takes the cup back from the one he toasted")
@@ -714,8 +719,8 @@ def self_poured(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 @rule("recipient.last-xian-giver", "a 酢 returns the last 獻: to its giver", tags=("inferred",))
 def last_xian_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """酢 by one in no 獻: to who gave the last 獻."""
-    if q.action.key == "action-zuo" and r.returned_xian(q.agent) is None and r.state.last_xian is not None:
-        return Decision(r.state.last_xian[0], "the return toast goes to who gave the last 献")
+    if q.action.key == "action-zuo" and r.returned_xian(q.agent) is None and r.state.exchange.last_xian is not None:
+        return Decision(r.state.exchange.last_xian[0], "the return toast goes to who gave the last 献")
     return None
 
 
@@ -758,7 +763,7 @@ def command_to_doer(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 def for_commander(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """An act commanded by a pivot verb goes to the commander's other party."""
     if q.rule == "other-party" and r._agent_from_pivot:
-        p = r.other_party(r.state.pivot_commander)
+        p = r.other_party(r.state.topic.pivot_commander)
         if p is not None and all(p.key != a.key for a in q.agent):
             return Decision((p,), "to the other party of the one who commanded it")
     return None
@@ -818,7 +823,7 @@ def party_who_came(r: RecipientRules, q: RecipientQuery) -> Decision | None:
         if len(s.agent) != 1 or s.agent[0].key == a or act is None or not act.flag("errand"):
             continue
         x = s.agent[0].key
-        if any(p in ((a, x), (x, a)) for p in r.state.pairs):
+        if any(p in ((a, x), (x, a)) for p in r.state.exchange.pairs):
             return None  # an exchange already under way: the other-party rule knows it
         return Decision(s.agent[:1], "to the visitor who has just done his errand")
     return None
@@ -854,8 +859,8 @@ def none_setting_out(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 @rule("recipient.just-toasted", "燕禮 膳宰薦脯醢: to the one just toasted", tags=("inferred",))
 def just_toasted(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """``served``: the one just toasted is served."""
-    if q.rule == "served" and r.state.last_toast is not None and r._toasted_lately(q.clause.block):
-        return Decision(r.state.last_toast[1], "the one just toasted is served")
+    if q.rule == "served" and r.state.exchange.last_toast is not None and r._toasted_lately(q.clause.block):
+        return Decision(r.state.exchange.last_toast[1], "the one just toasted is served")
     return None
 
 
@@ -876,8 +881,8 @@ def served_named_last(r: RecipientRules, q: RecipientQuery) -> Decision | None:
         return None
     keys = {a.key for a in q.agent}
     st = r.state
-    earlier = list(reversed(st.mentions[-40:])) if q.action.key in g.DONE_TO_THE_PERSON else []
-    named = [] if q.action.key in g.SERVED_TO_EATERS else [*reversed(st.block_mentions), *earlier]
+    earlier = list(reversed(st.topic.mentions[-40:])) if q.action.key in g.DONE_TO_THE_PERSON else []
+    named = [] if q.action.key in g.SERVED_TO_EATERS else [*reversed(st.topic.block_mentions), *earlier]
     for t in named:
         if t.key not in keys and r._is_principal(t.key):
             return Decision((t,), "the one being served, named last")
@@ -897,8 +902,8 @@ def eater(r: RecipientRules, q: RecipientQuery) -> Decision | None:
 @rule("recipient.last-toasted", "``served``: the one last toasted", tags=("inferred",))
 def last_toasted(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """``served``: the one last toasted (not for dishes served to the eaters)."""
-    if q.served_rule == "served" and r.state.last_toast is not None and q.action.key not in g.SERVED_TO_EATERS:
-        return Decision(r.state.last_toast[1], "the one last toasted is served")
+    if q.served_rule == "served" and r.state.exchange.last_toast is not None and q.action.key not in g.SERVED_TO_EATERS:
+        return Decision(r.state.exchange.last_toast[1], "the one last toasted is served")
     return None
 
 

@@ -1,7 +1,9 @@
 """The step resolver: one step per clause, every field filled by the rules of the language.
 
 :class:`StepResolver` walks the clauses of a document in text order and fills each field, keeping
-the state a reader keeps (:mod:`yili.ingest.reading`).  The rules for unwritten agents are in
+the state a reader keeps (:class:`~yili.ingest.discourse.DiscourseState`): it is the runner, the one
+caller of :meth:`~yili.ingest.discourse.DiscourseState.apply`, which it passes what each part of a step
+found (the rules return it with their answers) as soon as the later parts must see it.  The rules for unwritten agents are in
 :mod:`yili.ingest.agents`, for recipients in :mod:`yili.ingest.recipients`, for cups, wine and
 things in hand in :mod:`yili.ingest.cups`.
 """
@@ -36,6 +38,7 @@ from yili.ingest.agents import (
 )
 from yili.ingest.clauses import Clause
 from yili.ingest.cups import CUP_OBJECT_ACTS, THING_ACTS, CupRules
+from yili.ingest.discourse import DiscourseState, add, append, drop, put, restart, set_
 from yili.ingest.document import Document
 from yili.ingest.modes import MODE_ACTUAL, MODE_CONDITION, MODE_GENERAL, MODE_NEGATED
 from yili.ingest.objects import (
@@ -77,7 +80,7 @@ from yili.ingest.places import (
     LOCATION_YU_PLACE,
     LOCATION_YU_THING,
 )
-from yili.ingest.reading import ReadingState, looks_traditional
+from yili.ingest.reading import looks_traditional
 from yili.ingest.recipients import (
     RECIPIENT_AS_AT_FIRST,
     RECIPIENT_CAUSATIVE,
@@ -198,7 +201,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self.document = document
         self.profile = profile
         self.part = "narrative"
-        self.state = ReadingState()
+        self.state = DiscourseState()
+        self.spellings: dict[str, str] = {}
         self.steps: list[Step] = []
         self.hant = looks_traditional(document.text)
         self._lookahead: dict[int, str] = {}
@@ -206,7 +210,6 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self._next_elliptic: dict[int, tuple[str, ...]] = {}
         self._next_subject: dict[int, str] = {}  # the person written as subject of the next clause
         self._later_ascent: dict[int, str | None] = {}  # who goes up in one of the next two clauses (see set_lookahead)
-        self.held_out: tuple[Term, str | None] | None = None  # the thing another held out to the receiver
         self.noted_doers: dict[str, tuple[Concept, ...]] = {}  # who the block's note says does an act
         self._agent_from_pivot = False
         self._ordinal = 0  # the last step's ordinal in its block
@@ -216,9 +219,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         """The 記 begins: no narrative state carries into it (who acts, who holds which cup, the last
         toast); its steps are of part ``ji``.  The labels the text uses are kept, and so are the
         pledge rounds told (a 記 that places a person in a round names it: 宗人…與旅齒于衆賓)."""
-        labels, rounds = self.state.labels, self.state.rounds
-        self.state = ReadingState()
-        self.state.labels, self.state.rounds = labels, rounds
+        self.state.apply(restart(keep=("rounds",)))
         self.part = "ji"
 
     def set_lookahead(self, clauses: list[Clause]) -> None:
@@ -251,6 +252,19 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 return
 
     # -- terms ------------------------------------------------------------------------------
+    def _persons(self, tokens: list[Token]) -> tuple[Term, ...]:
+        """The persons written in ``tokens`` (:meth:`~yili.ingest.reading.Reader._role_terms`); the elders a
+        其長 among them names are remembered (舉觶于其長 | 長皆答拜)."""
+        elders = self.elders_named(tokens)
+        out = self._role_terms(tokens)
+        if elders is not None:
+            self.state.apply(set_("elders", elders))
+        return out
+
+    def _mention(self, terms: tuple[Term, ...]) -> None:
+        """Remember ``terms`` (those with a concept) as named, in the rite and in the paragraph."""
+        named = tuple(t for t in terms if t.key)
+        self.state.apply(append("mentions", *named), append("block_mentions", *named))
 
     # -- people ------------------------------------------------------------------------------
 
@@ -323,14 +337,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         prefix = clause.prefix
         # condition and negation --------------------------------------------------------------
         if cx.first_in_block:
-            st.block_mentions = []
+            st.apply(set_("block_mentions", []))
             written_subject = any(t.kind == ROLE for t in prefix)
-            st.condition_open = st.condition_continues and not written_subject
-            if st.condition_open:
+            st.apply(set_("condition_open", st.conditions.condition_continues and not written_subject))
+            if st.conditions.condition_open:
                 cx.notes.append("mode: condition continues from the previous block")
-            st.condition_continues = False
+            st.apply(set_("condition_continues", False))
             if cx.uttered is not None:
-                st.condition_open = False  # the words of the rite (戒賔曰…) are no consequent of what went before
+                st.apply(set_("condition_open", False))  # the words of the rite (戒賔曰…) are no consequent of what went before
             self._variant_section(clause)
         toks = clause.tokens
         either = [k for k, t in enumerate(toks) if t.text == "若" and k + 1 < len(toks) and toks[k + 1].kind in _EITHER_KINDS]
@@ -350,25 +364,25 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if has_then and not cx.has_if and last_here is not None and last_here.text[:1] in g.EVERY:
             # 每一人獻則薦諸其席 (鄉射): "each time … then", a repeated act, no condition (疏 此還據堂上三人)
             has_then = False
-        if cx.has_if and not st.condition_open:
-            st.before_condition = st.subject
+        if cx.has_if and not st.conditions.condition_open:
+            st.apply(set_("before_condition", st.topic.subject))
         elif has_then and not cx.has_if and self.steps and self.steps[-1].block == clause.block and len(self.steps) >= 2:
             # X有命则…: the clause before 则 was the condition; its subject is not carried past 则
-            st.before_condition = self.steps[-2].agent
+            st.apply(set_("before_condition", self.steps[-2].agent))
         if cx.has_if or has_then:
-            st.condition_open = True
+            st.apply(set_("condition_open", True))
             if has_then:
-                st.condition_continues = True
+                st.apply(set_("condition_continues", True))
                 if not cx.has_if and self.steps and self.steps[-1].block == clause.block:
                     self._make_conditional(len(self.steps) - 1)
         cx.negated = any(t.kind == NEG for t in prefix) or any(t.kind == TAIL and t.text[:1] in g.NEGATORS for t in [verb])
         # 唯公所酬 (whomever the ruler chooses) is a choice within what happens, not a condition
-        cx.conditional = st.condition_open or (cx.has_if and not has_then) or st.variant_open
+        cx.conditional = st.conditions.condition_open or (cx.has_if and not has_then) or st.conditions.variant_open
         if any(t.text in g.GENERAL_RULE for t in prefix):
             # 凡拜北面于阼階上, 凡旅不洗: "whenever …", a rule for every such act, not one act of the sequence
             cx.conditional = True
             cx.notes.append(GENERAL_NOTE)
-        if st.variant_open and not (st.condition_open or cx.has_if):
+        if st.conditions.variant_open and not (st.conditions.condition_open or cx.has_if):
             cx.notes.append("mode: in a variant of the rite (若… after the rite has closed)")
 
     def _read_subject(self, clause: Clause, cx: ClauseReading) -> None:
@@ -378,11 +392,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         # agent --------------------------------------------------------------------------------
         subject_tokens = self._subject_tokens(clause, cx)
         self._mention_persons_named(clause)
-        cx.subject = self._role_terms(subject_tokens)
-        st.written.update(t.key for t in cx.subject if t.key)
+        cx.subject = self._persons(subject_tokens)
+        st.apply(add("written", (t.key for t in cx.subject if t.key)))
         cx.agent_explicit = bool(cx.subject) and all(t.concept is not None for t in subject_tokens)
         addressed = cx.action.flag("recipientRule") == "other-party" or bool(cx.action.flag("speech"))
-        someone = bool(st.subject) or self.profile.general_subject is not None
+        someone = bool(st.topic.subject) or self.profile.general_subject is not None
         lead = next((t for t in prefix if t.kind != ADV and t.text not in g.GENERAL_RULE), None)  # (凡與大人言)
         if cx.subject and lead is not None and lead.text in g.WITH and someone and addressed:
             # 與賔揖: "(salutes) with the guest" — the person after 與 is whom the act goes to; so the
@@ -450,7 +464,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         prefix = clause.prefix
         for k, t in enumerate(prefix):
             if t.kind == ROLE and k > 0 and g.NOT_SUBJECT_BEFORE.get(prefix[k - 1].text) == "existential":
-                self._mention(self._role_terms([t]))
+                self._mention(self._persons([t]))
         for t in clause.tokens:
             # a person inside a place phrase is named (就旅食之尊而献之: 之 = the 旅食)
             if t.kind == PLACE:
@@ -463,9 +477,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         X 以 Y + a motion, X leads Y (主人以賔升)."""
         st = self.state
         prefix = clause.prefix
-        if cx.subject and prefix and prefix[0].kind == CONJ and st.subject:
+        if cx.subject and prefix and prefix[0].kind == CONJ and st.topic.subject:
             # 賔反入 及卿大夫皆説屦: 及 adds persons to the one already acting
-            cx.subject = tuple(dict.fromkeys(st.subject + cx.subject))
+            cx.subject = tuple(dict.fromkeys(st.topic.subject + cx.subject))
             cx.agent_explicit = False
             cx.decided["agent"] = AGENT_JOINED
         elif (
@@ -473,11 +487,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             and len(prefix) > 1
             and prefix[0].kind == YI
             and prefix[1].kind == ROLE
-            and st.subject
+            and st.topic.subject
             and cx.action.key in g.MOTION_VERBS
         ):
             # 主人揖讓 | 以大夫升 (註 以猶與也): he goes up with the 大夫; he leads, and goes on after it
-            cx.led_by = tuple(p for p in st.subject if all(p.key != q.key for q in cx.subject))
+            cx.led_by = tuple(p for p in st.topic.subject if all(p.key != q.key for q in cx.subject))
             cx.subject = tuple(dict.fromkeys(cx.led_by + cx.subject))
             cx.agent_explicit = False
             cx.decided["agent"] = AGENT_GOES_WITH
@@ -485,7 +499,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             # 主人以賔升: the one before 以 leads the one after it (both go up)
             triples = zip(prefix, prefix[1:], prefix[2:], strict=False)
             leader = next((a for a, b, c in triples if a.kind == ROLE and b.kind == YI and c.kind == ROLE), None)
-            cx.led_by = self._role_terms([leader]) if leader is not None else ()
+            cx.led_by = self._persons([leader]) if leader is not None else ()
 
     def _read_agent(self, clause: Clause, cx: ClauseReading) -> None:
         """The agent: written, the words of an act told before, or the first of AGENT_RULES that answers."""
@@ -505,11 +519,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.decided["agent"] = AGENT_SAYS_WORDS
         if not cx.agent:
             found, agent_rule = self._unwritten_agent(clause, cx.action)
+            self.state.apply(*found.found)
             cx.agent, why, cx.agent_alternative = found.value, found.note, found.alternative
-            if cx.agent and not all(self.profile.in_cast(a.key) or a.key in st.written for a in cx.agent if a.key):
+            if cx.agent and not all(self.profile.in_cast(a.key) or a.key in st.history.written for a in cx.agent if a.key):
                 # an unwritten agent is never a role outside the rite's cast (or outside the persons the
                 # text itself has written: a cast list is not the text)
-                kept = tuple(a for a in cx.agent if not a.key or self.profile.in_cast(a.key) or a.key in st.written)
+                kept = tuple(a for a in cx.agent if not a.key or self.profile.in_cast(a.key) or a.key in st.history.written)
                 if kept:
                     cx.agent = kept
                 else:
@@ -522,12 +537,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.default_agent = "not-topic" in agent_rule.tags
             cx.mutual = "mutual" in agent_rule.tags
             cx.notes.append(f"agent: {why}")
-        st.pivot_agent = ()
+        st.apply(set_("pivot_agent", ()))
         if cx.subject or cx.action.key not in g.MOTION_VERBS:
-            st.served_by = ()
+            st.apply(set_("served_by", ()))
 
         # persons after the verb ----------------------------------------------------------------
-        st.owners = cx.agent  # 舉觶于其長: the elders of the ones who raise the cup
+        st.apply(set_("owners", cx.agent))  # 舉觶于其長: the elders of the ones who raise the cup
 
     def _read_suffix(self, clause: Clause, cx: ClauseReading) -> None:
         """The persons, things and place after the verb."""
@@ -573,7 +588,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 # 公命长: "the eldest" is what is commanded (choose the eldest), not a person addressed
                 cx.object_tokens.append(t)
             elif t.kind == ROLE:
-                for p in self._role_terms([t]):
+                for p in self._persons([t]):
                     if all(p.key != q.key for q in cx.objects_persons):
                         cx.objects_persons.append(p)
             elif t.kind == ZHI and i > 0 and cx.suffix[i - 1].text in g.COMPARISON:
@@ -613,7 +628,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.notes.append("agent: presents to him next after the ones named (獻次X)")
             cx.decided["agent"] = AGENT_NEXT_AFTER
         if cx.topic and not cx.objects_persons and not cx.pp_persons and self.person_is_recipient(cx.action):
-            cx.objects_persons = list(self._role_terms(cx.topic))  # 其笙則獻…: the 笙 are the ones presented
+            cx.objects_persons = list(self._persons(cx.topic))  # 其笙則獻…: the 笙 are the ones presented
         if cx.location_tok is None and verb.concept is not None and verb.concept.key in g.POSITION_VERBS:
             # 側尊一甒醴在服北: what follows "is at" is where (the north of the garments)
             where: list[Token] = []
@@ -728,7 +743,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.agent_explicit = False
             cx.notes.append("agent: toasted persons named before the verb (passive reading)")
             cx.decided["agent"] = AGENT_PASSIVE
-        self.held_out = None
+        self.state.apply(set_("held_out", None))
         query = RecipientQuery(
             cx.action,
             cx.agent,
@@ -739,6 +754,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             tuple(cx.with_whom or ()),
         )
         found, recipient_rule = self._recipient(query)
+        self.state.apply(*found.found)
         cx.recipient, cx.recipient_alt, cx.recipient_why = found.value, found.alternative, found.note or None
         cx.decided["recipient"] = recipient_rule.id
 
@@ -748,7 +764,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if cx.action.key in g.RECEIVING and cx.apart and not cx.objects_persons and not cx.pp_persons:
             # 長兄弟西階前北面 衆賓長自左受旅: the one named first, standing there, is whom he receives from
             cx.recipient, cx.recipient_alt, cx.recipient_why = (
-                self._role_terms(cx.apart[:1]),
+                self._persons(cx.apart[:1]),
                 False,
                 "receives from the one named before him",
             )
@@ -761,7 +777,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         ):
             # the words go to whom the act went (再加曰: to the capped son); a speaker named with no act
             # of his own (主人曰…) speaks to who spoke last
-            replied = st.last_speaker if cx.subject and st.last_speaker[:1] != cx.agent[:1] else ()
+            replied = st.topic.last_speaker if cx.subject and st.topic.last_speaker[:1] != cx.agent[:1] else ()
             heard = replied or (cx.said_at.recipient if cx.said_at is not None and not cx.subject else ())
             if heard:
                 cx.recipient, cx.recipient_alt = heard, False
@@ -770,7 +786,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 )
                 cx.decided["recipient"] = RECIPIENT_LAST_SPEAKER if replied else RECIPIENT_WORDS_OF_ACT
         if (cx.uttered is not None or cx.action.key in _SPEAKING_TO_THE_LAST) and cx.agent:
-            st.last_speaker = cx.agent  # (曰… after an act of his: 士相見 還其摯 | 曰某也使某還摯)
+            st.apply(set_("last_speaker", cx.agent))  # (曰… after an act of his: 士相見 還其摯 | 曰某也使某還摯)
         if cx.recipient_why:
             cx.notes.append(f"recipient: {cx.recipient_why}")
         if (
@@ -795,8 +811,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
         # pivot: 公命小臣辞 / 小臣作下大夫二人媵爵 — the person commanded is the agent of the next act
         if cx.action.flag("pivot") and cx.objects_persons:
-            st.pivot_agent = tuple(cx.objects_persons)
-            st.pivot_commander = cx.agent
+            st.apply(set_("pivot_agent", tuple(cx.objects_persons)))
+            st.apply(set_("pivot_commander", cx.agent))
             nxt = self._lookahead.get(clause.start)
             if (
                 cx.action.key == "action-ming"
@@ -813,9 +829,10 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         verb = clause.verb
         prefix = clause.prefix
         # cups and wine --------------------------------------------------------------------------
-        cx.vessel, cx.wine, cx.vessel_rule, cx.wine_rule = self._cup(
+        cx.vessel, cx.wine, cx.vessel_rule, cx.wine_rule, held = self._cup(
             clause, cx.action, cx.agent, cx.object_tokens, prefix, cx.recipient
         )
+        self.state.apply(*held)
 
         # object ------------------------------------------------------------------------------------
         things_written = any(t.kind in (OBJECT, VESSEL, OTHER) for t in cx.object_tokens)
@@ -825,9 +842,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.object_text = verb.text
             cx.decided["object"] = OBJECT_PLACEMENT_NOUN
             cx.object_term = self.term(thing, verb.text) if thing is not None else None
-        if cx.object_text is None and self.held_out is not None and not cx.object_tokens:
+        if cx.object_text is None and self.state.holdings.held_out is not None and not cx.object_tokens:
             # 宗婦執兩籩 … 主婦受: what is received is what the other held out
-            cx.object_term, cx.object_text = self.held_out
+            cx.object_term, cx.object_text = self.state.holdings.held_out
             cx.decided["object"] = OBJECT_HELD_OUT
             cx.vessel = None
         cx.object_open = cx.object_text is None  # (each part below asks it once, as one block did)
@@ -895,7 +912,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     if cx.object_term is not None:
                         cx.object_term = self.term(self.vocabulary.concepts[cx.object_term.key], cx.object_text)
             elif any(t.kind == ZHI for t in cx.object_tokens):
-                taken = st.things.get(cx.agent[0].key) if cx.agent and cx.action.key in THING_ACTS else None
+                taken = st.holdings.things.get(cx.agent[0].key) if cx.agent and cx.action.key in THING_ACTS else None
                 just_taken = taken is not None and any(
                     s.block == clause.block and s.agent[:1] == cx.agent[:1] and s.action.key in _TAKING and s.object_term == taken
                     for s in self.steps[-3:]
@@ -1007,20 +1024,20 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     cx.decided["object"] = OBJECT_DISH_BROUGHT
         if cx.object_open:
             if cx.object_text is None and cx.action.key in THING_ACTS:
-                held_thing = st.things.get(cx.agent[0].key) if cx.agent else None
+                held_thing = st.holdings.things.get(cx.agent[0].key) if cx.agent else None
                 if held_thing is not None:
                     cx.object_term, cx.object_text = held_thing, held_thing.label  # 取肺 … 絶 祭 哜之 加于俎
                     cx.decided["object"] = OBJECT_THING_IN_HAND
             if cx.object_text is None and cx.vessel is None and cx.agent and cx.action.key in _HELD_UP:
                 # 書卦 執 以示主人 主人受 眡: the 卦 written down, held up, shown, received and looked at
-                held = st.things.get(cx.agent[0].key) if self._in_hand(cx.agent[0].key, clause.block) else None
+                held = st.holdings.things.get(cx.agent[0].key) if self._in_hand(cx.agent[0].key, clause.block) else None
                 that = self._thing_just_named(clause.block) or ((held, held.label) if held is not None else None)
                 if that is not None:
                     cx.object_term, cx.object_text = that
                     cx.decided["object"] = OBJECT_HELD_UP
                     if cx.object_term is not None and self._is_thing(cx.object_term) and cx.action.key != "action-shi-look":
-                        st.things[cx.agent[0].key] = cx.object_term  # held up to be shown and handed over
-                        st.taken_at[cx.agent[0].key] = len(self.steps)
+                        st.apply(put("things", cx.agent[0].key, cx.object_term))  # held up to be shown and handed over
+                        st.apply(put("taken_at", cx.agent[0].key, len(self.steps)))
             if cx.object_text is None and cx.action.key in _DONE_TO_THAT and any(t.kind == ZHI for t in cx.object_tokens):
                 that = self._thing_just_named(clause.block)
                 if that is not None:
@@ -1038,8 +1055,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 if thing is not None:
                     cx.object_term, cx.object_text = self.term(thing.concept, thing.text), thing.text
                     cx.decided["object"] = OBJECT_DISH_FOLLOWS
-                    st.things[cx.agent[0].key] = cx.object_term  # he brings it: it is in his hand to give,
-                    st.thing_block[cx.agent[0].key] = clause.block  # in this paragraph (燔從如初: no hand-off written)
+                    # he brings it: it is in his hand to give, in this paragraph (燔從如初: no hand-off written)
+                    st.apply(put("things", cx.agent[0].key, cx.object_term))
+                    st.apply(put("thing_block", cx.agent[0].key, clause.block))
             if cx.object_text is None and cx.vessel is None and cx.agent and cx.action.key in _PASSING:
                 # 佐食舉幹 尸受 … 佐食受 加于肵俎: what passes hand to hand is the thing last taken up
                 last = self.steps[-1] if self.steps and self.steps[-1].block == clause.block else None
@@ -1048,40 +1066,40 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     and last.action.key == "action-shou-hand"
                     and last.recipient[:1] == cx.agent[:1]
                     and last.object_term is not None
-                    and st.things.get(cx.agent[0].key) == last.object_term
+                    and st.holdings.things.get(cx.agent[0].key) == last.object_term
                 )
                 giver = (
                     cx.agent[0].key
                     if cx.action.key == "action-shou-hand" or handed
                     else next(
-                        (k for k in reversed(st.things) if k != cx.agent[0].key and self._in_hand(k, clause.block)),
+                        (k for k in reversed(st.holdings.things) if k != cx.agent[0].key and self._in_hand(k, clause.block)),
                         None,
                     )
                 )
-                if giver is not None and giver in st.things:
-                    cx.object_term = st.things[giver]
+                if giver is not None and giver in st.holdings.things:
+                    cx.object_term = st.holdings.things[giver]
                     cx.object_text = cx.object_term.label
                     cx.decided["object"] = OBJECT_PASSED_HAND
                     if cx.action.key == "action-shou" and not handed:
-                        st.things.pop(giver)
+                        st.apply(drop("things", giver))
                     elif cx.action.key == "action-shou-hand" and cx.recipient and cx.recipient[0].key != giver:
                         # 佐食摶黍授祝 祝授尸: handed over, it is in the receiver's hand
-                        st.things.pop(giver)
-                        st.things[cx.recipient[0].key] = cx.object_term
-                        st.taken_at[cx.recipient[0].key] = len(self.steps)
+                        st.apply(drop("things", giver))
+                        st.apply(put("things", cx.recipient[0].key, cx.object_term))
+                        st.apply(put("taken_at", cx.recipient[0].key, len(self.steps)))
         if cx.object_text is None:
             cx.decided.pop("object", None)
         # a thing taken up stays in hand for the acts that follow, until it is put down
         if cx.agent and cx.action.key in _TAKING:
-            st.thing_block.pop(cx.agent[0].key, None)  # taken up, not a dish brought after the cup (從, above)
+            st.apply(drop("thing_block", cx.agent[0].key))  # taken up, not a dish brought after the cup (從, above)
             if cx.object_term is not None and self._is_thing(cx.object_term):
-                st.things.pop(cx.agent[0].key, None)  # re-inserted last: the most recent holder comes last
-                st.things[cx.agent[0].key] = cx.object_term
-                st.taken_at[cx.agent[0].key] = len(self.steps)
+                st.apply(drop("things", cx.agent[0].key))  # re-inserted last: the most recent holder comes last
+                st.apply(put("things", cx.agent[0].key, cx.object_term))
+                st.apply(put("taken_at", cx.agent[0].key, len(self.steps)))
         elif cx.agent and (
             cx.action.key in ("action-jia", "action-dian") or (cx.action.key == "action-zhi" and cx.vessel is not None)
         ):
-            st.things.pop(cx.agent[0].key, None)
+            st.apply(drop("things", cx.agent[0].key))
 
     def _read_place_facing_mode(self, clause: Clause, cx: ClauseReading) -> None:
         """The place, facing, rank order, mode; an act done as at first."""
@@ -1186,21 +1204,26 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         st = self.state
         # update the reading state ---------------------------------------------------------------
         self._mention(cx.agent)
-        st.actors.update(a.key for a in cx.agent if a.key)
+        st.apply(add("actors", (a.key for a in cx.agent if a.key)))
         self._mention(tuple(cx.objects_persons) + tuple(cx.pp_persons))
-        stative = cx.action.key in g.POSITION_VERBS and bool(st.subject) and st.subject[:1] != cx.agent[:1] and bool(cx.subject)
+        stative = (
+            cx.action.key in g.POSITION_VERBS
+            and bool(st.topic.subject)
+            and st.topic.subject[:1] != cx.agent[:1]
+            and bool(cx.subject)
+        )
         if cx.agent and cx.default_agent and cx.recipient and "action-toast" in self.vocabulary.broader_closure(cx.action.key):
             # 三醮 (by the rite's 賔, to the capped son): the one toasted goes on (嚌之 … 北面取脯)
-            st.subject = cx.recipient
+            st.apply(set_("subject", cx.recipient))
         if cx.agent and not cx.default_agent and not cx.mutual and not stative:
             # after a mutual act (三讓) the actor before it goes on; so after where another stands (筮人
             # …即席坐西面 卦者在左 | 卒筮: the 筮人 completes the divining)
-            st.subject = cx.led_by or cx.agent  # (主人以賔升 | 拜至: the host, who led, bows)
+            st.apply(set_("subject", cx.led_by or cx.agent))  # (主人以賔升 | 拜至: the host, who led, bows)
             if cx.after is not None and cx.subject:
-                st.subject = cx.subject  # 私臣…獻次兄弟 | 升受降飲: the ones presented go up and receive
+                st.apply(set_("subject", cx.subject))  # 私臣…獻次兄弟 | 升受降飲: the ones presented go up and receive
             if cx.action.key == "action-baisong" and cx.recipient and not cx.recipient_alt:
                 # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
-                st.subject = cx.recipient
+                st.apply(set_("subject", cx.recipient))
             if (
                 cx.action.key == "action-xu"
                 and cx.recipient
@@ -1209,7 +1232,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             ):
                 # 公许 告于賔: the ruler grants; the one who asked goes on (but 筮人許諾 | 右還: one who
                 # accepts a charge from his senior goes on himself)
-                st.subject = cx.recipient
+                st.apply(set_("subject", cx.recipient))
             if (
                 not self._is_principal(cx.agent[0].key)
                 and cx.recipient
@@ -1219,14 +1242,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             ):
                 # an attendant's service (膳宰赞授肺) does not take over the topic: the person
                 # served goes on (…不拜酒立卒爵: the ruler), unless the attendant moves next
-                st.subject = cx.recipient
-                st.served_by = cx.agent
+                st.apply(set_("subject", cx.recipient))
+                st.apply(set_("served_by", cx.agent))
         if cx.agent_alternative:
             cx.step = replace(cx.step, agent_alternative=True)
             self.steps[-1] = cx.step
-        st.last_agent_of[cx.action_term.key] = cx.agent
+        st.apply(put("last_agent_of", cx.action_term.key, cx.agent))
         if cx.action.key != "action-ming" or not cx.causative:
-            st.last_agent_of[cx.action.key] = cx.agent
+            st.apply(put("last_agent_of", cx.action.key, cx.agent))
         if (
             cx.agent
             and cx.recipient
@@ -1236,16 +1259,19 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             and self._is_principal(cx.recipient[0].key)
             and cx.agent[0].key != cx.recipient[0].key
         ):
-            st.pairs.append((cx.agent[0].key, cx.recipient[0].key))
+            st.apply(append("pairs", (cx.agent[0].key, cx.recipient[0].key)))
         if self.profile.general_subject is not None:
             if any(t.text in g.GENERAL_RULE for t in clause.prefix):
-                st.general_open = True
-            if st.general_open and cx.agent:
+                st.apply(set_("general_open", True))
+            if st.conditions.general_open and cx.agent:
                 agents = {a.key for a in cx.agent}
-                st.attended.update(
-                    t.key for t in (*(cx.pp_persons or ()), *(cx.objects_persons or ())) if t.key and t.key not in agents
+                st.apply(
+                    add(
+                        "attended",
+                        (t.key for t in (*(cx.pp_persons or ()), *(cx.objects_persons or ())) if t.key and t.key not in agents),
+                    )
                 )
-        st.by_action.setdefault(cx.step.action.key, []).append(cx.step)
+        st.apply(put("by_action", cx.step.action.key, st.history.by_action.get(cx.step.action.key, ()) + (cx.step,)))
         return cx.step
 
     @staticmethod
@@ -1290,7 +1316,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         t = suffix[i]
         j = self._phrase_end(suffix, i)
         np = suffix[i + 1 : j]
-        roles = self._role_terms(np)
+        roles = self._persons(np)
         if roles and t.kind == YU:
             pp_persons.extend(roles)
         if t.kind == ZI and np and np[0].kind == DIR and location_tok is None:
@@ -1340,7 +1366,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         after = {c.key for c in suffix[0].readings if c.kind == "role"} or (
             {suffix[0].concept.key} if suffix[0].concept else set()
         )
-        for giver, receiver in reversed(self.state.xians):
+        for giver, receiver in reversed(self.state.exchange.xians):
             if any(r.key in after for r in receiver) and giver:
                 return giver
         host = self.profile.host
@@ -1383,14 +1409,14 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         rite has closed, a 若 keeps to its clause and the block its consequent runs into (燕禮 若有诸公).
         """
         st = self.state
-        if st.variant_open and any(t.kind == YUE for t in clause.tokens):
-            st.variant_open = False  # the words of the rite (戒賔曰…): not a variant's steps
+        if st.conditions.variant_open and any(t.kind == YUE for t in clause.tokens):
+            st.apply(set_("variant_open", False))  # the words of the rite (戒賔曰…): not a variant's steps
         opening = "".join(t.text for t in clause.tokens[:3]).lstrip("○")
-        if st.variant_open and any(opening.startswith(w) for w in g.NEW_DAY):
-            st.variant_open = False  # the next day (明日…): the rite goes on
+        if st.conditions.variant_open and any(opening.startswith(w) for w in g.NEW_DAY):
+            st.apply(set_("variant_open", False))  # the next day (明日…): the rite goes on
         opens = next((t for t in clause.prefix if t.kind not in (MARK,)), None)
-        if st.rite_closed and opens is not None and opens.kind == COND and opens.text not in g.CHOICE:
-            st.variant_open = True
+        if st.conditions.rite_closed and opens is not None and opens.kind == COND and opens.text not in g.CHOICE:
+            st.apply(set_("variant_open", True))
 
     def _note_closing(self, step: Step) -> None:
         """The rite has closed when the host sees the chief guest off (送 with the chief guest as
@@ -1403,7 +1429,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         if any(p.key == guest for p in step.recipient) or any(
             s.action.key == "action-chu" and any(p.key == guest for p in s.agent) for s in self.steps[-4:]
         ):
-            self.state.rite_closed = True
+            self.state.apply(set_("rite_closed", True))
 
     def _make_conditional(self, index: int) -> None:
 
@@ -1423,11 +1449,11 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         :data:`HAND_SPAN` steps ago (士冠 書卦執以示主人 | 主人受 眡 反之, across a paragraph break);
         not a thing taken up long before (士喪 取醴酒 … 命筮者受: the 卦, not the wine)."""
         st = self.state
-        if who not in st.things:
+        if who not in st.holdings.things:
             return False
-        if who in st.thing_block:
-            return st.thing_block[who] == block
-        return len(self.steps) - st.taken_at.get(who, -HAND_SPAN - 1) <= HAND_SPAN
+        if who in st.holdings.thing_block:
+            return st.holdings.thing_block[who] == block
+        return len(self.steps) - st.holdings.taken_at.get(who, -HAND_SPAN - 1) <= HAND_SPAN
 
     def _thing_just_named(self, block: int) -> tuple[Term | None, str] | None:
         """The thing the last steps of this paragraph were done to (a dish, a portion, a spoon: not a
@@ -1462,7 +1488,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         )
         keys = [k for _, k in named_acts]
         want_act = action.key if action.key in keys or not keys else keys[0]
-        for s in reversed(self.state.by_action.get(want_act, ())):
+        for s in reversed(self.state.history.by_action.get(want_act, ())):
             people = {t.key for t in s.agent + s.recipient}
             if named_roles and not (named_roles & people):
                 continue
@@ -1471,16 +1497,16 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
 
     def note_toast(self, giver: tuple[Term, ...], receiver: tuple[Term, ...], kind: str, alternative: bool = False) -> None:
         """Record a toast in the reading state (the served person, the 献 a 酢 returns)."""
-        self.state.last_toast = (giver, receiver)
-        self.state.last_toast_alternative = alternative
+        self.state.apply(set_("last_toast", (giver, receiver)))
+        self.state.apply(set_("last_toast_alternative", alternative))
         if kind == "action-lvchou" and giver and receiver:
-            self.state.rounds.append((giver, receiver))
+            self.state.apply(append("rounds", (giver, receiver)))
         if kind == "action-xian":
-            self.state.last_xian = (giver, receiver)
+            self.state.apply(set_("last_xian", (giver, receiver)))
             if giver and receiver:
-                self.state.xians.append((giver, receiver))
+                self.state.apply(append("xians", (giver, receiver)))
         if giver and receiver and self._is_principal(giver[0].key) and self._is_principal(receiver[0].key):
-            self.state.pairs.append((giver[0].key, receiver[0].key))
+            self.state.apply(append("pairs", (giver[0].key, receiver[0].key)))
 
 
 _EITHER_KINDS = frozenset({ROLE, OTHER, OBJECT, VESSEL, NUM})

@@ -69,11 +69,14 @@ class Example:
 @dataclass(frozen=True)
 class Decision:
     """What a rule answers: the field's value, the note for people, whether the persons are alternatives
-    (若賔若長: either)."""
+    (若賔若長: either), and what the reader must remember of it (``found``: a tuple of
+    :class:`~yili.ingest.discourse.Change`, which the runner applies to the discourse state; no rule
+    writes the state itself)."""
 
     value: Any
     note: str
     alternative: bool = False
+    found: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

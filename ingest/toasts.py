@@ -251,8 +251,8 @@ def _return_parties(resolver: StepResolver, step: Step) -> tuple[tuple[Term, ...
         written = tuple(r for r in step.recipient if all(r.key != a.key for a in step.agent))
         named = tuple(r for r in returned[1] if r.label in step.text)
         return written or named or returned[1], step.agent, True
-    if resolver.state.last_xian is not None:
-        xian_giver, xian_receiver = resolver.state.last_xian
+    if resolver.state.exchange.last_xian is not None:
+        xian_giver, xian_receiver = resolver.state.exchange.last_xian
         return xian_receiver, xian_giver, False
     return step.agent, step.recipient, False
 
@@ -286,7 +286,8 @@ def _pledge_parties(
             c.key for t in receiver for w in g.THE_REST for c in voc.by_label.get(w + t.label, ()) if c.kind == "role"
         }
         joined = next(
-            (gv for gv, rv in reversed(resolver.state.rounds) if len(gv) > 1 and among & {t.key for t in (*gv, *rv)}), None
+            (gv for gv, rv in reversed(resolver.state.exchange.rounds) if len(gv) > 1 and among & {t.key for t in (*gv, *rv)}),
+            None,
         )
         return joined or receiver, giver
     if _each_other(voc, step.action.key):
