@@ -270,7 +270,8 @@ def compare(
     -------
     Comparison
         Among alignments of the best score, the one the aligner gives first (deterministic for the
-        same input).
+        same input); for two editions of one rite, with the steps one prints within another's step
+        ``joined`` (:func:`_join_cut_steps`; two rites, or two stages of one edition, are not one text).
     """
     parts = load_parts()
     sig_a = [signature(x, vocabulary, parts) for x in a]
@@ -310,7 +311,8 @@ def compare(
         i, j = a1, b1
     rows += [Row("deletion", a[k], None, 0.0) for k in range(i, len(a))]
     rows += [Row("insertion", None, b[k], 0.0) for k in range(j, len(b))]
-    rows = _join_cut_steps(rows)
+    if a[0].rite == b[0].rite and a[0].edition != b[0].edition:
+        rows = _join_cut_steps(rows)  # two editions of one text: the same words, cut into blocks differently
     credit = _credit(rows, sig_a, sig_b, a, b, vocabulary)
     similarity = 2 * credit / (len(a) + len(b))
     return Comparison(name_a, name_b, stages[0], stages[1], tuple(rows), float(alignment.score), similarity)
@@ -344,49 +346,68 @@ def _held_characters(texts: Sequence[str], whole: str) -> list[tuple[int, int]]:
 def _join_cut_steps(rows: list[Row]) -> list[Row]:
     """``rows`` with each unpaired step that the other side prints within a neighbouring step made ``joined``.
 
-    Two editions cut one text into blocks differently, and a step never crosses a block: where the 述註
+    Applied to two editions of one rite only.  Two editions cut one text into blocks differently, and a step
+    never crosses a block: where the 述註
     sets 李光坡's commentary between an entry of the 喪服 and its 傳 (``母為長子`` / ``疏曰…`` / ``𫝊曰何以三年
     也…``), it has two steps, and the 注疏, which prints the entry and its 傳 in one run (``母爲長子疏(…)傳曰何以
     三年也…``, the 鄭注 too: ``母爲長子傳曰何以三年也``), one.  The aligner pairs the entry with the entry and
     leaves the 傳 unpaired, though the other side holds its very words.  So, for each run of unpaired rows
-    between two paired rows, a step of the run is ``joined`` within the step the other side pairs with the
-    run's neighbour (the paired row before the run, read with the run after it; or the one after, read
-    with the run before it) when an alignment of the neighbour's text and the run's, in their order, with
-    that step's text matches more than half of the neighbour's characters and more than half of the
-    step's own (:func:`_held_characters`): the other side's one step is this side's two.  A step held so
-    by both neighbours goes with the one that matches more of it (the one before on a tie).  What the
-    step then does is told by the other side's step, which the comparison pairs with the neighbour.
+    between two paired rows, the steps of one side next to a paired row (after the one before the run, or
+    before the one after it, counted outward from it without a gap: :func:`_held_run`) are ``joined`` within
+    the other side's step of that row when it holds more than half of each, and more than half of its own
+    partner's, read in their order (:func:`_held_characters`): the other side's one step is this side's two
+    or more.  A step held so by both neighbours goes with the one before.  What the step then does is told
+    by the other side's step, which the comparison pairs with the neighbour.
     """
     out = list(rows)
     paired = [k for k, r in enumerate(rows) if r.a is not None and r.b is not None]
     bounds = [-1, *paired, len(rows)]
     for before, after in zip(bounds, bounds[1:], strict=False):
         run = range(before + 1, after)
-        if not run:
-            continue
         for side in ("a", "b"):
             other = "b" if side == "a" else "a"
             ks = [k for k in run if getattr(rows[k], side) is not None]
             if not ks:
                 continue
-            texts = [getattr(rows[k], side).text for k in ks]
-            best: dict[int, tuple[int, Act]] = {}
-            for n, first in ((before, True), (after, False)):
+            within: dict[int, Act] = {}
+            for n, outward in ((after, ks[::-1]), (before, ks)):  # the row before the run last: it wins a tie
                 if not 0 <= n < len(rows):
                     continue
                 mine, theirs = getattr(rows[n], side), getattr(rows[n], other)
-                seq = [mine.text, *texts] if first else [*texts, mine.text]
-                held = _held_characters(seq, theirs.text)
-                (own, length), run_held = (held[0], held[1:]) if first else (held[-1], held[:-1])
-                if 2 * own <= length:
-                    continue
-                for k, (h, n_chars) in zip(ks, run_held, strict=True):
-                    if 2 * h > n_chars and h > best.get(k, (0, theirs))[0]:
-                        best[k] = (h, theirs)
-            for k, (_h, theirs) in sorted(best.items()):
+                held = _held_run(mine, [getattr(rows[k], side) for k in outward], theirs, first=n == before)
+                within.update((k, theirs) for k in outward[:held])
+            for k, theirs in sorted(within.items()):
                 r = rows[k]
                 out[k] = Row("joined", r.a, r.b, 0.0, theirs)
     return out
+
+
+def _held_run(mine: Act, run: list[Act], theirs: Act, *, first: bool) -> int:
+    """How many steps of ``run`` (this side's unpaired steps, counted outward from ``mine``, the step paired with
+    ``theirs``) ``theirs`` holds together with ``mine``: the texts of ``mine`` and the run, in the text's order
+    (``mine`` first if ``first``, else last), aligned with ``theirs`` (:func:`_held_characters`), more than half
+    of ``mine`` and of each step of the run, up to the first it does not hold.  Only steps whose lengths add up
+    to at most twice the length of ``theirs`` are read (more could not each be more than half held)."""
+    room = 2 * len(theirs.text)
+    taken: list[Act] = []
+    for act in run:
+        room -= len(act.text)
+        if room < 0:
+            break
+        taken.append(act)
+    if not taken:
+        return 0
+    texts = [mine.text, *(x.text for x in taken)] if first else [*(x.text for x in reversed(taken)), mine.text]
+    held = _held_characters(texts, theirs.text)
+    own, steps = (held[0], held[1:]) if first else (held[-1], held[-2::-1])
+    if 2 * own[0] <= own[1]:
+        return 0
+    count = 0
+    for h, length in steps:
+        if 2 * h <= length:
+            break
+        count += 1
+    return count
 
 
 def _credit(rows, sig_a, sig_b, a, b, vocabulary) -> float:  # type: ignore[no-untyped-def]
