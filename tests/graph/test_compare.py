@@ -95,6 +95,8 @@ def test_the_archery_meeting_repeats_the_drinking_festivals_toasts_and_adds_the_
     archery = a_rows[shots[0] : shots[-1] + 1]
     assert (archery[0].a.text, archery[-1].a.text, len(archery)) == ("射器", "右卒射如初", 739)
     assert all(r.b is None for r in archery)
+    # two rites are not one text: no step is joined within the other's (主人坐 is no part of 主人阼階上北面奠爵)
+    assert (c.count("joined"), [r.kind for r in archery].count("deletion")) == (0, 739)
 
 
 def test_the_sacrifice_of_repose_pairs_with_the_single_victim_sacrifice(kanripo_groups, vocabulary) -> None:
