@@ -582,9 +582,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         j = result.as_json()
         print(
             f"{name_a} ↔ {name_b}: similarity {j['similarity']}, {j['same']} same, {j['substitutions']} substituted, "
-            f"{j['deletions']} only in A, {j['insertions']} only in B"
+            f"{j['deletions']} only in A, {j['insertions']} only in B, {j['joined']} joined"
         )
-        marks = {"same": "=", "substitution": "~", "deletion": "<", "insertion": ">"}
+        marks = {"same": "=", "substitution": "~", "deletion": "<", "insertion": ">", "joined": "+"}
 
         def cell(act) -> str:  # type: ignore[no-untyped-def]
             if act is None:

@@ -160,11 +160,11 @@ def make_compare_router(service: Any) -> CompareRouter:
         format: Annotated[Literal["json", "csv", "html"] | None, Query(description="json, csv or html")] = None,  # noqa: A002
     ) -> Response:
         """The alignment of two step sequences (:func:`yili.graph.compare.compare`): rows of ``same``,
-        ``substitution``, ``deletion`` (only in a) and ``insertion`` (only in b) with each side's step
-        (``id``, ``url``), the counts and the ``similarity`` (0–1); CSV with ``format=csv`` or
-        ``Accept: text/csv``; the side-by-side page for a browser.  With a side missing, the sequences
-        that can be compared (``{"sequences", "usage"}``).  An unknown rite, or a stage that selects
-        nothing, is 404."""
+        ``substitution``, ``deletion`` (only in a), ``insertion`` (only in b) and ``joined`` (a step whose words
+        the other side prints within one step, ``within``) with each side's step (``id``, ``url``), the counts
+        and the ``similarity`` (0–1); CSV with ``format=csv`` or ``Accept: text/csv``; the side-by-side page
+        for a browser.  With a side missing, the sequences that can be compared (``{"sequences", "usage"}``).
+        An unknown rite, or a stage that selects nothing, is 404."""
         _only(request, {"a", "b", "stage_a", "stage_b", "format"})
         kind = _wants(request, format, ("application/json", "text/csv", "text/html"))
         if kind == "html":

@@ -13,6 +13,7 @@ matrix over the signatures that occur.
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from Bio.Align import PairwiseAligner, substitution_matrices
 from yili.graph.acts import Act
 from yili.ontology.comparison import Parts, load_parts
 from yili.ontology.rites import NEUTRAL
+from yili.ontology.variants import fold
 from yili.ontology.vocabulary import Vocabulary
 
 ACTION_SAME = 3.0
@@ -130,17 +132,24 @@ class Row:
     ----------
     kind : str
         ``same`` (two steps with one signature), ``substitution`` (paired, signatures differ),
-        ``deletion`` (a step of A that B lacks) or ``insertion`` (a step of B that A lacks).
+        ``deletion`` (a step of A that B lacks), ``insertion`` (a step of B that A lacks), or ``joined``
+        (a step of one side whose text the other side prints within the step it pairs with this
+        step's neighbour: one step there, two here, :func:`_join_cut_steps`).
     a, b : Act | None
-        The steps of each side (None on the side that lacks it).
+        The steps of each side (None on the side that lacks it; for ``joined``, on the side that prints the
+        step within another).
     score : float
-        :func:`pair_score` of the pair (0.0 for an unpaired step).
+        :func:`pair_score` of the pair (0.0 for an unpaired or joined step).
+    within : Act | None
+        For ``joined``: the other side's step that holds this step's text (it is paired in the row next to
+        this one's run); None otherwise.
     """
 
     kind: str
     a: Act | None
     b: Act | None
     score: float
+    within: Act | None = None
 
 
 @dataclass(frozen=True)
@@ -177,14 +186,20 @@ class Comparison:
 
     @property
     def identical_share(self) -> float:
-        """Of the steps of A, the share paired with a step of B of the same signature (1.0 if A is empty)."""
+        """Of the steps of A, the share paired with a step of B of the same signature, counting a step of A
+        ``joined`` within a step of B that is itself paired with a step of A of the same signature (the two
+        editions print the same text, one as two steps, the other as one: :func:`_join_cut_steps`); 1.0 if A
+        is empty."""
         n = sum(1 for r in self.rows if r.a is not None)
-        return self.count("same") / n if n else 1.0
+        same_b = {id(r.b) for r in self.rows if r.kind == "same"}
+        joined = sum(1 for r in self.rows if r.kind == "joined" and r.a is not None and id(r.within) in same_b)
+        return (self.count("same") + joined) / n if n else 1.0
 
     def as_json(self) -> dict[str, object]:
         """``{"a", "b", "stage_a", "stage_b", "steps_a", "steps_b", "same", "substitutions", "deletions",
-        "insertions", "similarity", "identical_share", "score", "rows": [{"kind", "score", "a", "b"}]}``,
-        each side of a row the step's record (:meth:`Act.as_record`: its ``id``, ``url``, text and labels) or null."""
+        "insertions", "joined", "similarity", "identical_share", "score", "rows": [{"kind", "score", "a", "b",
+        "within"}]}``, each side of a row (and ``within``, the step a ``joined`` row's step is printed within)
+        the step's record (:meth:`Act.as_record`: its ``id``, ``url``, text and labels) or null."""
         return {
             "a": self.a,
             "b": self.b,
@@ -196,6 +211,7 @@ class Comparison:
             "substitutions": self.count("substitution"),
             "deletions": self.count("deletion"),
             "insertions": self.count("insertion"),
+            "joined": self.count("joined"),
             "similarity": round(self.similarity, 4),
             "identical_share": round(self.identical_share, 4),
             "score": self.score,
@@ -205,6 +221,7 @@ class Comparison:
                     "score": r.score,
                     "a": r.a.as_record() if r.a else None,
                     "b": r.b.as_record() if r.b else None,
+                    "within": r.within.as_record() if r.within else None,
                 }
                 for r in self.rows
             ],
@@ -212,16 +229,18 @@ class Comparison:
 
     def as_csv(self) -> str:
         """The rows as CSV (RFC 4180, header first): ``kind, score``, then for each side ``sequence,
-        block, agent, action, recipient, text, url``."""
+        block, agent, action, recipient, text, url``, then ``within_sequence, within_url`` (the step a
+        ``joined`` row's step is printed within, empty otherwise)."""
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\r\n")
         fields = ("sequence", "block", "agent", "action", "recipient", "text", "url")
-        w.writerow(["kind", "score", *(f"a_{f}" for f in fields), *(f"b_{f}" for f in fields)])
+        w.writerow(["kind", "score", *(f"a_{f}" for f in fields), *(f"b_{f}" for f in fields), "within_sequence", "within_url"])
         for r in self.rows:
             cells: list[object] = [r.kind, r.score]
             for act in (r.a, r.b):
                 rec = act.as_record() if act else {}
                 cells += ["" if rec.get(f) is None else rec.get(f) for f in fields]
+            cells += [r.within.sequence, r.within.path] if r.within else ["", ""]
             w.writerow(cells)
         return out.getvalue()
 
@@ -251,7 +270,8 @@ def compare(
     -------
     Comparison
         Among alignments of the best score, the one the aligner gives first (deterministic for the
-        same input).
+        same input); for two editions of one rite, with the steps one prints within another's step
+        ``joined`` (:func:`_join_cut_steps`; two rites, or two stages of one edition, are not one text).
     """
     parts = load_parts()
     sig_a = [signature(x, vocabulary, parts) for x in a]
@@ -291,9 +311,103 @@ def compare(
         i, j = a1, b1
     rows += [Row("deletion", a[k], None, 0.0) for k in range(i, len(a))]
     rows += [Row("insertion", None, b[k], 0.0) for k in range(j, len(b))]
+    if a[0].rite == b[0].rite and a[0].edition != b[0].edition:
+        rows = _join_cut_steps(rows)  # two editions of one text: the same words, cut into blocks differently
     credit = _credit(rows, sig_a, sig_b, a, b, vocabulary)
     similarity = 2 * credit / (len(a) + len(b))
     return Comparison(name_a, name_b, stages[0], stages[1], tuple(rows), float(alignment.score), similarity)
+
+
+_LAYOUT = "○\u3000 "
+"""Section marks and spaces, left out of a step's text where two texts are matched (:func:`_held_characters`)."""
+
+
+def _held_characters(texts: Sequence[str], whole: str) -> list[tuple[int, int]]:
+    """For each of ``texts``, read one after the other: ``(held, length)``, how many of its characters an
+    alignment of their concatenation with ``whole`` matches (:class:`difflib.SequenceMatcher`, no junk
+    heuristic) and how many it has, after folding the variant characters (``ontology/variants.tsv``:
+    爲 = 為, 𫝊 = 傳) and leaving out the section marks and spaces.
+
+    >>> _held_characters(["母為長子", "𫝊曰何以三年也"], "母爲長子傳曰何以三年也")
+    [(4, 4), (7, 7)]
+    >>> _held_characters(["主人獻賓", "○賓拜"], "主人獻賓")
+    [(4, 4), (0, 2)]
+    """
+    clean = [fold("".join(c for c in t if c not in _LAYOUT)) for t in texts]
+    owner = [k for k, t in enumerate(clean) for _ in t]
+    held = [0] * len(texts)
+    matcher = difflib.SequenceMatcher(None, "".join(clean), fold("".join(c for c in whole if c not in _LAYOUT)), autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for i in range(block.a, block.a + block.size):
+            held[owner[i]] += 1
+    return [(h, len(t)) for h, t in zip(held, clean, strict=True)]
+
+
+def _join_cut_steps(rows: list[Row]) -> list[Row]:
+    """``rows`` with each unpaired step that the other side prints within a neighbouring step made ``joined``.
+
+    Applied to two editions of one rite only.  Two editions cut one text into blocks differently, and a step
+    never crosses a block: where the 述註
+    sets 李光坡's commentary between an entry of the 喪服 and its 傳 (``母為長子`` / ``疏曰…`` / ``𫝊曰何以三年
+    也…``), it has two steps, and the 注疏, which prints the entry and its 傳 in one run (``母爲長子疏(…)傳曰何以
+    三年也…``, the 鄭注 too: ``母爲長子傳曰何以三年也``), one.  The aligner pairs the entry with the entry and
+    leaves the 傳 unpaired, though the other side holds its very words.  So, for each run of unpaired rows
+    between two paired rows, the steps of one side next to a paired row (after the one before the run, or
+    before the one after it, counted outward from it without a gap: :func:`_held_run`) are ``joined`` within
+    the other side's step of that row when it holds more than half of each, and more than half of its own
+    partner's, read in their order (:func:`_held_characters`): the other side's one step is this side's two
+    or more.  A step held so by both neighbours goes with the one before.  What the step then does is told
+    by the other side's step, which the comparison pairs with the neighbour.
+    """
+    out = list(rows)
+    paired = [k for k, r in enumerate(rows) if r.a is not None and r.b is not None]
+    bounds = [-1, *paired, len(rows)]
+    for before, after in zip(bounds, bounds[1:], strict=False):
+        run = range(before + 1, after)
+        for side in ("a", "b"):
+            other = "b" if side == "a" else "a"
+            ks = [k for k in run if getattr(rows[k], side) is not None]
+            if not ks:
+                continue
+            within: dict[int, Act] = {}
+            for n, outward in ((after, ks[::-1]), (before, ks)):  # the row before the run last: it wins a tie
+                if not 0 <= n < len(rows):
+                    continue
+                mine, theirs = getattr(rows[n], side), getattr(rows[n], other)
+                held = _held_run(mine, [getattr(rows[k], side) for k in outward], theirs, first=n == before)
+                within.update((k, theirs) for k in outward[:held])
+            for k, theirs in sorted(within.items()):
+                r = rows[k]
+                out[k] = Row("joined", r.a, r.b, 0.0, theirs)
+    return out
+
+
+def _held_run(mine: Act, run: list[Act], theirs: Act, *, first: bool) -> int:
+    """How many steps of ``run`` (this side's unpaired steps, counted outward from ``mine``, the step paired with
+    ``theirs``) ``theirs`` holds together with ``mine``: the texts of ``mine`` and the run, in the text's order
+    (``mine`` first if ``first``, else last), aligned with ``theirs`` (:func:`_held_characters`), more than half
+    of ``mine`` and of each step of the run, up to the first it does not hold.  Only steps whose lengths add up
+    to at most twice the length of ``theirs`` are read (more could not each be more than half held)."""
+    room = 2 * len(theirs.text)
+    taken: list[Act] = []
+    for act in run:
+        room -= len(act.text)
+        if room < 0:
+            break
+        taken.append(act)
+    if not taken:
+        return 0
+    texts = [mine.text, *(x.text for x in taken)] if first else [*(x.text for x in reversed(taken)), mine.text]
+    held = _held_characters(texts, theirs.text)
+    own, steps = (held[0], held[1:]) if first else (held[-1], held[-2::-1])
+    if 2 * own[0] <= own[1]:
+        return 0
+    count = 0
+    for h, length in steps:
+        if 2 * h <= length:
+            break
+        count += 1
+    return count
 
 
 def _credit(rows, sig_a, sig_b, a, b, vocabulary) -> float:  # type: ignore[no-untyped-def]

@@ -420,7 +420,9 @@ lowest margins are −5.9, −4.5, −4.4 (有司徹 ``…卒爵拜賓答拜受�
 before the ○), yet a ○ kept in the note still ends up before the classic it marks where the cut of the run falls
 at it (:func:`_past_circles`): the blocks of every chapter read as the layout marks them down to a prior of 3,
 and 2 moves one cut (特牲 ``注送者送卒爵○酢如主人儀``).  4 keeps every real cut with room; of ○ typed at random
-inside notes, 1 of 104 still starts a block at 4 (6 % at 8)."""
+inside notes (the benchmark's sample), none starts a block at 4 (1 of 104 at 6, 5 at 8; with ``--per-chapter 40``,
+5 of 520 at 4: notes cut short by the ○, ``注執○幣以將命…``, ``注將酢○主婦疏(釋曰自此盡…``), since a ○ before a 疏 on
+a note stays in the note (:func:`_shu_on_a_note`)."""
 
 
 def _circle_opens_classic(stream: list, i: int, piece: list, models: tuple[CharBigram, CharBigram]) -> bool:  # type: ignore[type-arg]
@@ -430,7 +432,8 @@ def _circle_opens_classic(stream: list, i: int, piece: list, models: tuple[CharB
     Decided by the two texts around the ○ alone: ``before``, the note from its last bare 注 to the ○, and
     ``after``, the text from the ○ to the next mark (a bare 注, a parenthesis, another ○ or the end).  The ○
     opens the classic unless ``after`` is empty (a ○ just before a mark opens nothing), or the mark after it
-    is a 疏 on the note (``疏(注釋曰``: ``after`` ends a note, :func:`_opens_note_shu`), or reading
+    is a 疏 on the note (``疏(注釋曰``: ``after`` ends a note, :func:`_opens_note_shu`), or a 疏 with a part on a
+    note follows it (``疏(釋曰…注釋曰…``, with no 注 between: :func:`_shu_on_a_note`), or reading
     ``before + after`` without the ○ (a whole note, or a note then a classic section, as
     :func:`best_cut` cuts it) is likelier than reading ``before`` so (a note, perhaps run on into a classic
     section, :func:`_cut_if_likelier`) and ``after`` as a classic section, by more than
@@ -443,7 +446,7 @@ def _circle_opens_classic(stream: list, i: int, piece: list, models: tuple[CharB
     while k < len(stream) and not _is_mark(stream, k):
         k += 1
     after = "".join(c for c, _ in stream[i + 1 : k] if c not in "\u3000 ")
-    if not after or _opens_note_shu(stream, k):
+    if not after or _opens_note_shu(stream, k) or _shu_on_a_note(stream, k):
         return False
     return circle_margin(before, after, models) + CIRCLE_PRIOR >= 0
 
@@ -464,6 +467,40 @@ def _opens_note_shu(stream: list, k: int) -> bool:  # type: ignore[type-arg]
     the text just before it is the end of a note, not a classic section (whose 疏 opens 釋曰)."""
     ahead = "".join(c for c, _ in stream[k : k + 8] if c not in "/\u3000 ")  # 疏(注釋/曰: a column mark between
     return ahead[:5] in ("疏(注釋曰", "䟽(注釋曰")
+
+
+def _shu_on_a_note(stream: list, k: int) -> bool:  # type: ignore[type-arg]
+    """True if the parentheses that open at ``stream[k]`` (an 音義 and a 疏, each perhaps printed as several
+    parentheses in a row) hold a 疏 with a part on 鄭玄's note: ``注釋曰`` ("on the note, it says") after its part
+    on the classic (``釋曰``), column marks (``/``) and spaces left out.
+
+    賈公彦's 疏 on a section explains the classic (``釋曰…``) and then, where the section has one, 鄭玄's note
+    (``注釋曰云…者``, quoting it): 喪服 ``○女子子適人者為衆昆弟注父在則同父沒乃為父後者服期也疏(釋曰前云…注釋
+    曰云父沒乃為父後者服期也者…)``.  So the text before such a 疏 ends a note; a ○ met before it, with no 注
+    between, does not open a classic section of its own (one with no note of its own, whose 疏 would have no
+    part on a note), and :func:`_circle_opens_classic` keeps it in the note.  On the shared 注疏, no ○ after a
+    note that the models weigh has such a 疏 next (``benchmarks/zhushu_circles.py``)."""
+    j, layer, on_note = k, None, False
+    while j < len(stream):
+        while j < len(stream) and stream[j][0] in "\u3000 ":
+            j += 1
+        ahead = "".join(c for c, _ in stream[j : j + 3])
+        label = next((lab for lab in _LABELS if ahead.startswith(lab + "(")), None)
+        if label is not None:
+            layer, j = _LABELS[label][0], j + len(label)
+        elif layer is None or ahead[:1] != "(":
+            break  # not a parenthesis, or a bare one that no label opened
+        depth, inside = 0, []
+        while j < len(stream):
+            ch = stream[j][0]
+            depth += (ch == "(") - (ch == ")")
+            j += 1
+            if depth == 0:
+                break
+            if ch not in "()/\u3000 ":
+                inside.append(ch)
+        on_note = on_note or (layer == "shu" and "注釋曰" in "".join(inside))
+    return on_note
 
 
 def _is_mark(stream: list, k: int) -> bool:  # type: ignore[type-arg]

@@ -61,7 +61,7 @@ async function getJson(path, params) {
   return body;
 }
 
-const KIND = { same: "＝", substitution: "≈", deletion: "甲", insertion: "乙" };
+const KIND = { same: "＝", substitution: "≈", deletion: "甲", insertion: "乙", joined: "⊂" };
 
 async function runCompare(params) {
   delete document.body.dataset.rendered;
@@ -82,9 +82,9 @@ async function runCompare(params) {
         }
         return td;
       };
-      body.append(el("tr", { class: row.kind, "data-kind": row.kind }, cell(row.a, "a"), el("td", { class: "kind", title: row.kind }, KIND[row.kind]), cell(row.b, "b")));
+      body.append(el("tr", { class: row.kind, "data-kind": row.kind }, cell(row.a, "a"), el("td", { class: "kind", title: row.within ? `${row.kind}: within ${row.within.sequence}. ${row.within.text}` : row.kind }, KIND[row.kind]), cell(row.b, "b")));
     }
-    summary.textContent = `${r.a} ↔ ${r.b}: similarity ${r.similarity}; ${r.same} same, ${r.substitutions} substituted, ${r.deletions} only in A, ${r.insertions} only in B`;
+    summary.textContent = `${r.a} ↔ ${r.b}: similarity ${r.similarity}; ${r.same} same, ${r.substitutions} substituted, ${r.deletions} only in A, ${r.insertions} only in B, ${r.joined} joined`;
     summary.hidden = false;
     table.hidden = false;
     say("");

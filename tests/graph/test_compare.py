@@ -95,6 +95,8 @@ def test_the_archery_meeting_repeats_the_drinking_festivals_toasts_and_adds_the_
     archery = a_rows[shots[0] : shots[-1] + 1]
     assert (archery[0].a.text, archery[-1].a.text, len(archery)) == ("射器", "右卒射如初", 739)
     assert all(r.b is None for r in archery)
+    # two rites are not one text: no step is joined within the other's (主人坐 is no part of 主人阼階上北面奠爵)
+    assert (c.count("joined"), [r.kind for r in archery].count("deletion")) == (0, 739)
 
 
 def test_the_sacrifice_of_repose_pairs_with_the_single_victim_sacrifice(kanripo_groups, vocabulary) -> None:
@@ -175,16 +177,17 @@ def test_docstring_examples() -> None:
 
 
 # all steps (記 included) of 述註 against 注疏, chapter by chapter: the share of the 述註's steps paired with a
-# step of the same signature (floors at today's measures, three decimals down; issue 24 asks ≥ 0.95 of each)
+# step of the same signature, or joined within one paired so (floors at today's measures, three decimals down;
+# issue 24 asks ≥ 0.95 of each)
 EDITION_FLOORS = {
     "001": 0.974,
     "003": 0.994,
     "004": 0.993,
-    "005": 0.955,
+    "005": 0.956,
     "008": 0.953,
     "009": 0.970,
     "010": 1.000,
-    "011": 0.932,
+    "011": 0.982,
     "012": 0.995,
     "013": 0.962,
     "014": 0.954,
@@ -199,9 +202,10 @@ def test_each_chapter_pairs_its_two_editions_steps_alike(extractor, vocabulary) 
     the 特牲 (015) and the 士虞禮 (014) since the models that cut the run-on notes also know the 鄭注's
     classic and notes.  What remains is mostly the two texts (士虞 簞巾/簞布, 述註 取奠觶/注疏 祝取奠觶), notes
     quoting the classic (士虞 注宗人詔主人降…), and the extractor reading the same words with another agent.
-    The 喪服 (011), 0.897 before, pairs 0.932 since an entry and its 傳 with no 鄭注 between are one block
-    in the 注疏 as mostly in the 述註; what keeps it under 0.95 is the 述註's own choice of printing 16 such
-    entries apart from their 傳 (where it keeps a 疏 on the entry alone), which the 注疏 does not show."""
+    The 喪服 (011), 0.897 before, pairs 0.932 of its steps with a step of the same signature since an entry
+    and its 傳 with no 鄭注 between are one block in the 注疏 as mostly in the 述註, and 0.982 with the steps
+    that the 述註 prints apart and the 注疏 within one step (joined: the 16 entries the 述註 prints apart from
+    their 傳, where it keeps a 疏 on the entry alone)."""
     measured = {}
     for number in EDITION_FLOORS:
         a, b = (
@@ -211,4 +215,26 @@ def test_each_chapter_pairs_its_two_editions_steps_alike(extractor, vocabulary) 
         measured[number] = round(compare(a, b, vocabulary).identical_share, 3)
     assert {n: measured[n] >= f for n, f in EDITION_FLOORS.items()} == dict.fromkeys(EDITION_FLOORS, True), measured
     assert (measured["010"], measured["014"], measured["015"], measured["017"]) == (1.0, 0.954, 0.967, 0.977)
-    assert min(v for n, v in measured.items() if n != "011") >= 0.95
+    assert min(measured.values()) >= 0.95
+
+
+def test_a_step_one_edition_prints_as_two_is_joined_within_the_others_one(extractor, vocabulary) -> None:
+    """喪服: the 述註 prints 母為長子 and its 傳 apart (李光坡's 疏 on the entry between them), the 注疏 in one run
+    (母爲長子疏(…)傳曰…): the 傳 is joined within the 注疏's one step, which pairs with the entry; the 述註's
+    袒 (朋友皆在他邦袒免), which the 注疏 prints 祖 (…他邦祖免), is held by no step there and stays a deletion."""
+    a, b = (
+        acts_from_extractions([extractor.extract(read_file(shared_path("corpus", "kanripo", ed, f"{ed}_011.txt")))])
+        for ed in ("KR1d0040", "KR1d0028")
+    )
+    c = compare(a, b, vocabulary)
+    rows = {r.a.text: r for r in c.rows if r.a is not None}
+    entry, chuan = rows["母為長子"], rows["𫝊曰何以三年也父之所不降母亦不敢降也"]
+    assert (entry.kind, entry.b.text) == ("same", "母爲長子傳曰何以三年也父之所不降母亦不敢降也")
+    assert (chuan.kind, chuan.b, chuan.within) == ("joined", None, entry.b)
+    # the other way: the 述註's one step (its 傳 run on into the next entry's head), the 注疏's two
+    (head,) = [r for r in c.rows if r.b is not None and r.b.text == "從祖昆弟之子"]
+    assert (head.kind, head.a, head.within.text) == ("joined", None, "傳曰何以緦也以名服也從祖昆弟之子")
+    assert rows["袒"].kind == "deletion" and rows["袒"].within is None
+    same, joined, steps = c.count("same"), sum(1 for r in c.rows if r.kind == "joined" and r.a), len(a)
+    assert (same, joined, steps, round(c.identical_share, 3)) == (316, 17, 339, 0.982)
+    assert c.as_json()["joined"] == c.count("joined") == 23

@@ -480,3 +480,29 @@ def test_a_circle_typed_inside_a_zhushu_note_starts_no_block():
         assert note.replace(typed_after, typed_after + "○") in [p.reading_text for p in after.blocks[number - 1].commentary]
     you = read_file(shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_017.txt"))
     assert you.blocks[149].classic.reading_text.endswith("卒爵拜賓答拜受爵○酌致爵于主婦主婦北堂司宮設席東面")
+
+
+def test_a_circle_typed_in_a_zhushu_note_that_its_shu_explains_starts_no_block():
+    """喪服 (KR1d0028_011, block 88): ``○女子子適人者為衆昆弟注父在則同父沒乃為父後者服期也疏(釋曰…注釋曰云父沒乃為父
+    後者服期也者…)``.  A ○ typed after 乃為 leaves ``父後者服期也`` between it and a 疏 whose part on the note
+    (注釋曰) quotes it: the text before such a 疏 ends a note, so the ○ stays in the note (the models alone read
+    ``父後者服期也`` as classic, and the ○ used to open a block, renumbering every later one, issue 28).  A 疏 with
+    no part on a note (``疏(釋曰…)`` alone) decides nothing; the layout's own ○ read as before."""
+    path = shared_path("corpus", "kanripo", "KR1d0028", "KR1d0028_011.txt")
+    text = path.read_text(encoding="utf-8")
+    before = parse_text(text, source=path.name)
+
+    def read(doc):
+        return [(b.number, b.classic.reading_text, [p.reading_text for p in b.commentary]) for b in doc.blocks]
+
+    block = before.blocks[87]
+    assert block.classic.reading_text == "○女子子適人者為衆昆弟"
+    note = "注父在則同父沒乃為父後者服期也"
+    piece = next(p for p in block.commentary if p.reading_text == note)
+    shu = "".join(p.reading_text for p in block.commentary if p.layer == "shu").replace("/", "")
+    assert block.commentary[0] is piece and "注釋曰云父沒乃為父後者服期也者" in shu
+    at = piece.reading_spans[len("注父在則同父沒乃為")][0]
+    after = parse_text(text[:at] + "○" + text[at:], source=path.name)
+    changed = [a for a, b in zip(read(before), read(after), strict=True) if a != b]
+    assert len(after.blocks) == len(before.blocks) and [c[0] for c in changed] == [88]
+    assert after.blocks[87].commentary[0].reading_text == "注父在則同父沒乃為○父後者服期也"
