@@ -90,7 +90,7 @@ FLOORS = {
     ),
     # the four sets shared this round, at what the extractor reached when they came (raise as the work goes)
     "xiangsheli": (
-        {"agent": 0.905, "action": 0.94, "recipient": 0.83, "object": 0.815, "location": 0.84, "facing": 0.9},
+        {"agent": 0.905, "action": 0.94, "recipient": 0.83, "object": 0.825, "location": 0.875, "facing": 0.9},
         (0.99, 0.99),
     ),
     "pinli": (
