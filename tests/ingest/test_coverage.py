@@ -93,7 +93,7 @@ def test_words_decided_as_acts_are_read_as_those_acts(vocabulary):
         "莅": "action-li-preside",  # 士冠 吾子將莅之敢宿 (the same word)
         "營": "action-ying-measure-out",  # 士喪 筮宅冡人營之 註 營猶度也
         "窆": "action-bian-lower-coffin",  # 既夕 乃窆 註 窆下棺也
-        "邇": "action-er-move-near",  # 士虞 祝命佐食邇敦 註 邇近也
+        "邇": "action-er",  # 士虞 祝命佐食邇敦 註 邇近也: the vocabulary's 爾 (特牲 爾黍稷 註 爾近也)
         "議": "action-yi-deliberate",  # 有司徹 乃議侑於賔 註 議猶擇也
         "齎": "action-ji-hand-over",  # 聘 又齎皮馬 註 齎猶付也
         "假道": "action-jia-ask-passage",  # 聘 使次介假道
