@@ -101,6 +101,7 @@ def test_words_decided_as_acts_are_read_as_those_acts(vocabulary):
         "疑": "action-yi-guess",  # 士相見 正方不疑君 註 不得疑君所處邪鄉之
         "鈎楹": "action-gouying-round-pillar",  # 鄉射 鈎楹内 註 鈎楹繞楹而東也
         "綏祭": "action-ruoji",  # 士虞 不綏祭: 綏 = 墮, the 墮祭 (挼祭) of the vocabulary
+        "沃": "action-wo-pour-water",  # 特牲記 執匜者西面淳沃 註 淳沃稍注之
         "𦵏": "action-zang",  # 士虞記 三月而𦵏: a spelling of 葬 (variants.tsv)
     }
     assert {w: vocabulary.lookup(w, "action").key for w in expected} == expected
