@@ -105,6 +105,8 @@ def test_words_decided_as_acts_are_read_as_those_acts(vocabulary):
         "𦵏": "action-zang",  # 士虞記 三月而𦵏: a spelling of 葬 (variants.tsv)
     }
     assert {w: vocabulary.lookup(w, "action").key for w in expected} == expected
+    # 涖卜 where the text names the presider (士喪 告于涖卜與主人, 註 涖卜族長也) is a person, not 涖 + 卜
+    assert [c.key for c in vocabulary.by_label["涖卜"]] == ["role-libu"]
     assert all(len(vocabulary.by_label[w]) == 1 for w in expected)  # one reading each: no other term has the word
 
 
