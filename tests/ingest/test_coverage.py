@@ -107,6 +107,8 @@ def test_words_decided_as_acts_are_read_as_those_acts(vocabulary):
     assert {w: vocabulary.lookup(w, "action").key for w in expected} == expected
     # 涖卜 where the text names the presider (士喪 告于涖卜與主人, 註 涖卜族長也) is a person, not 涖 + 卜
     assert [c.key for c in vocabulary.by_label["涖卜"]] == ["role-libu"]
+    # 代脅 the rear ribs (有司徹 正脅一代脅一) is a cut of meat, not 代 "to take turns" + 脅
+    assert [c.key for c in vocabulary.by_label["代脅"]] == ["object-daixie"]
     assert all(len(vocabulary.by_label[w]) == 1 for w in expected)  # one reading each: no other term has the word
 
 
