@@ -96,6 +96,7 @@ def test_words_decided_as_acts_are_read_as_those_acts(vocabulary):
         "邇": "action-er",  # 士虞 祝命佐食邇敦 註 邇近也: the vocabulary's 爾 (特牲 爾黍稷 註 爾近也)
         "議": "action-yi-deliberate",  # 有司徹 乃議侑於賔 註 議猶擇也
         "齎": "action-ji-hand-over",  # 聘 又齎皮馬 註 齎猶付也
+        "乆": "action-jiu-cover",  # 士喪 冪用疏布乆之 註 乆讀為灸 謂以盖塞鬲口也
         "假道": "action-jia-ask-passage",  # 聘 使次介假道
         "髺髪": "action-kuofa-bind-hair",  # 士喪 主人髺髪袒
         "疑": "action-yi-guess",  # 士相見 正方不疑君 註 不得疑君所處邪鄉之
@@ -115,7 +116,7 @@ def test_words_decided_as_acts_are_read_as_those_acts(vocabulary):
 def test_words_decided_not_to_be_acts_keep_their_reading():
     """Rows of not_acts.tsv from the report: what each word is instead."""
     decided = not_acts()
-    got = {w: decided[w].reading for w in ("保", "乘", "乗", "緦", "固", "楅", "凢", "㫄", "連", "館")}
+    got = {w: decided[w].reading for w in ("保", "乘", "乗", "緦", "固", "楅", "凢", "㫄", "連", "館", "比", "賄", "數")}
     assert got == {
         "保": "description",  # 士冠 永乃保之: in the blessing
         "乘": "numeral",  # 乘矢 "four arrows"
@@ -127,5 +128,8 @@ def test_words_decided_not_to_be_acts_keep_their_reading():
         "㫄": "noun",  # = 旁
         "連": "noun",  # measured: as an act it lost a recipient of 士喪
         "館": "noun",  # measured: as an act it cut the places of 聘
+        "比": "description",  # 比及門 "by the time he reaches the gate" as often as 比三耦 "pairs the archers"
+        "賄": "noun",  # 賄幣, 重賄 "the goods" as often as 賄用束紡 "gives goods"
+        "數": "noun",  # 無常數, 以純數告: a noun in every chapter but 鄉射's 先數右獲
     }
     assert "0.486 -> 0.472" in decided["連"].note and "士喪" in decided["連"].note
