@@ -1026,7 +1026,8 @@ def test_a_person_after_a_bow_who_steps_aside_or_kneels_acts_himself(extractor):
     r = read(extractor, "公答再拜賔北面自間坐左擁簋粱右執湆以降", "gongshidafuli")
     assert fields(r, "text", "agent") == [
         ("公答再拜", "公"),
-        ("賔北面自間坐左擁簋粱", "賔"),
+        ("賔北面自間坐", "賔"),
+        ("左擁簋粱", "賔"),  # 擁 an act of the vocabulary (註 擁抱也), from the vocabulary's report (issue 22)
         ("右執湆", "賔"),
         ("以降", "賔"),
     ]
