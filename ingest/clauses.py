@@ -630,7 +630,8 @@ def _doer_named_later(r: _Rereading, k: int) -> Concept | None:
 
 def noun_after_verb(r: _Rereading, i: int) -> int | None:
     """An act word read as a noun after certain verbs: 大夫祭荐 (荐 = the served dishes); a place word
-    right after an act of setting in place, before 于, is the thing set (錯篚于尸左: the basket)."""
+    right after an act of setting in place or of making a place, before 于, is the thing set or made (錯篚于尸左:
+    the basket; 士喪 掘坎于階間: the pit)."""
     t, prev = r.tokens[i], r.last()
     nxt_tok = r.next(i)
     if (
@@ -638,7 +639,7 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
         and _is_act(prev)
         and prev is not None
         and prev.concept is not None
-        and prev.concept.key in g.SETTING_OUT
+        and (prev.concept.key in g.SETTING_OUT or prev.concept.key in g.MAKING_A_PLACE)
         and nxt_tok is not None
         and nxt_tok.kind == YU
     ):

@@ -116,6 +116,9 @@ FILLING: frozenset[str] = act_class("acts-pouring")
 
 SETTING_OUT: frozenset[str] = act_class("acts-setting-out")
 
+MAKING_A_PLACE: frozenset[str] = act_class("acts-making-a-place")
+"""掘, 為, 築: the place word after them (掘坎, 為垼) is the thing made."""
+
 THING_AS_SUBJECT: frozenset[str] = act_class("acts-thing-as-subject")
 
 PLACEHOLDERS: frozenset[str] = spelled(lzh.words("PLACEHOLDERS"))
@@ -286,6 +289,9 @@ IN_TURN: frozenset[str] = spelled(lzh.words("IN_TURN"))
 
 DEMONSTRATIVE_PLACE: frozenset[str] = spelled(lzh.words("DEMONSTRATIVE_PLACE"))
 """其 + direction is a position by the thing or person just named: 兄弟在其南 (士冠), 其西."""
+
+FRONT_BACK: frozenset[str] = spelled(lzh.words("FRONT_BACK"))
+"""前/後 right before a place after 自/于 is its front or back part, one place with it (士喪 升自前東榮, 降自後西榮)."""
 
 FINALS: frozenset[str] = spelled(lzh.words("FINALS"))
 """Sentence-final particles (若膳觯也则…)."""

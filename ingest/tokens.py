@@ -376,6 +376,23 @@ def _demonstrative_direction(tokens: list[Token], i: int, out: list[Token]) -> _
     return None
 
 
+def _front_or_back_of_place(tokens: list[Token], i: int, out: list[Token]) -> _Found:
+    """自/于 + 前/後 + a place: its front or back part, one place (士喪 升自前東榮, 復者降自後西榮: by the front of
+    the east eave, the back of the west eave)."""
+    t = tokens[i]
+    if (
+        t.text in g.FRONT_BACK
+        and out
+        and out[-1].kind in (ZI, YU)
+        and i + 1 < len(tokens)
+        and tokens[i + 1].kind == PLACE
+        and tokens[i + 1].concept is not None
+    ):
+        nxt = tokens[i + 1]
+        return Token(t.text + nxt.text, t.start, nxt.end, PLACE, nxt.concept, nxt.readings), i + 2
+    return None
+
+
 def _place_with_directions(tokens: list[Token], i: int, out: list[Token]) -> _Found:
     """A place (or an act or thing with a place reading) + direction words: 西阶上, 洗南, 西阶上少东 (a
     little further), 东楹之东 (X之<direction>), X之<place>; a place alone is a place token too.  Two
@@ -497,6 +514,7 @@ def _beside_person(tokens: list[Token], i: int, out: list[Token]) -> _Found:
 
 _PLACE_PHRASES = (
     _demonstrative_place,
+    _front_or_back_of_place,
     _demonstrative_direction,
     _place_with_directions,
     _vessel_position,
