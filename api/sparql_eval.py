@@ -506,7 +506,7 @@ def evaluate_operation(
     on this process's :func:`time.monotonic` clock, or ``stop`` set) or ``limits.max_rows`` is
     passed.  pyoxigraph's result objects never leave this thread.
 
-    With ``cheap`` (a query :func:`~yili.api.sparql_cheap.is_cheap` accepts), the query is evaluated
+    With ``cheap`` (a query :func:`~yili.api.sparql_cheap.is_cheap` has accepted: only then), the query is evaluated
     with a ``LIMIT`` of one row past the cap (:func:`~yili.api.sparql_cheap.with_row_cap`) and its
     rows written by pyoxigraph as they come, without a Python object per row
     (:func:`_serialize_capped`); the budget is checked before and after.  The answer is byte for byte
@@ -530,7 +530,7 @@ def evaluate_operation(
 
     check_budget()
     store = get_store()
-    capped = with_row_cap(operation.query, limits.max_rows + 1) if cheap else None
+    capped = with_row_cap(operation.query, limits.max_rows + 1, proven=True) if cheap else None
     try:
         results = store.query(capped or operation.query, base_iri=operation.base_iri, **_dataset(operation))
         check_budget()
