@@ -257,7 +257,7 @@ class ProcessPool:
             self._turns.give_back()
             if state["long"]:
                 self._leave_long()
-            raise self._unusable(pool) from None
+            raise await self._unusable(pool) from None
 
         def leave_lane() -> None:  # once, when the query ends or its request does, whichever is first
             with self._lock:
@@ -332,15 +332,16 @@ class ProcessPool:
         with self._lock:
             self._long -= 1
 
-    def _unusable(self, pool: pebble.ProcessPool) -> YiliError:
+    async def _unusable(self, pool: pebble.ProcessPool) -> YiliError:
         """The error for a query that found ``pool`` stopped or broken; a broken pool that is still
-        the current one is stopped, so that the next query starts a new one."""
+        the current one is stopped (on a thread: it waits for the workers to end), so that the next
+        query starts a new one."""
         with self._lock:
             current = pool is self._pool
         if not current:
             return QueryTimeoutError(_SHUTTING_DOWN)
         log.error("The SPARQL worker pool broke (a worker process ended while idle); it is started again")
-        self.close()
+        await asyncio.to_thread(self.close)
         return EndpointBusyError(
             "The SPARQL endpoint's worker processes are being started again; the query was not evaluated. "
             "Send it again after the Retry-After delay."

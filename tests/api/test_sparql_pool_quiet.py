@@ -99,3 +99,47 @@ def test_ctrl_c_while_the_workers_start_reaches_the_server_alone(tmp_path: Path)
     assert "Traceback" not in errors and "KeyboardInterrupt" not in errors and errors == ""
     # each SIGINT reached the server's handler, and its workers went on to answer the query
     assert said == ["SIGINT", ANSWER] * len(delays) + ["alive at unlink []"]
+
+
+def test_a_pool_broken_by_a_worker_killed_while_idle_is_started_again() -> None:
+    """pebble gives up a whole pool when a worker ends while no task runs (``All workers expired``):
+    the query that finds it so is answered 503 ``busy`` in one line, and the next one is answered by
+    a new pool, instead of every later query failing."""
+    import asyncio
+    import dataclasses
+    import multiprocessing
+    import os
+    import signal
+
+    import pyoxigraph
+    from yili.api.sparql_eval import Operation, SparqlLimits
+    from yili.api.sparql_pool import ProcessPool
+    from yili.ontology.errors import EndpointBusyError
+
+    store = pyoxigraph.Store()
+    store.add(pyoxigraph.Quad(pyoxigraph.NamedNode("http://e/s"), pyoxigraph.NamedNode("http://e/p"), pyoxigraph.Literal("o")))
+    query = Operation("SELECT (COUNT(*) AS ?n) { ?s ?p ?o }", (), (), "https://example.org/", "text/csv", None)
+    pool = ProcessPool(lambda: store, SparqlLimits(max_concurrent_queries=2, short_lane=1))
+
+    async def scenario() -> list[str]:
+        said = [(await pool.evaluate(query)).body.decode()]
+        workers = [p for p in multiprocessing.active_children() if p.name == "pebble_pool_worker"]
+        os.kill(workers[0].pid, signal.SIGKILL)  # type: ignore[arg-type]
+        await asyncio.sleep(1.0)  # pebble's loop sees it ended
+        try:
+            said.append((await pool.evaluate(dataclasses.replace(query, query=query.query + " "))).body.decode())
+        except EndpointBusyError as error:
+            said.append(error.message)
+        said.append((await pool.evaluate(dataclasses.replace(query, query=query.query + "  "))).body.decode())
+        return said
+
+    try:
+        said = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert said == [
+        "n\r\n1\r\n",
+        "The SPARQL endpoint's worker processes are being started again; the query was not evaluated. "
+        "Send it again after the Retry-After delay.",
+        "n\r\n1\r\n",
+    ]
