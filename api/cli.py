@@ -822,6 +822,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     app = create_app(service)
+    from yili.api.sparql_pool import tune_server_threads
+
+    tune_server_threads()
     ready = (
         f"yili-kg: {s.get('steps', '?')} steps, {s.get('toasts', '?')} toasts, {s['triples']} triples "
         f"ready in {time.perf_counter() - t0:.2f} s; serving on {address_url(args.host, args.port)} "
@@ -953,6 +956,7 @@ def front_app():  # type: ignore[no-untyped-def]
     from yili.api.app import create_app
     from yili.api.service import service_from_store
     from yili.api.sparql import SparqlLimits
+    from yili.api.sparql_pool import tune_server_threads
 
     setting = os.environ.get(_FRONT_ENVIRONMENT)
     if not setting:
@@ -968,6 +972,7 @@ def front_app():  # type: ignore[no-untyped-def]
         os.kill(os.getppid(), signal.SIGTERM)  # the supervisor stops the others: none of them can serve
         os._exit(EXIT_USAGE)
     app = create_app(service, sparql_limits=limits)
+    tune_server_threads()
     s = service.summary
     if not s.get("steps"):
         print(f"yili-kg: warning: {front['store']} holds no yili-kg steps; only SPARQL will find anything", file=sys.stderr)

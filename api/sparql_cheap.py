@@ -171,3 +171,33 @@ def is_cheap(query: str) -> bool:
     subjects = {s for s, _, _ in patterns}
     bound = all(not s.startswith(("?", "$")) or not o.startswith(("?", "$")) for s, _, o in patterns)
     return len(subjects) == 1 and bound
+
+
+_LIMIT = re.compile(r"\bLIMIT\s+([0-9]+)\s*$", re.IGNORECASE)
+
+
+def with_row_cap(query: str, rows: int, proven: bool = False) -> str | None:
+    """``query``, which :func:`is_cheap` accepts, with a ``LIMIT`` of at most ``rows`` (its own
+    ``LIMIT`` if smaller, else ``rows``), so that its evaluation stops by itself after that many rows;
+    None for a query it does not accept, or whose ``LIMIT`` is not a plain whole number.  With
+    ``proven``, the caller has just had :func:`is_cheap` accept ``query``, and it is not read again.
+
+    The form :func:`is_cheap` accepts ends with its optional ``LIMIT`` (SPARQL 1.1 Query, section
+    15.5: a LIMIT bounds the number of solutions returned), so the cap is put there.
+
+    >>> with_row_cap("SELECT ?o { <http://e/a> ?p ?o }", 11)
+    'SELECT ?o { <http://e/a> ?p ?o }\\nLIMIT 11'
+    >>> with_row_cap("SELECT ?o { <http://e/a> ?p ?o } LIMIT 5", 11)
+    'SELECT ?o { <http://e/a> ?p ?o }\\nLIMIT 5'
+    >>> with_row_cap("SELECT ?s { ?s ?p ?o }", 11) is None
+    True
+    """
+    if not proven and not is_cheap(query):
+        return None
+    stripped = query.rstrip()
+    own = _LIMIT.search(stripped)
+    if own is not None:
+        return f"{stripped[: own.start()].rstrip()}\nLIMIT {min(int(own.group(1)), rows)}"
+    if re.search(r"\bLIMIT\b", stripped[-40:], re.IGNORECASE):  # a LIMIT is_cheap read but this cannot
+        return None
+    return f"{stripped}\nLIMIT {rows}"

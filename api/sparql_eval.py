@@ -26,6 +26,7 @@ from typing import Any, Literal, TypeVar
 
 import pyoxigraph
 from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
+from yili.api.sparql_cheap import with_row_cap
 from yili.ontology.errors import (
     NotAcceptableError,
     QueryError,
@@ -497,12 +498,19 @@ def evaluate_operation(
     limits: SparqlLimits,
     deadline: float,
     stop: threading.Event,
+    cheap: bool = False,
 ) -> QueryAnswer:
     """Evaluate one query with pyoxigraph and serialise its answer (on a worker's large-stack thread).
 
     Results are read one row at a time; reading stops as soon as the budget is spent (``deadline``,
     on this process's :func:`time.monotonic` clock, or ``stop`` set) or ``limits.max_rows`` is
     passed.  pyoxigraph's result objects never leave this thread.
+
+    With ``cheap`` (a query :func:`~yili.api.sparql_cheap.is_cheap` has accepted: only then), the query is evaluated
+    with a ``LIMIT`` of one row past the cap (:func:`~yili.api.sparql_cheap.with_row_cap`) and its
+    rows written by pyoxigraph as they come, without a Python object per row
+    (:func:`_serialize_capped`); the budget is checked before and after.  The answer is byte for byte
+    the one the rows read one at a time give.
 
     Raises
     ------
@@ -522,8 +530,9 @@ def evaluate_operation(
 
     check_budget()
     store = get_store()
+    capped = with_row_cap(operation.query, limits.max_rows + 1, proven=True) if cheap else None
     try:
-        results = store.query(operation.query, base_iri=operation.base_iri, **_dataset(operation))
+        results = store.query(capped or operation.query, base_iri=operation.base_iri, **_dataset(operation))
         check_budget()
         headers: dict[str, str] = {}
         if isinstance(results, QueryBoolean):
@@ -531,6 +540,10 @@ def evaluate_operation(
             return QueryAnswer(answer_bytes(results.serialize(format=results_format)), results_format.media_type, {})
         if isinstance(results, QuerySolutions):
             results_format = _results_format(operation, "SELECT results")
+            if capped is not None:
+                body = _serialize_capped(results, limits, results_format, headers)
+                check_budget()
+                return QueryAnswer(body, results_format.media_type, headers)
             variables = [str(variable) for variable in results.variables]
             rows = _take(results, limits, check_budget, headers)
             body = _serialize_solutions(variables, rows, results_format)
@@ -611,15 +624,45 @@ def _take(results: Any, limits: SparqlLimits, check_budget: Callable[[], None], 
     for row in results:
         if len(rows) == limits.max_rows:
             if not limits.truncate_results:
-                raise RequestTooLargeError(
-                    f"The answer has more rows than the limit of {limits.max_rows:,} "
-                    "(SparqlLimits.max_rows); add a LIMIT or narrow the pattern."
-                )
+                raise RequestTooLargeError(_too_many_rows(limits))
             headers[TRUNCATED_HEADER] = str(limits.max_rows)
             break
         rows.append(row)
         check_budget()
     return rows
+
+
+def _serialize_capped(
+    results: QuerySolutions, limits: SparqlLimits, results_format: QueryResultsFormat, headers: dict[str, str]
+) -> bytes:
+    """The answer of a query already capped at ``limits.max_rows + 1`` rows: its solutions written by
+    pyoxigraph as SPARQL Results TSV (one line a row, after the header line; a line break in a term is
+    escaped), counted, cut at the cap as :func:`_take` does, then parsed and written in
+    ``results_format`` as :func:`_serialize_solutions` does.
+
+    Raises
+    ------
+    RequestTooLargeError
+        More than ``limits.max_rows`` rows, unless ``limits.truncate_results``.
+    """
+    tsv = answer_bytes(results.serialize(format=QueryResultsFormat.TSV))
+    lines = tsv.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    if len(lines) - 1 > limits.max_rows:
+        if not limits.truncate_results:
+            raise RequestTooLargeError(_too_many_rows(limits))
+        headers[TRUNCATED_HEADER] = str(limits.max_rows)
+        tsv = b"\n".join(lines[: limits.max_rows + 1]) + b"\n"
+    parsed = pyoxigraph.parse_query_results(tsv, format=QueryResultsFormat.TSV)
+    return answer_bytes(parsed.serialize(format=results_format))
+
+
+def _too_many_rows(limits: SparqlLimits) -> str:
+    return (
+        f"The answer has more rows than the limit of {limits.max_rows:,} "
+        "(SparqlLimits.max_rows); add a LIMIT or narrow the pattern."
+    )
 
 
 def _serialize_solutions(variables: Sequence[str], rows: Sequence[Any], results_format: QueryResultsFormat) -> bytes:

@@ -43,7 +43,10 @@ The policy is ours (:class:`ProcessPool`):
   ``evaluation_crashed``; pebble replaces it;
 - the router's lifespan stops the pool when the application shuts down, and :mod:`atexit` hooks (ours
   and pebble's) do so at interpreter exit; a worker also exits by itself if the server process
-  disappears.
+  disappears.  Start and stop are quiet, even when they overlap: the workers are stopped before
+  pebble closes their channel (:class:`_WorkersFirstPool`), a query still waiting for them to start
+  is told in one line that the endpoint is shutting down, and they start with SIGINT blocked
+  (:func:`_sigint_blocked`), so that a terminal's Ctrl-C reaches the server alone.
 
 The price is memory (each worker is an interpreter of some 50 MiB, plus its own copy of the store when
 it has no folder on disk), a start of about 0.3 s per worker, and the copy of each query and answer
@@ -60,20 +63,23 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import logging
 import multiprocessing
 import os
 import queue
 import re
 import signal
+import sys
 import threading
 import time
 import traceback
 from collections import OrderedDict, deque
-from collections.abc import Callable
-from concurrent.futures import CancelledError, Future
+from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError, Future, InvalidStateError
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 from typing import Any
 
 import pebble
@@ -104,6 +110,16 @@ from yili.ontology.errors import (
 )
 
 log = logging.getLogger("yili.api.sparql")
+
+SERVER_SWITCH_INTERVAL_S = 0.0005
+"""The interpreter's thread switch interval in a server process (seconds; Python's default is 0.005).
+
+pyoxigraph lets go of the interpreter lock while it evaluates and takes it again for each Python
+object it makes, and a thread that asks for the lock while another runs Python waits up to the switch
+interval for it.  In a server the event loop's thread is that other thread, so each point lookup on a
+:class:`ThreadPool` thread waited several intervals: measured (2,000 point lookups of the 述註's steps,
+pyoxigraph query and serialisation, beside one busy Python thread, on the shared 2-core machine) 4.30 s
+at 5 ms, 1.36 s at 1 ms, 1.19 s at 0.2 ms, against 0.5-0.8 s alone."""
 
 WORKER_START_TIMEOUT_S = 120.0
 """Longest the first start of the workers (opening or loading the dataset) is waited for (seconds)."""
@@ -158,15 +174,17 @@ class ProcessPool:
                     nquads = None if path else answer_bytes(self._get_store().dump(format=RdfFormat.N_QUADS))
                     self._source = (path, nquads)
                 limits = self._limits
-                self._pool = pebble.ProcessPool(
+                self._pool = _WorkersFirstPool(
                     max_workers=limits.max_concurrent_queries,
                     initializer=init_worker,
                     initargs=(*self._source, limits.max_worker_memory_bytes, _server_pid()),
                     context=_SPAWN,
                 )
-                pings = [
-                    self._pool.schedule(ping_worker, timeout=WORKER_START_TIMEOUT_S) for _ in range(limits.max_concurrent_queries)
-                ]
+                with _sigint_blocked():  # the first task starts the pool: its workers and its threads
+                    pings = [
+                        self._pool.schedule(ping_worker, timeout=WORKER_START_TIMEOUT_S)
+                        for _ in range(limits.max_concurrent_queries)
+                    ]
                 started: Future[None] = Future()
                 left = [len(pings)]
                 counting = threading.Lock()  # not self._lock, held here: a done ping calls back at once
@@ -175,8 +193,9 @@ class ProcessPool:
                     with counting:
                         left[0] -= 1
                         done = left[0] == 0
-                    if done and not started.done():
-                        started.set_result(None)
+                    if done:
+                        with contextlib.suppress(InvalidStateError):  # close() may have failed it meanwhile
+                            started.set_result(None)
 
                 for ping in pings:
                     ping.add_done_callback(one_ready)
@@ -210,12 +229,14 @@ class ProcessPool:
             except TimeoutError:
                 log.error("The SPARQL worker processes did not start within %g s", WORKER_START_TIMEOUT_S)
                 raise RuntimeError("The SPARQL worker processes did not start; see the log.") from None
+            except BrokenProcessPool:  # close() stopped the pool while its workers started
+                raise QueryTimeoutError(_SHUTTING_DOWN) from None
         limits = self._limits
         kept = self.answers.get(operation)
         if kept is not None:
             return kept
         if is_cheap(operation.query):  # proven cheap by its form: on a thread of the server
-            answer = await self._in_process.evaluate(operation)
+            answer = await self._in_process.evaluate(operation, cheap=True)
             self.answers.put(operation, answer)
             return answer
         deadline = time.monotonic() + limits.timeout_s
@@ -230,7 +251,13 @@ class ProcessPool:
             if state["long"]:
                 self._leave_long()
             raise
-        task = self._dispatch(pool, operation, deadline, 0.0 if state["long"] else limits.long_query_s)
+        try:
+            task = self._dispatch(pool, operation, deadline, 0.0 if state["long"] else limits.long_query_s)
+        except RuntimeError:  # pebble's pool was stopped (close) or is broken (a worker ended while idle)
+            self._turns.give_back()
+            if state["long"]:
+                self._leave_long()
+            raise await self._unusable(pool) from None
 
         def leave_lane() -> None:  # once, when the query ends or its request does, whichever is first
             with self._lock:
@@ -267,7 +294,7 @@ class ProcessPool:
         except pebble.ProcessExpired as expired:
             raise _died(expired.exitcode) from None
         except BrokenProcessPool:  # close() stopped the pool under it
-            raise QueryTimeoutError("The SPARQL endpoint is shutting down; the query was not finished.") from None
+            raise QueryTimeoutError(_SHUTTING_DOWN) from None
         finally:
             leave_lane()
         try:
@@ -305,17 +332,91 @@ class ProcessPool:
         with self._lock:
             self._long -= 1
 
-    def close(self) -> None:
-        """Stop every worker process and wait until each is reaped; idempotent."""
+    async def _unusable(self, pool: pebble.ProcessPool) -> YiliError:
+        """The error for a query that found ``pool`` stopped or broken; a broken pool that is still
+        the current one is stopped (on a thread: it waits for the workers to end), so that the next
+        query starts a new one."""
         with self._lock:
-            pool, self._pool, self._started = self._pool, None, None
+            current = pool is self._pool
+        if not current:
+            return QueryTimeoutError(_SHUTTING_DOWN)
+        log.error("The SPARQL worker pool broke (a worker process ended while idle); it is started again")
+        await asyncio.to_thread(self.close)
+        return EndpointBusyError(
+            "The SPARQL endpoint's worker processes are being started again; the query was not evaluated. "
+            "Send it again after the Retry-After delay."
+        )
+
+    def close(self) -> None:
+        """Stop every worker process and wait until each is reaped; idempotent.  A query waiting for
+        the workers to start is answered at once (the endpoint is shutting down)."""
+        with self._lock:
+            pool, started, self._pool, self._started = self._pool, self._started, None, None
             atexit.unregister(self.close)
+        if started is not None:
+            with contextlib.suppress(InvalidStateError):
+                started.set_exception(BrokenProcessPool("the pool was stopped"))
         if pool is not None:
             pool.stop()
             pool.join(timeout=10)
 
 
 _SPAWN = multiprocessing.get_context("spawn")
+_SHUTTING_DOWN = "The SPARQL endpoint is shutting down; the query was not finished."
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in the calling thread for the duration of the ``with`` block.
+
+    A process started meanwhile inherits the blocked signal (POSIX keeps a thread's signal mask
+    across ``fork`` and ``exec``, and Python leaves it), and so does a thread (it starts with its
+    creator's mask).  So the worker processes start with SIGINT blocked, and so do pebble's
+    threads, which start the workers that replace ended ones.  Ctrl-C in a terminal sends SIGINT to
+    the whole process group: without this, a worker still importing the package (before pebble's
+    ``worker_process`` and :func:`init_worker` ignore SIGINT) would print a ``KeyboardInterrupt``
+    traceback and die, and the pool would report itself broken to the query waiting for it.  The
+    server stops its workers itself (SIGTERM) when it shuts down.  A SIGINT sent to the server
+    meanwhile is not lost: another thread takes it, or the calling thread when the block ends.
+
+    The resource tracker of :mod:`multiprocessing` is started first: its start unblocks SIGINT in
+    the thread that starts it (CPython 3.11-3.13, ``resource_tracker.ensure_running``).
+    """
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class _WorkersFirstPool(pebble.ProcessPool):
+    """pebble's :class:`~pebble.ProcessPool`, whose stop ends the worker processes *before* it
+    unlinks the semaphores of its channel.
+
+    pebble (5.2) stops a pool by closing its channel, which unlinks the channel's named semaphores,
+    and only then terminating the workers.  A worker still being spawned at that moment (the server
+    told to stop just after its first query, while the workers import the package) then fails to
+    open those semaphores when it unpickles its channel, and prints a ``FileNotFoundError`` traceback
+    from ``multiprocessing.spawn`` on the server's standard error.  Ending the workers first
+    (SIGTERM: a worker still starting has no handler yet and ends silently; a started one exits
+    through pebble's handler) leaves no process to see the channel go.
+    """
+
+    def _stop_pool(self) -> None:
+        loop = getattr(self, "_pool_manager_loop", None)
+        workers = getattr(getattr(self, "_pool_manager", None), "worker_manager", None)
+        if loop is not None:
+            loop.join()  # the loop that replaces ended workers has stopped: none is started after this
+        if workers is not None:
+            workers.force_stop_workers()
+        super()._stop_pool()
+
+
+def tune_server_threads() -> None:
+    """Set this process's thread switch interval to :data:`SERVER_SWITCH_INTERVAL_S`: called by the
+    server processes of ``yili-kg serve``, which evaluate cheap queries on threads beside the event loop."""
+    sys.setswitchinterval(SERVER_SWITCH_INTERVAL_S)
 
 
 def _server_pid() -> int:
@@ -435,8 +536,9 @@ class ThreadPool:
                 release_frames(error)
                 future.set_exception(RuntimeError("SPARQL evaluation failed; see the log."))
 
-    async def evaluate(self, operation: Operation) -> QueryAnswer:
-        """Evaluate ``operation`` on a worker thread within ``limits.timeout_s``.
+    async def evaluate(self, operation: Operation, cheap: bool = False) -> QueryAnswer:
+        """Evaluate ``operation`` on a worker thread within ``limits.timeout_s``; ``cheap``: it is one
+        :func:`~yili.api.sparql_cheap.is_cheap` accepts (see :func:`evaluate_operation`).
 
         Raises
         ------
@@ -448,7 +550,7 @@ class ThreadPool:
         limits = self._limits
         deadline = time.monotonic() + limits.timeout_s
         stop = threading.Event()
-        future = self._submit(lambda: evaluate_operation(self._get_store, operation, limits, deadline, stop))
+        future = self._submit(lambda: evaluate_operation(self._get_store, operation, limits, deadline, stop, cheap=cheap))
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout=limits.timeout_s)
         except TimeoutError:
