@@ -86,14 +86,14 @@ def test_things_set_relative_to_another_thing_are_on_the_plan(shiguan):
 
     items = {shiguan.steps[i.step - 1].key: i for i in furnishings(shiguan.steps)}
     clothes = items["shiguanli/shuzhu/26/1"]
-    assert (clothes.object, clothes.place, clothes.x, clothes.y) == ("服", "房中西墉下東", 0.5, 1.5)
+    assert (clothes.object, clothes.place, clothes.x, clothes.y) == ("服", "房中西墉下", 0.5, 1.5)
     south, north = resolve("洗南"), resolve("洗北")
     step = (resolve("洗").y - south.y, north.y - resolve("洗").y)  # how far 南 and 北 move from a point
     mats = items["shiguanli/shuzhu/32/1"]
     assert (mats.object, mats.kind, mats.place, mats.x, mats.y) == ("蒲筵二", "mat", "南", 0.5, round(1.5 - step[0], 4))
     jar = items["shiguanli/shuzhu/33/1"]
     assert (jar.object, jar.kind, jar.place, jar.x, jar.y) == ("側尊一甒醴", "vessel", "服北", 0.5, round(1.5 + step[1], 4))
-    assert "placed from the 服 set out at 房中西墉下東 (step 63)" in jar.source
+    assert "placed from the 服 set out at 房中西墉下 (step 63)" in jar.source
     assert jar.removed is None and mats.removed is None
 
 
