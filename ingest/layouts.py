@@ -18,7 +18,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from yili.ontology.errors import InputError
 
@@ -333,83 +333,105 @@ def _zhushu_marked_blocks(lines: list[Line], models: tuple[CharBigram, CharBigra
         if ln.indent == 0 and ln.text.strip() not in BOILERPLATE
         for c, s in zip(ln.chars, ln.spans, strict=False)
     ]
-    blocks: list[tuple[list, list]] = []
-    mode = "classic"
-    depth = 0
-    current_classic: list[tuple[str, tuple[int, int]]] = []
-    current_notes: list[tuple[str, str | None, list[tuple[str, tuple[int, int]]]]] = []
-    piece: list[tuple[str, tuple[int, int]]] = []
+    reader = _MarkReader(stream, models)
+    i = 0
+    while i < len(stream):
+        i = reader.read(i)
+    reader.close_block()
+    return reader.blocks
+
+
+_Char = tuple[str, tuple[int, int]]
+
+
+@dataclass
+class _MarkReader:
+    """The state of :func:`_zhushu_marked_blocks` as it reads the characters of a 注疏 chapter in order: the blocks
+    made so far (each its classic characters and its notes, a note ``(kind, label, characters)``), the block being
+    read, the piece being read (classic, a note, a parenthesis), how deep in parentheses, and ``mode``: ``classic``,
+    ``note`` (鄭玄's 注), ``paren`` (an 音義 or a 疏), ``after`` (right after a parenthesis closes)."""
+
+    stream: list[_Char]
+    models: tuple[CharBigram, CharBigram] | None
+    blocks: list[tuple[list[_Char], list[tuple[str, str | None, list[_Char]]]]] = field(default_factory=list)
+    mode: str = "classic"
+    depth: int = 0
+    classic: list[_Char] = field(default_factory=list)
+    notes: list[tuple[str, str | None, list[_Char]]] = field(default_factory=list)
+    piece: list[_Char] = field(default_factory=list)
     label: tuple[str, str | None] = ("zhu", "注")
 
-    def close_piece() -> None:
-        nonlocal piece
-        if piece:
-            if mode == "classic":
-                current_classic.extend(piece)
+    def close_piece(self) -> None:
+        """End the piece being read: classic characters join the block's classic, others are a note of it."""
+        if self.piece:
+            if self.mode == "classic":
+                self.classic.extend(self.piece)
             else:
-                current_notes.append((label[0], label[1], piece))
-        piece = []
+                self.notes.append((self.label[0], self.label[1], self.piece))
+        self.piece = []
 
-    def close_block() -> None:
-        nonlocal current_classic, current_notes
-        close_piece()
-        if current_classic:
-            blocks.append((current_classic, current_notes))
-        elif current_notes and blocks:
-            blocks[-1][1].extend(current_notes)
-        current_classic, current_notes = [], []
+    def close_block(self) -> None:
+        """End the block being read; notes with no classic of their own go to the block before."""
+        self.close_piece()
+        if self.classic:
+            self.blocks.append((self.classic, self.notes))
+        elif self.notes and self.blocks:
+            self.blocks[-1][1].extend(self.notes)
+        self.classic, self.notes = [], []
 
-    i = 0
-    n = len(stream)
-    while i < n:
+    def read(self, i: int) -> int:
+        """Read the character at ``i``; return the index of the next one to read."""
+        stream = self.stream
         ch = stream[i][0]
-        if depth > 0:
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth -= 1
-                if depth == 0:
-                    close_piece()
-                    mode = "after"
-                    i += 1
-                    continue
-            piece.append(stream[i])
-            i += 1
-            continue
+        if self.depth > 0:
+            return self._in_parentheses(i)
         ahead = "".join(c for c, _ in stream[i : i + 3])
         lab = next((k for k in _LABELS if ahead.startswith(k + "(")), None)
         if lab is not None:
-            close_piece()
-            mode, label = "paren", _LABELS[lab]
-            piece = [stream[k] for k in range(i, i + len(lab) + 1)]
-            depth = 1
-            i += len(lab) + 1
-            continue
+            self.close_piece()
+            self.mode, self.label = "paren", _LABELS[lab]
+            self.piece = [stream[k] for k in range(i, i + len(lab) + 1)]
+            self.depth = 1
+            return i + len(lab) + 1
         if ch == "(":
-            close_piece()
-            mode, depth = "paren", 1
-            piece = [stream[i]]
-            i += 1
-            continue
-        if mode == "after" and ch in "\u3000 ":
-            i += 1  # the space between two parentheses of one 疏 starts no classic
-            continue
-        if mode == "after" and _continues_with_its_chuan(stream, i, current_classic, current_notes):
-            mode = "classic"  # 喪服 ○父疏(…)傳曰…: the 傳 stays in its classic's block (no 鄭注 between)
-        if ch == "○" and mode == "note" and models is not None and not _circle_opens_classic(stream, i, piece, models):
-            piece.append(stream[i])  # a ○ typed inside a note, the text after it read as note: it starts nothing
-            i += 1
-            continue
-        if mode == "after" or (ch == "○" and (mode != "classic" or not blocks)):
-            close_block()  # a ○ after a note, or the ○ after the chapter's title; a ○ in the classic starts nothing
-            mode = "classic"
-        if mode == "classic" and current_classic + piece and (ch in "注註" or _misprinted_note_mark(stream, i)):
-            close_piece()
-            mode, label = "note", ("zhu", "注")
-        piece.append(stream[i])
-        i += 1
-    close_block()
-    return blocks
+            self.close_piece()
+            self.mode, self.depth = "paren", 1
+            self.piece = [stream[i]]
+            return i + 1
+        if self.mode == "after" and ch in "\u3000 ":
+            return i + 1  # the space between two parentheses of one 疏 starts no classic
+        if self.mode == "after" and _continues_with_its_chuan(stream, i, self.classic, self.notes):
+            self.mode = "classic"  # 喪服 ○父疏(…)傳曰…: the 傳 stays in its classic's block (no 鄭注 between)
+        if (
+            ch == "○"
+            and self.mode == "note"
+            and self.models is not None
+            and not _circle_opens_classic(stream, i, self.piece, self.models)
+        ):
+            self.piece.append(stream[i])  # a ○ typed inside a note, the text after it read as note: it starts nothing
+            return i + 1
+        if self.mode == "after" or (ch == "○" and (self.mode != "classic" or not self.blocks)):
+            self.close_block()  # a ○ after a note, or the ○ after the chapter's title; a ○ in the classic starts nothing
+            self.mode = "classic"
+        if self.mode == "classic" and self.classic + self.piece and (ch in "注註" or _misprinted_note_mark(stream, i)):
+            self.close_piece()
+            self.mode, self.label = "note", ("zhu", "注")
+        self.piece.append(stream[i])
+        return i + 1
+
+    def _in_parentheses(self, i: int) -> int:
+        """A character inside parentheses: nested ones counted; the one that closes the last ends the piece."""
+        ch = self.stream[i][0]
+        if ch == "(":
+            self.depth += 1
+        elif ch == ")":
+            self.depth -= 1
+            if self.depth == 0:
+                self.close_piece()
+                self.mode = "after"
+                return i + 1
+        self.piece.append(self.stream[i])
+        return i + 1
 
 
 CIRCLE_PRIOR = 4.0
