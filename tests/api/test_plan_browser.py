@@ -163,10 +163,10 @@ def test_the_plan_draws_the_things_set_relative_to_another(tab: Tab, server: str
     page.goto(server + "/#plan?rite=shiguanli")
     tab.wait_rendered("plan")
     _slide(page, seq["/steps/shiguanli/shuzhu/32/1"] - 1)
-    assert "服@房中西墉下東" in _things(page) and "蒲筵二@南" not in _things(page)
+    assert "服@房中西墉下" in _things(page) and "蒲筵二@南" not in _things(page)
     _slide(page, seq["/steps/shiguanli/shuzhu/33/1"])
     things = _things(page)
-    clothes, mats, jar = things["服@房中西墉下東"], things["蒲筵二@南"], things["側尊一甒醴@服北"]
+    clothes, mats, jar = things["服@房中西墉下"], things["蒲筵二@南"], things["側尊一甒醴@服北"]
     assert (float(clothes["x"]), float(clothes["y"])) == (0.5, 1.5)
     assert (mats["kind"], float(mats["x"]), float(mats["y"])) == ("mat", 0.5, 1.35)
     assert (jar["kind"], float(jar["x"]), float(jar["y"])) == ("vessel", 0.5, 1.65)
