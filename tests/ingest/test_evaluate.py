@@ -98,11 +98,11 @@ FLOORS = {
         (0.99, 0.99),
     ),
     "shixiangjianli": (
-        {"agent": 0.695, "action": 0.72, "recipient": 0.615, "object": 0.42, "location": 0.685, "facing": 0.49},
+        {"agent": 0.715, "action": 0.72, "recipient": 0.63, "object": 0.435, "location": 0.685, "facing": 0.66},
         (0.5, 1.0),
     ),
     "shisangli": (
-        {"agent": 0.78, "action": 0.785, "recipient": 0.585, "object": 0.46, "location": 0.665, "facing": 0.76},
+        {"agent": 0.78, "action": 0.795, "recipient": 0.585, "object": 0.48, "location": 0.705, "facing": 0.76},
         (0.0, 0.0),
     ),
 }
