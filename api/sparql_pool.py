@@ -206,6 +206,10 @@ class ProcessPool:
     async def evaluate(self, operation: Operation) -> QueryAnswer:
         """Evaluate ``operation`` in a worker process within ``limits.timeout_s`` (see the module).
 
+        A pool that pebble gave up (a worker ended while no task ran: ``All workers expired``, which a
+        worker killed at a query's budget can race into) is stopped and replaced, and the query is sent
+        once more to the new one; only a second broken pool answers 503 (:class:`EndpointBusyError`).
+
         Raises
         ------
         EndpointBusyError
@@ -222,6 +226,16 @@ class ProcessPool:
         RuntimeError
             Evaluation failed unexpectedly (logged).
         """
+        try:
+            return await self._evaluate(operation)
+        except _PoolReplaced:
+            try:
+                return await self._evaluate(operation)
+            except _PoolReplaced:
+                raise EndpointBusyError(_RESTARTED) from None
+
+    async def _evaluate(self, operation: Operation) -> QueryAnswer:
+        """One try of :meth:`evaluate`; raises :class:`_PoolReplaced` when the pool was found broken (and is stopped)."""
         pool, started = self._running()
         if not started.done():
             try:
@@ -332,7 +346,7 @@ class ProcessPool:
         with self._lock:
             self._long -= 1
 
-    async def _unusable(self, pool: pebble.ProcessPool) -> YiliError:
+    async def _unusable(self, pool: pebble.ProcessPool) -> YiliError | _PoolReplaced:
         """The error for a query that found ``pool`` stopped or broken; a broken pool that is still
         the current one is stopped (on a thread: it waits for the workers to end), so that the next
         query starts a new one."""
@@ -342,10 +356,7 @@ class ProcessPool:
             return QueryTimeoutError(_SHUTTING_DOWN)
         log.error("The SPARQL worker pool broke (a worker process ended while idle); it is started again")
         await asyncio.to_thread(self.close)
-        return EndpointBusyError(
-            "The SPARQL endpoint's worker processes are being started again; the query was not evaluated. "
-            "Send it again after the Retry-After delay."
-        )
+        return _PoolReplaced()
 
     def close(self) -> None:
         """Stop every worker process and wait until each is reaped; idempotent.  A query waiting for
@@ -388,6 +399,16 @@ def _sigint_blocked() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class _PoolReplaced(Exception):
+    """Internal: the pool was found broken and has been stopped; the query may be sent once more."""
+
+
+_RESTARTED = (
+    "The SPARQL endpoint's worker processes are being started again; the query was not evaluated. "
+    "Send it again after the Retry-After delay."
+)
 
 
 class _WorkersFirstPool(pebble.ProcessPool):
