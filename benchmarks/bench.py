@@ -92,9 +92,13 @@ def section(title: str) -> None:
 # ------------------------------------------------------------------------------------------ build
 
 
-def build(inputs: list[str], out: Path, jobs: int = 1) -> tuple[float, int]:
-    """``yili-kg build`` in a process of its own: (wall seconds, max RSS in KiB)."""
-    cmd = [str(BIN / "python"), "-c", _MAXRSS_CHILD, "build", *inputs, "--out", str(out), "--jobs", str(jobs)]
+def build(inputs: list[str], out: Path, jobs: int | None = 1) -> tuple[float, int]:
+    """``yili-kg build`` in a process of its own, with ``--jobs jobs`` (None: without ``--jobs``, as a
+    user runs it: the texts read in as many processes as there are cores): (wall seconds, max RSS in
+    KiB, of the main process)."""
+    cmd = [str(BIN / "python"), "-c", _MAXRSS_CHILD, "build", *inputs, "--out", str(out)]
+    if jobs is not None:
+        cmd += ["--jobs", str(jobs)]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.perf_counter() - t0
@@ -160,11 +164,16 @@ def bench_build(workdir: Path) -> tuple[Path, str]:
 
 
 def build_against_floor(workdir: Path) -> float:
-    """The build of the 13 rites of the 儀禮述註 shipped in the package (``--jobs 1``) against the two
-    parts no build can skip, measured in the same run on the same input: jieba's cut of the texts
-    (HMM off, its dictionary loaded beforehand) plus pyoxigraph's ``bulk_load`` of the build's own
-    N-Quads into a new on-disk store.  Prints the ratio (their sum / the build; target at least
-    0.5x) and returns it.  Runnable alone: ``python benchmarks/bench.py build-floor``."""
+    """The build of the 13 rites of the 儀禮述註 shipped in the package against the two parts no build
+    can skip, measured in the same run on the same input: jieba's cut of the texts (HMM off, its
+    dictionary loaded beforehand) plus pyoxigraph's ``bulk_load`` of the build's own N-Quads into a new
+    on-disk store.
+
+    The build is run as a user runs it, ``yili-kg build`` without ``--jobs`` (the texts read in as many
+    processes as there are cores), since the floor's ``bulk_load`` too works on every core; and once with
+    ``--jobs 1``, whose ratio is printed beside it.  Prints both ratios (their sum / the build; target at
+    least 0.5x for the build as run by users) and returns that one.  Runnable alone:
+    ``python benchmarks/bench.py build-floor``."""
     import pyoxigraph
     from yili.api.default_corpus import embedded_corpus
 
@@ -172,7 +181,9 @@ def build_against_floor(workdir: Path) -> float:
     files = embedded_corpus()
     mib = sum(p.stat().st_size for p in files) / 2**20
     out = workdir / "shuzhu"
-    seconds, rss = build([str(f) for f in files], out, jobs=1)
+    seconds, rss = build([str(f) for f in files], out, jobs=None)
+    seconds1, rss1 = build([str(f) for f in files], workdir / "shuzhu-jobs1", jobs=1)
+    shutil.rmtree(workdir / "shuzhu-jobs1", ignore_errors=True)
     t_jieba = jieba_seconds([p.read_text(encoding="utf-8") for p in files])
     nquads = workdir / "shuzhu.nq"
     pyoxigraph.Store.read_only(str(out / "store")).dump(str(nquads), pyoxigraph.RdfFormat.N_QUADS)
@@ -185,14 +196,20 @@ def build_against_floor(workdir: Path) -> float:
     del target
     shutil.rmtree(workdir / "bulk", ignore_errors=True)
     floor = t_jieba + t_load
-    print(f"yili-kg build, {len(files)} chapters, {mib:.2f} MiB of text, --jobs 1: {seconds:.1f} s, max RSS {rss / 1024:.0f} MiB")
+    cores = os.cpu_count() or 1
     print(
-        f"jieba's cut (HMM off): {t_jieba:.1f} s; bulk_load of its {quads} quads ({nquads.stat().st_size / 2**20:.1f} MiB of "
-        f"N-Quads): {t_load:.1f} s"
+        f"yili-kg build, {len(files)} chapters, {mib:.2f} MiB of text, as users run it (no --jobs: {min(cores, len(files))} "
+        f"processes read the texts): {seconds:.1f} s, max RSS {rss / 1024:.0f} MiB; with --jobs 1: {seconds1:.1f} s, "
+        f"max RSS {rss1 / 1024:.0f} MiB"
     )
     print(
-        f"  -> the build takes {seconds / floor:.2f}x their sum {floor:.1f} s: ratio {floor / seconds:.2f}x "
-        + against("the build against jieba's cut + bulk_load (ratio)", floor / seconds, 0.5)
+        f"jieba's cut (HMM off): {t_jieba:.1f} s; bulk_load of its {quads} quads ({nquads.stat().st_size / 2**20:.1f} MiB of "
+        f"N-Quads, on every core): {t_load:.1f} s"
+    )
+    print(f"  --jobs 1: the build takes {seconds1 / floor:.2f}x their sum {floor:.1f} s: ratio {floor / seconds1:.2f}x")
+    print(
+        f"  as users run it: the build takes {seconds / floor:.2f}x their sum {floor:.1f} s: ratio {floor / seconds:.2f}x "
+        + against("the build (no --jobs) against jieba's cut + bulk_load (ratio)", floor / seconds, 0.5)
     )
     return floor / seconds
 
