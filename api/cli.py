@@ -146,13 +146,20 @@ def extract_inputs(
     an error, and so are two inputs that would mint the same IRIs (the same rite and edition keys).
     The extractions come in the order of the chapters, then of the edition keys, whatever the order
     of the inputs.  With ``stages`` (a folder of 楊復's 儀禮圖), each edition of a rite it covers gets its
-    stages (:func:`_with_stages`)."""
+    stages (:func:`_with_stages`).
+
+    Returns ``(extractor, extractions)``: the :class:`~yili.ingest.pipeline.Extractor` of this process,
+    or None when the texts were read in worker processes and no extra vocabulary was given (making
+    one costs a second or two of a build)."""
     from yili.ingest.pipeline import Extractor
 
-    extractor = Extractor(extra_vocabulary=vocab)
+    docs = _documents(inputs)
+    # read in worker processes, each with its own extractor: this one is made only to check the extra
+    # vocabulary here, in one line (a worker's error would break the pool), or to read in this process
+    several = min(jobs or os.cpu_count() or 1, len(docs)) > 1
+    extractor = Extractor(extra_vocabulary=vocab) if vocab or not several else None
     extractions = []
     seen: dict[tuple[str, str], str] = {}
-    docs = _documents(inputs)
     for d, e in zip(docs, _extractions(extractor, docs, rite, vocab, jobs), strict=True):
         if not e.steps or (len(docs) > 1 and (len(e.steps) < 10 or (e.profile.neutral and len(e.steps) < 30))):
             # prose with no (or a handful of stray) ritual acts and no rite: 提要, 疏序, 跋

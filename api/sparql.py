@@ -267,6 +267,7 @@ def make_sparql_router(
 
     operations: dict[tuple[object, ...], Operation] = {}  # read and checked, by what they were read from
     operations_lock = threading.Lock()
+    base_iris: dict[tuple[object, ...], str] = {}  # the base IRI of a request, by what its URL is made of
 
     async def lean_get(scope: Any, receive: Any, send: Any) -> None:
         """``GET /sparql`` as a plain ASGI application, answered by :func:`sparql_get` as documented,
@@ -295,13 +296,22 @@ def make_sparql_router(
         key = (query_string, accept, host, scope["scheme"], address, scope.get("root_path"), scope["path"])
         operation = operations.get(key)
         if operation is None:
-            request = Request(scope, receive)
-            if "query" not in request.query_params:
-                response = await sparql_get(request)
+            # the query string read as Starlette's QueryParams reads it, without a Request
+            fields = urllib.parse.parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)
+            if not any(name == "query" for name, _ in fields):
+                response = await sparql_get(Request(scope, receive))
                 await response(scope, receive, send)
                 return
+            where = key[2:]  # what the request's URL is made of, but its query string
+            base = base_iris.get(where)
+            if base is None:
+                base = str(Request(scope, receive).url.replace(query="", fragment=""))
+                with operations_lock:
+                    if len(base_iris) >= _OPERATIONS_KEPT:
+                        base_iris.clear()
+                    base_iris[where] = base
             try:
-                operation = await read_operation(request, limits)
+                operation = await operation_from_fields(fields, None, limits, base, accept.decode("latin-1") if accept else "")
             except YiliError as error:
                 await _error_response(error)(scope, receive, send)
                 return
@@ -476,6 +486,19 @@ async def read_operation(request: Request, limits: SparqlLimits) -> Operation:
             fields += _parse_form(text)
         else:
             direct_query = text
+    return await operation_from_fields(
+        fields, direct_query, limits, str(request.url.replace(query="", fragment="")), request.headers.get("accept", "")
+    )
+
+
+async def operation_from_fields(
+    fields: list[tuple[str, str]], direct_query: str | None, limits: SparqlLimits, base_iri: str, accept: str
+) -> Operation:
+    """The operation of a request whose parameters are read: ``fields``, the (name, value) pairs of its
+    query string and form body, percent-decoded, in order; ``direct_query``, the body of a POST of
+    ``application/sparql-query`` (or None); ``base_iri``, the request's URL without query or fragment;
+    ``accept``, its ``Accept`` header ("" when absent).  Checks the query as :func:`read_operation`
+    documents (the same errors, raised here)."""
     if _values(fields, "update"):
         if _values(fields, "query") or direct_query is not None:
             raise QueryError("A request holds either a query or an update, not both.")
@@ -511,8 +534,8 @@ async def read_operation(request: Request, limits: SparqlLimits) -> Operation:
         query=query,
         default_graphs=tuple(_values(fields, "default-graph-uri")),
         named_graphs=tuple(_values(fields, "named-graph-uri")),
-        base_iri=str(request.url.replace(query="", fragment="")),
-        accept=request.headers.get("accept", ""),
+        base_iri=base_iri,
+        accept=accept,
         # every value, in order (SPARQLWrapper repeats format= and lists media types with commas)
         format=",".join(formats) if formats else None,
     )

@@ -254,6 +254,13 @@ _GRAPH_NAMES: dict[str, RdfFormat] = {
 _Format = TypeVar("_Format", QueryResultsFormat, RdfFormat)
 
 
+_CHOSEN: dict[tuple[str, str | None, str], _Format] = {}
+"""Formats :func:`_negotiate` chose, by (``Accept``, ``format=``, query form): clients send the same
+few headers again and again.  Only choices are kept (a refusal is worked out again), at most
+:data:`_CHOSEN_KEPT`."""
+_CHOSEN_KEPT = 256
+
+
 def _negotiate(
     accept: str,
     format_name: str | None,
@@ -276,6 +283,25 @@ def _negotiate(
     NotAcceptableError
         ``format=`` names nothing offered for this query form, or ``Accept`` excludes every offer.
     """
+    key = (accept, format_name, what)
+    chosen = _CHOSEN.get(key)
+    if chosen is None:
+        chosen = _choose(accept, format_name, offered, names, from_media_type, what)
+        if len(_CHOSEN) >= _CHOSEN_KEPT:
+            _CHOSEN.clear()
+        _CHOSEN[key] = chosen
+    return chosen
+
+
+def _choose(
+    accept: str,
+    format_name: str | None,
+    offered: Sequence[_Format],
+    names: Mapping[str, _Format],
+    from_media_type: Callable[[str], _Format | None],
+    what: str,
+) -> _Format:
+    """:func:`_negotiate`'s choice, worked out (the same arguments and errors)."""
     if format_name is not None and format_name.strip():
         for part in format_name.split(","):
             key = part.split(";")[0].strip().lower()
@@ -497,13 +523,13 @@ def evaluate_operation(
     operation: Operation,
     limits: SparqlLimits,
     deadline: float,
-    stop: threading.Event,
+    stop: threading.Event | Any,
     cheap: bool = False,
 ) -> QueryAnswer:
     """Evaluate one query with pyoxigraph and serialise its answer (on a worker's large-stack thread).
 
     Results are read one row at a time; reading stops as soon as the budget is spent (``deadline``,
-    on this process's :func:`time.monotonic` clock, or ``stop`` set) or ``limits.max_rows`` is
+    on this process's :func:`time.monotonic` clock, or ``stop`` set: anything with ``is_set()``) or ``limits.max_rows`` is
     passed.  pyoxigraph's result objects never leave this thread.
 
     With ``cheap`` (a query :func:`~yili.api.sparql_cheap.is_cheap` has accepted: only then), the query is evaluated
@@ -531,8 +557,10 @@ def evaluate_operation(
     check_budget()
     store = get_store()
     capped = with_row_cap(operation.query, limits.max_rows + 1, proven=True) if cheap else None
+    # a query is_cheap accepts has no FROM (its form has none): only the protocol's parameters name a dataset
+    dataset = _dataset(operation) if capped is None or operation.default_graphs or operation.named_graphs else _UNION
     try:
-        results = store.query(capped or operation.query, base_iri=operation.base_iri, **_dataset(operation))
+        results = store.query(capped or operation.query, base_iri=operation.base_iri, **dataset)
         check_budget()
         headers: dict[str, str] = {}
         if isinstance(results, QueryBoolean):
@@ -541,7 +569,12 @@ def evaluate_operation(
         if isinstance(results, QuerySolutions):
             results_format = _results_format(operation, "SELECT results")
             if capped is not None:
-                body = _serialize_capped(results, limits, results_format, headers)
+                body = _serialize_under_cap(results, limits, results_format)
+                if body is None:  # too long to be sure it is under the cap: evaluated again, its rows counted
+                    check_budget()
+                    results = store.query(capped, base_iri=operation.base_iri, **dataset)
+                    assert isinstance(results, QuerySolutions)
+                    body = _serialize_capped(results, limits, results_format, headers)
                 check_budget()
                 return QueryAnswer(body, results_format.media_type, headers)
             variables = [str(variable) for variable in results.variables]
@@ -590,6 +623,9 @@ def _results_format(operation: Operation, what: str) -> QueryResultsFormat:
     )
 
 
+_UNION: dict[str, Any] = {"use_default_graph_as_union": True}
+
+
 def _dataset(operation: Operation) -> dict[str, Any]:
     """pyoxigraph's dataset arguments for an operation (SPARQL 1.1 Protocol 2.1.4).
 
@@ -604,7 +640,7 @@ def _dataset(operation: Operation) -> dict[str, Any]:
         }
     if _declares_dataset(operation.query):
         return {}
-    return {"use_default_graph_as_union": True}
+    return _UNION
 
 
 def _graph_name(iri: str, parameter: str) -> pyoxigraph.NamedNode:
@@ -630,6 +666,30 @@ def _take(results: Any, limits: SparqlLimits, check_budget: Callable[[], None], 
         rows.append(row)
         check_budget()
     return rows
+
+
+_MIN_ROW_BYTES = 2
+"""The fewest bytes pyoxigraph writes for one solution in SPARQL Results JSON (``{}``), XML
+(``<result/>`` or longer) and CSV (a line break, ``\r\n``): a body shorter than this times one row
+past the cap holds no more rows than the cap."""
+
+
+def _serialize_under_cap(results: QuerySolutions, limits: SparqlLimits, results_format: QueryResultsFormat) -> bytes | None:
+    """The answer of a query already capped at ``limits.max_rows + 1`` rows, written by pyoxigraph in
+    ``results_format`` straight from the live result, when it is sure to hold at most
+    ``limits.max_rows`` rows; else None (the caller then counts them: :func:`_serialize_capped`).
+
+    Sure: in TSV, its lines counted (a line break in a term is escaped: one line a row, after the
+    header line); in the other formats, a body shorter than :data:`_MIN_ROW_BYTES` times
+    ``limits.max_rows + 1`` bytes (a point lookup's is a few KiB, the bound 200 KB at the default
+    cap).  The bytes are those of :func:`_serialize_capped`, which writes the rows as TSV, parses
+    them and writes them in ``results_format`` (checked on every step's lookup of the 述註 in each
+    format, ``tests/api/test_sparql_cheap_capped.py``).
+    """
+    body = answer_bytes(results.serialize(format=results_format))
+    if results_format == QueryResultsFormat.TSV:
+        return body if body.count(b"\n") - 1 <= limits.max_rows else None
+    return body if len(body) < _MIN_ROW_BYTES * (limits.max_rows + 1) else None
 
 
 def _serialize_capped(
