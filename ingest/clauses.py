@@ -1515,8 +1515,12 @@ def rank_order(b: _Between, i: int) -> Skip | None:
 
 
 def goal_of_motion(b: _Between, i: int) -> Skip | None:
-    """A place right after a motion verb is its goal (降阼阶下, 降筵西)."""
-    return Skip(i + 1) if b.tokens[i].kind == PLACE and b.is_motion and i == b.h1 + 1 else None
+    """A place right after a motion verb is its goal (降阼阶下, 降筵西), also the place a negated motion does not
+    reach (鄉射 盡階不升堂 | 受爵); but a position (a place with its side: 階上) after a negated motion is where
+    he stays and does the next act (聘禮 北面設几不降 | 階上答再拜稽首, 註 不降以主人禮未成也)."""
+    t = b.tokens[i]
+    stays = b.h1 > 0 and b.tokens[b.h1 - 1].kind == NEG and t.text[-1:] in g.DIRECTIONS
+    return Skip(i + 1) if t.kind == PLACE and b.is_motion and i == b.h1 + 1 and not stays else None
 
 
 def place_of_being(b: _Between, i: int) -> Skip | None:
