@@ -800,14 +800,20 @@ def saluted_moves(r: AgentRules, clause: Clause, action: Concept) -> Decision | 
 
 @rule("agent.office", "燕禮 小臣請…, 公命…: a request or command of office opening a paragraph")
 def office(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
-    """A 請 / 命 opening a paragraph (or a condition) is by whoever made the last such one, within a few blocks."""
+    """A 請 / 命 opening a paragraph (or a condition) is by whoever made the last such one, within a few blocks;
+    not by the rite's chief guest, who asks for himself and holds no office in the host's house (聘禮 賔…以請覿 |
+    擯者入告出辭 | 請禮賔: the usher, who has just declined for the host, asks to give the guest his 禮,
+    疏 未禮賔故止客請覿而先行賔禮也)."""
     opens_block = not r.steps or r.steps[-1].block != clause.block
+    guest = r.profile.chief_guest
     if action.key in _OFFICE_ACTS and not _continues(clause) and (opens_block or any(t.kind == COND for t in clause.prefix)):
         for s in reversed(r.state.history.by_action.get(action.key, ())):
             if s.block < clause.block - 4:
                 break
             if s.decided("action") == "action.causative":
                 continue  # 射人升卿 is read as 命 but is no command of office
+            if s.agent and s.agent[0].key == guest:
+                continue
             if s.agent:
                 return Decision(s.agent, "makes this request or command, as before")
     return None

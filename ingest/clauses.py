@@ -718,9 +718,27 @@ def nominalised_act(r: _Rereading, i: int) -> int | None:
     if _is_bow(r, t) and nxt is not None and nxt.kind == ACTION:
         return None  # 長皆答拜 | 舉觶者祭: a bow takes no act as its object; the phrase begins after it
     if t.kind == ACTION and k > i + 1 and k < len(r.tokens) and r.tokens[k].text in g.NOMINALISER:
+        if _says_what_they_do(r, i, k):
+            return None
         r.out.extend(with_kind(x, TAIL) for x in r.tokens[i:k])
         return k
     return None
+
+
+def _says_what_they_do(r: _Rereading, i: int, k: int) -> bool:
+    """True if the relative phrase ``tokens[i:k]`` + 者 after a person is followed by the way or the place (自, 于,
+    a place) and no act of its own before the next person or the end of the paragraph: "the 士 who receive the
+    skins, from behind, right of the guest"
+    says that they receive them, its act is the clause's (聘禮 士受皮者自後右客: 註 由客後西居其左受皮也; not 士受馬者
+    自前還: they turn, 還 is the act)."""
+    if not r.out or r.out[-1].kind != ROLE or k + 1 >= len(r.tokens) or r.tokens[k + 1].kind not in (ZI, YU, PLACE):
+        return False  # 覲禮 儐使者諸公賜服者束帛四馬: a thing after it, the phrase names whom he gives it to
+    for x in r.tokens[k + 1 :]:
+        if x.kind == ACTION:
+            return False
+        if x.kind == ROLE:
+            break
+    return True
 
 
 def _is_bow(r: _Rereading, t: Token) -> bool:
