@@ -268,9 +268,22 @@ def standing_without_a_verb(r: _Rereading, i: int) -> int | None:
         k -= 2
     before = r.out[k - 1] if k > 0 else None
     stood = before is not None and before.kind == ACTION and not before.text  # the 立 read for the one before
+    # 栗階升 | 公西鄉 | 賔階上再拜稽首: after a motion, a person with his facing and then another person who acts
+    # is no one made to move (升公) but a clause of his own (註 成拜: the 賔 goes up, the 公 faces west)
+    moved = (
+        before is not None
+        and before.kind == ACTION
+        and before.concept is not None
+        and before.concept.key in g.MOTION_VERBS
+        and k == len(r.out) - 1
+        and i + 1 < len(r.tokens)
+        and r.tokens[i + 1].kind == ROLE
+        and _starts_subject(r.tokens, i + 1)
+    )
     if (
         before is not None
         and not stood
+        and not moved
         and (before.kind in (ACTION, YU, ZI, YI, ZHI, SUO, YUE, RU) or (before.kind == ROLE and before.text != r.out[k].text))
     ):
         return None  # the person is the object of an act, or a place's (拜衆賔 | 于門東)
