@@ -727,11 +727,27 @@ def declines_the_offer(r: AgentRules, clause: Clause, action: Concept) -> Decisi
 
 @rule("agent.mutual", "鄉飲酒 三讓, 三揖; 疏 主人在南賔在北俱東向是一曲故揖", tags=("mutual",))
 def mutual(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
-    """Mutual 讓 and numbered 揖 are both parties', to each other."""
+    """Mutual 讓 and numbered 揖 are both parties', to each other: the subject in force and the other party of his
+    exchange; but when the subject in force is a group that came in behind the two (皆: 聘禮 介皆入門左北面西上 |
+    三揖 | 至於階三讓, 疏 公皆向賔揖之), the salutes are the rite's host's and chief guest's (``yk:host``,
+    ``yk:chiefGuest`` in ontology/rites.ttl)."""
     st = r.state
     is_mutual = action.key in g.MUTUAL_ACTS or (
         action.key == "action-yi" and any(t.text in g.COUNTED_SALUTES for t in clause.prefix) and not clause.suffix
     )
+    host, guest = r.profile.host, r.profile.chief_guest
+    subject = st.topic.subject[0].key if st.topic.subject else None
+    named = next((s for s in reversed(r.steps[-4:]) if s.agent and s.agent[0].key == subject and s.agent_explicit), None)
+    if (
+        is_mutual
+        and named is not None
+        and any(t in named.text for t in g.ALL)
+        and host in r.vocabulary.concepts
+        and guest in r.vocabulary.concepts
+        and st.topic.subject[0].key not in (host, guest)
+    ):
+        pair = (r.term(r.vocabulary.concepts[str(host)]), r.term(r.vocabulary.concepts[str(guest)]))
+        return Decision(pair, "a group behind them is no party: the host's and the chief guest's mutual act")
     if is_mutual and st.topic.subject:
         other = r.other_party(st.topic.subject)
         if other is not None and other.key != st.topic.subject[0].key:
@@ -784,14 +800,20 @@ def saluted_moves(r: AgentRules, clause: Clause, action: Concept) -> Decision | 
 
 @rule("agent.office", "燕禮 小臣請…, 公命…: a request or command of office opening a paragraph")
 def office(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
-    """A 請 / 命 opening a paragraph (or a condition) is by whoever made the last such one, within a few blocks."""
+    """A 請 / 命 opening a paragraph (or a condition) is by whoever made the last such one, within a few blocks;
+    not by the rite's chief guest, who asks for himself and holds no office in the host's house (聘禮 賔…以請覿 |
+    擯者入告出辭 | 請禮賔: the usher, who has just declined for the host, asks to give the guest his 禮,
+    疏 未禮賔故止客請覿而先行賔禮也)."""
     opens_block = not r.steps or r.steps[-1].block != clause.block
+    guest = r.profile.chief_guest
     if action.key in _OFFICE_ACTS and not _continues(clause) and (opens_block or any(t.kind == COND for t in clause.prefix)):
         for s in reversed(r.state.history.by_action.get(action.key, ())):
             if s.block < clause.block - 4:
                 break
             if s.decided("action") == "action.causative":
                 continue  # 射人升卿 is read as 命 but is no command of office
+            if s.agent and s.agent[0].key == guest:
+                continue
             if s.agent:
                 return Decision(s.agent, "makes this request or command, as before")
     return None

@@ -268,9 +268,22 @@ def standing_without_a_verb(r: _Rereading, i: int) -> int | None:
         k -= 2
     before = r.out[k - 1] if k > 0 else None
     stood = before is not None and before.kind == ACTION and not before.text  # the 立 read for the one before
+    # 栗階升 | 公西鄉 | 賔階上再拜稽首: after a motion, a person with his facing and then another person who acts
+    # is no one made to move (升公) but a clause of his own (註 成拜: the 賔 goes up, the 公 faces west)
+    moved = (
+        before is not None
+        and before.kind == ACTION
+        and before.concept is not None
+        and before.concept.key in g.MOTION_VERBS
+        and k == len(r.out) - 1
+        and i + 1 < len(r.tokens)
+        and r.tokens[i + 1].kind == ROLE
+        and _starts_subject(r.tokens, i + 1)
+    )
     if (
         before is not None
         and not stood
+        and not moved
         and (before.kind in (ACTION, YU, ZI, YI, ZHI, SUO, YUE, RU) or (before.kind == ROLE and before.text != r.out[k].text))
     ):
         return None  # the person is the object of an act, or a place's (拜衆賔 | 于門東)
@@ -718,9 +731,27 @@ def nominalised_act(r: _Rereading, i: int) -> int | None:
     if _is_bow(r, t) and nxt is not None and nxt.kind == ACTION:
         return None  # 長皆答拜 | 舉觶者祭: a bow takes no act as its object; the phrase begins after it
     if t.kind == ACTION and k > i + 1 and k < len(r.tokens) and r.tokens[k].text in g.NOMINALISER:
+        if _says_what_they_do(r, i, k):
+            return None
         r.out.extend(with_kind(x, TAIL) for x in r.tokens[i:k])
         return k
     return None
+
+
+def _says_what_they_do(r: _Rereading, i: int, k: int) -> bool:
+    """True if the relative phrase ``tokens[i:k]`` + 者 after a person is followed by the way or the place (自, 于,
+    a place) and no act of its own before the next person or the end of the paragraph: "the 士 who receive the
+    skins, from behind, right of the guest"
+    says that they receive them, its act is the clause's (聘禮 士受皮者自後右客: 註 由客後西居其左受皮也; not 士受馬者
+    自前還: they turn, 還 is the act)."""
+    if not r.out or r.out[-1].kind != ROLE or k + 1 >= len(r.tokens) or r.tokens[k + 1].kind not in (ZI, YU, PLACE):
+        return False  # 覲禮 儐使者諸公賜服者束帛四馬: a thing after it, the phrase names whom he gives it to
+    for x in r.tokens[k + 1 :]:
+        if x.kind == ACTION:
+            return False
+        if x.kind == ROLE:
+            break
+    return True
 
 
 def _is_bow(r: _Rereading, t: Token) -> bool:
@@ -1515,8 +1546,12 @@ def rank_order(b: _Between, i: int) -> Skip | None:
 
 
 def goal_of_motion(b: _Between, i: int) -> Skip | None:
-    """A place right after a motion verb is its goal (降阼阶下, 降筵西)."""
-    return Skip(i + 1) if b.tokens[i].kind == PLACE and b.is_motion and i == b.h1 + 1 else None
+    """A place right after a motion verb is its goal (降阼阶下, 降筵西), also the place a negated motion does not
+    reach (鄉射 盡階不升堂 | 受爵); but a position (a place with its side: 階上) after a negated motion is where
+    he stays and does the next act (聘禮 北面設几不降 | 階上答再拜稽首, 註 不降以主人禮未成也)."""
+    t = b.tokens[i]
+    stays = b.h1 > 0 and b.tokens[b.h1 - 1].kind == NEG and t.text[-1:] in g.DIRECTIONS
+    return Skip(i + 1) if t.kind == PLACE and b.is_motion and i == b.h1 + 1 and not stays else None
 
 
 def place_of_being(b: _Between, i: int) -> Skip | None:

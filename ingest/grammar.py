@@ -293,6 +293,10 @@ DEMONSTRATIVE_PLACE: frozenset[str] = spelled(lzh.words("DEMONSTRATIVE_PLACE"))
 FRONT_BACK: frozenset[str] = spelled(lzh.words("FRONT_BACK"))
 """前/後 right before a place after 自/于 is its front or back part, one place with it (士喪 升自前東榮, 降自後西榮)."""
 
+WAY_ROUND: frozenset[str] = spelled(lzh.words("WAY_ROUND"))
+"""自前 / 自後 with no place after them: the way one goes round (by the front, from behind), a path, not the place
+of the act (聘禮 士受馬者自前還, 牽馬者自前西乃出; not 燕禮 宰自右少退, a side where he stands)."""
+
 FINALS: frozenset[str] = spelled(lzh.words("FINALS"))
 """Sentence-final particles (若膳觯也则…)."""
 

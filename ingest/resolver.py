@@ -640,12 +640,20 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 cx.location_tok = Token("".join(t.text for t in where), where[0].start, where[-1].end, PLACE, None)
                 cx.decided["location"] = LOCATION_AFTER_BEING_AT
         if cx.location_tok is None:
-            cx.location_tok = next((t for t in prefix if t.kind == PLACE), None)
+            # 每門每曲揖: a place after 每 "every" says how often, not where (at every gate)
+            cx.location_tok = next(
+                (t for k, t in enumerate(prefix) if t.kind == PLACE and not (k and prefix[k - 1].text in g.EVERY)), None
+            )
             cx.decided["location"] = LOCATION_BEFORE_VERB
         if cx.location_tok is None:
             # 宰自右少退賛命: from the right
             cx.location_tok = next(
-                (prefix[k + 1] for k, t in enumerate(prefix[:-1]) if t.kind == ZI and prefix[k + 1].kind == DIR), None
+                (
+                    prefix[k + 1]
+                    for k, t in enumerate(prefix[:-1])
+                    if t.kind == ZI and prefix[k + 1].kind == DIR and prefix[k + 1].text not in g.WAY_ROUND
+                ),
+                None,
             )
             cx.decided["location"] = LOCATION_FROM_SIDE
         if (

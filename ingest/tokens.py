@@ -206,7 +206,33 @@ class Tokenizer:
                     tok = _person_or_act(tok, cast, tokens[-1] if tokens else None)
                 tokens.append(tok)
             i = j
-        return assemble_places(self._split_diagonals(tokens))
+        return self._subject_after_facing(assemble_places(self._split_diagonals(tokens)), cast)
+
+    def _subject_after_facing(self, tokens: list[Token], cast: frozenset[str] | None) -> list[Token]:
+        """A facing closes the clause of the person before it (公西鄉, he stands facing west), so a place
+        right after it that begins with the name of a person of the rite is that person, the subject of what
+        follows, and the rest of the place (聘禮 公西鄉 | 賔 階上再拜稽首, not 賔階 "the guest's steps": 註 成拜,
+        the envoy completes his bow above the steps)."""
+        if not cast:
+            return tokens
+        out: list[Token] = []
+        for t in tokens:
+            prev = out[-1] if out else None
+            split = None
+            if t.kind == PLACE and prev is not None and prev.kind == FACING and t.end - t.start == len(t.text):
+                for n in (2, 1):
+                    head, rest = t.text[:n], t.text[n:]
+                    role = next((c for c in self.vocabulary.by_label.get(head, ()) if c.kind == ROLE and c.key in cast), None)
+                    base = rest.rstrip("".join(sorted(g.DIRECTIONS)))
+                    place = next((c for c in self.vocabulary.by_label.get(base, ()) if c.kind == PLACE), None) if base else None
+                    if role is not None and place is not None:
+                        split = (
+                            Token(head, t.start, t.start + n, ROLE, role, (role,)),
+                            Token(rest, t.start + n, t.end, PLACE, place, (place,)),
+                        )
+                        break
+            out.extend(split or (t,))
+        return out
 
     def _split_diagonals(self, tokens: list[Token]) -> list[Token]:
         """A diagonal facing right after a bare place splits: its first direction ends the place

@@ -94,7 +94,7 @@ FLOORS = {
         (0.99, 0.99),
     ),
     "pinli": (
-        {"agent": 0.865, "action": 0.91, "recipient": 0.77, "object": 0.645, "location": 0.74, "facing": 0.855},
+        {"agent": 0.896, "action": 0.917, "recipient": 0.836, "object": 0.666, "location": 0.877, "facing": 0.881},
         (0.99, 0.99),
     ),
     "shixiangjianli": (
