@@ -226,6 +226,35 @@ def test_an_edit_in_one_block_moves_no_other_block_in_any_shared_chapter(chapter
                 assert notes_new == notes_old, (kind, block.number, old.number)
 
 
+@pytest.mark.parametrize("chapter", CHAPTERS, ids="/".join)
+def test_an_edit_in_a_commentary_moves_no_other_block_in_any_shared_chapter(chapter) -> None:
+    """Four edits (insert 之, delete a character, insert a ○) at seeded random places inside the commentary of a
+    block (a note, a 疏, an 音義, another commentator), in each shared chapter of each layout: the blocks keep
+    their number, and every other block its classic and its commentary (issue 28: an edit renames nothing
+    outside its block, whichever layer it is in)."""
+    path = shared_path(*chapter)
+    text = path.read_text(encoding="utf-8")
+    before = _read(text, path.name)
+    rng = random.Random("/".join(chapter) + "/commentary")
+    pieces = [(b, p) for b in before.blocks[1:-1] for p in b.commentary if len(p.reading_spans) > 4]
+    if not pieces:
+        pytest.skip(f"{path.name}: no commentary")
+    for _ in range(4):
+        block, piece = rng.choice(pieces)
+        spans = piece.reading_spans
+        a, b = spans[rng.randint(2, len(spans) - 2)]
+        kind = rng.choice(["insert 之", "delete", "insert ○"])
+        edited = text[:a] + ("" if kind == "delete" else kind[-1]) + text[a if kind != "delete" else b :]
+        after = _read(edited, path.name)
+        assert [x.number for x in after.blocks] == [x.number for x in before.blocks], (kind, block.number, a)
+        for old, new in zip(before.blocks, after.blocks, strict=True):
+            if old.number != block.number:
+                assert (new.classic.reading_text, [p.reading_text for p in new.commentary]) == (
+                    old.classic.reading_text,
+                    [p.reading_text for p in old.commentary],
+                ), (kind, block.number, a, old.number)
+
+
 ZHUSHU_CHAPTERS = [c for c in CHAPTERS if "KR1d0028" in c or any("zhushu" in part for part in c)]
 
 
