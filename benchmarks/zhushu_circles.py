@@ -23,7 +23,6 @@ Usage: ``python benchmarks/zhushu_circles.py [KR1d0028_DIR] [--per-chapter N] [-
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from pathlib import Path

@@ -608,9 +608,9 @@ def _glosses_before(stream: list, k: int, block: str, after: str) -> bool:  # ty
     陸德明's 音義 glosses the words of the text just before it, its first headword first (``為于/偽反``: 為, read
     于偽反): in the shared 注疏, 968 of its 982 音義 open with a character of their block (most others with a
     variant form: 爲 for 為, 説 for 說); and 114 of the 117 疏 that open ``釋曰云X者`` quote a word of their block
-    (the first two characters after 云; the others a word of one character, ``云凡者``).  So commentary on a word before a ○ shows the ○ inside its
-    block, typed into the note (``…君初為之辭矣注此句宜在○明日問大夫之下音義(為于/偽反)…``), not the mark of a
-    classic section of its own, whose commentary would name that section's words."""
+    (the first two characters after 云; the others a word of one character, ``云凡者``).  So commentary on a word
+    before a ○ shows the ○ inside its block, typed into the note (``…君初為之辭矣注此句宜在○明日問大夫之下音義(為于/
+    偽反)…``), not the mark of a classic section of its own, whose commentary would name that section's words."""
     rows = _parentheses_at(stream, k)
     if not rows:
         return False
