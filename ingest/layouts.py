@@ -379,6 +379,10 @@ class _MarkReader:
             self.blocks[-1][1].extend(self.notes)
         self.classic, self.notes = [], []
 
+    def block_text(self) -> str:
+        """The text of the block read so far (its classic and its notes), not the piece being read."""
+        return _text_of(self.classic) + "".join(_text_of(chars) for _k, _lab, chars in self.notes)
+
     def read(self, i: int) -> int:
         """Read the character at ``i``; return the index of the next one to read."""
         stream = self.stream
@@ -406,7 +410,7 @@ class _MarkReader:
             ch == "○"
             and self.mode == "note"
             and self.models is not None
-            and not _circle_opens_classic(stream, i, self.piece, self.models)
+            and not _circle_opens_classic(stream, i, self.piece, self.models, self.block_text())
         ):
             self.piece.append(stream[i])  # a ○ typed inside a note, the text after it read as note: it starts nothing
             return i + 1
@@ -441,26 +445,39 @@ on the shared 注疏 (``benchmarks/zhushu_circles.py``): of its 56 ○ after a n
 lowest margins are −5.9, −4.5, −4.4 (有司徹 ``…卒爵拜賓答拜受爵○酌致爵于主婦…``, its note run on into the classic
 before the ○), yet a ○ kept in the note still ends up before the classic it marks where the cut of the run falls
 at it (:func:`_past_circles`): the blocks of every chapter read as the layout marks them down to a prior of 3,
-and 2 moves one cut (特牲 ``注送者送卒爵○酢如主人儀``).  4 keeps every real cut with room; of ○ typed at random
-inside notes (the benchmark's sample), none starts a block at 4 (1 of 104 at 6, 5 at 8; with ``--per-chapter 40``,
-5 of 520 at 4: notes cut short by the ○, ``注執○幣以將命…``, ``注將酢○主婦疏(釋曰自此盡…``), since a ○ before a 疏 on
-a note stays in the note (:func:`_shu_on_a_note`)."""
+and 2 moves one cut (特牲 ``注送者送卒爵○酢如主人儀``).  4 keeps every real cut with room.  Of ○ typed at random
+inside notes (the benchmark's sample), none starts a block at 4, 0 of 104 and, with ``--per-chapter 40``, 0 of 520
+(5 of 520 before the rules of :func:`_circle_opens_classic` that read the texts around the ○: a one-character
+note, a note read through the ○ that ends inside the text after it, commentary on a word before the ○, a person
+alone before a 疏); of every third character of every note typed with a ○, 5 of 19568 (65 before)."""
 
 
-def _circle_opens_classic(stream: list, i: int, piece: list, models: tuple[CharBigram, CharBigram]) -> bool:  # type: ignore[type-arg]
+def _circle_opens_classic(stream: list, i: int, piece: list, models: tuple[CharBigram, CharBigram], block: str = "") -> bool:  # type: ignore[type-arg]
     """True if the ○ at ``stream[i]``, met inside 鄭玄's note (``piece``, opened by its 注), opens the next
     classic section, as the layout's ○ does, and False if it stands inside the note (typed there).
 
-    Decided by the two texts around the ○ alone: ``before``, the note from its last bare 注 to the ○, and
-    ``after``, the text from the ○ to the next mark (a bare 注, a parenthesis, another ○ or the end).  The ○
-    opens the classic unless ``after`` is empty (a ○ just before a mark opens nothing), or the mark after it
-    is a 疏 on the note (``疏(注釋曰``: ``after`` ends a note, :func:`_opens_note_shu`), or a 疏 with a part on a
-    note follows it (``疏(釋曰…注釋曰…``, with no 注 between: :func:`_shu_on_a_note`), or reading
-    ``before + after`` without the ○ (a whole note, or a note then a classic section, as
-    :func:`best_cut` cuts it) is likelier than reading ``before`` so (a note, perhaps run on into a classic
-    section, :func:`_cut_if_likelier`) and ``after`` as a classic section, by more than
-    :data:`CIRCLE_PRIOR` (:func:`circle_margin`).  ○ already in the note are left out of both texts (the models
-    know no ○)."""
+    Decided by the texts around the ○ alone: ``before``, the note from its last bare 注 to the ○; ``after``,
+    the text from the ○ to the next mark (a bare 注, a parenthesis, another ○ or the end); the parentheses
+    that open at that mark; and ``block``, the text of the block before the note (its classic and its earlier
+    notes).  The ○ opens the classic unless
+
+    - ``after`` is empty (a ○ just before a mark opens nothing);
+    - ``before`` has fewer than two characters: 鄭玄 writes no note of one character (none of the 2223 notes
+      of the shared 注疏 that a mark closes), so the ○ cut the note short (``注執○幣以將命…``);
+    - the mark after it is a 疏 on the note (``疏(注釋曰``: ``after`` ends a note, :func:`_opens_note_shu`), or a
+      疏 with a part on a note follows it (``疏(釋曰…注釋曰…``, with no 注 between: :func:`_shu_on_a_note`);
+    - an 音義 follows it that glosses a word of the block before the ○, not of ``after`` (:func:`_glosses_before`:
+      ``…君初為之辭矣注此句宜在○明日問大夫之下音義(為于/偽反)…``);
+    - ``after`` is a section too short to be one (:func:`_name_alone`: ``注將酢○主婦疏(釋曰自此盡…``);
+    - reading ``before + after`` without the ○ (a whole note, or a note then a classic section, as
+      :func:`best_cut` cuts it) is likelier than reading ``before`` so (a note, perhaps run on into a classic
+      section, :func:`_cut_if_likelier`) and ``after`` as a classic section (:func:`circle_margin`), and that
+      reading ends the note inside ``after``, the classic section beginning after the ○, not at it: the ○ stands
+      in the note's last words (``注以賓○事畢賓北面揖…``, read ``以賓事畢`` | ``賓北面揖…``; on the shared 注疏 the
+      note read through a real mark ends at the ○, before it, or at the next mark, never inside ``after``);
+    - or reading ``before + after`` so is likelier, by more than :data:`CIRCLE_PRIOR`.
+
+    ○ already in the note are left out of both texts (the models know no ○)."""
     text = _text_of(piece)
     start = max((k for k in range(len(text)) if _is_note_mark(text, k)), default=0)
     before = text[start + 1 :].replace("○", "")
@@ -468,9 +485,14 @@ def _circle_opens_classic(stream: list, i: int, piece: list, models: tuple[CharB
     while k < len(stream) and not _is_mark(stream, k):
         k += 1
     after = "".join(c for c, _ in stream[i + 1 : k] if c not in "\u3000 ")
-    if not after or _opens_note_shu(stream, k) or _shu_on_a_note(stream, k):
+    if not after or len(before) < 2 or _opens_note_shu(stream, k) or _shu_on_a_note(stream, k):
         return False
-    return circle_margin(before, after, models) + CIRCLE_PRIOR >= 0
+    if _glosses_before(stream, k, block + text[:start] + before, after) or _name_alone(stream, k, after):
+        return False
+    margin, end = _circle_reading(before, after, models)
+    if margin < 0 and 0 < end < len(after):
+        return False  # the note read through the ○ ends inside ``after``: the ○ stands in its last words
+    return margin + CIRCLE_PRIOR >= 0
 
 
 def circle_margin(before: str, after: str, models: tuple[CharBigram, CharBigram]) -> float:
@@ -478,41 +500,37 @@ def circle_margin(before: str, after: str, models: tuple[CharBigram, CharBigram]
     to the next mark) reads as the mark of a classic section than as a ○ inside the note: ``before`` read as a
     note (or a note then a classic section) and ``after`` as a classic section, against ``before + after`` read
     as a note (or a note then a classic section).  Negative: the ○ reads better inside the note."""
+    return _circle_reading(before, after, models)[0]
+
+
+def _circle_reading(before: str, after: str, models: tuple[CharBigram, CharBigram]) -> tuple[float, int]:
+    """:func:`circle_margin` and where the note read through the ○ (``before + after``, as
+    :func:`_best_reading_and_end` reads it) ends, counted from the ○: ``0`` or less if it ends at the ○ or before
+    it, ``len(after)`` if it runs on to the next mark."""
     note, classic = models
+    through, end = _best_reading_and_end(before + after, note, classic)
     as_cut = _best_reading(before, note, classic) + _logp_text(classic, after)
-    return as_cut - _best_reading(before + after, note, classic)
+    return as_cut - through, end - len(before)
 
 
-def _opens_note_shu(stream: list, k: int) -> bool:  # type: ignore[type-arg]
-    """True if a 疏 (䟽) parenthesis on 鄭玄's note opens at ``stream[k]``: ``疏(注釋曰…``, "on the note, it says"
-    (a ``/`` column mark may part it: ``疏(注釋/曰``);
-    the text just before it is the end of a note, not a classic section (whose 疏 opens 釋曰)."""
-    ahead = "".join(c for c, _ in stream[k : k + 8] if c not in "/\u3000 ")  # 疏(注釋/曰: a column mark between
-    return ahead[:5] in ("疏(注釋曰", "䟽(注釋曰")
-
-
-def _shu_on_a_note(stream: list, k: int) -> bool:  # type: ignore[type-arg]
-    """True if the parentheses that open at ``stream[k]`` (an 音義 and a 疏, each perhaps printed as several
-    parentheses in a row) hold a 疏 with a part on 鄭玄's note: ``注釋曰`` ("on the note, it says") after its part
-    on the classic (``釋曰``), column marks (``/``) and spaces left out.
-
-    賈公彦's 疏 on a section explains the classic (``釋曰…``) and then, where the section has one, 鄭玄's note
-    (``注釋曰云…者``, quoting it): 喪服 ``○女子子適人者為衆昆弟注父在則同父沒乃為父後者服期也疏(釋曰前云…注釋
-    曰云父沒乃為父後者服期也者…)``.  So the text before such a 疏 ends a note; a ○ met before it, with no 注
-    between, does not open a classic section of its own (one with no note of its own, whose 疏 would have no
-    part on a note), and :func:`_circle_opens_classic` keeps it in the note.  On the shared 注疏, no ○ after a
-    note that the models weigh has such a 疏 next (``benchmarks/zhushu_circles.py``)."""
-    j, layer, on_note = k, None, False
+def _parentheses_at(stream: list, k: int) -> list[tuple[str, str]]:  # type: ignore[type-arg]
+    """The parentheses that open at ``stream[k]``, as ``[(label, text)]``: each labelled one (``疏(``, ``䟽(``,
+    ``音義(``) with the bare ones that follow it in a row (the layout prints a long 疏 as several parentheses,
+    ``疏(注/釋)(曰…)``: one text), its text without the parentheses, the ``/`` that parts its two small columns,
+    and spaces.  Empty if no labelled parenthesis opens at ``stream[k]``."""
+    rows: list[tuple[str, list[str]]] = []
+    j = k
     while j < len(stream):
         while j < len(stream) and stream[j][0] in "\u3000 ":
             j += 1
         ahead = "".join(c for c, _ in stream[j : j + 3])
         label = next((lab for lab in _LABELS if ahead.startswith(lab + "(")), None)
         if label is not None:
-            layer, j = _LABELS[label][0], j + len(label)
-        elif layer is None or ahead[:1] != "(":
+            rows.append((label, []))
+            j += len(label)
+        elif not rows or ahead[:1] != "(":
             break  # not a parenthesis, or a bare one that no label opened
-        depth, inside = 0, []
+        depth = 0
         while j < len(stream):
             ch = stream[j][0]
             depth += (ch == "(") - (ch == ")")
@@ -520,9 +538,89 @@ def _shu_on_a_note(stream: list, k: int) -> bool:  # type: ignore[type-arg]
             if depth == 0:
                 break
             if ch not in "()/\u3000 ":
-                inside.append(ch)
-        on_note = on_note or (layer == "shu" and "注釋曰" in "".join(inside))
-    return on_note
+                rows[-1][1].append(ch)
+    return [(label, "".join(chars)) for label, chars in rows]
+
+
+def _opens_note_shu(stream: list, k: int) -> bool:  # type: ignore[type-arg]
+    """True if a 疏 (䟽) parenthesis on 鄭玄's note opens at ``stream[k]``: ``疏(注釋曰…``, "on the note, it says"
+    (a ``/`` column mark or a new parenthesis may part it: ``疏(注釋/曰``, ``疏(注/釋)(曰``);
+    the text just before it is the end of a note, not a classic section (whose 疏 opens 釋曰)."""
+    rows = _parentheses_at(stream, k)
+    return bool(rows) and _LABELS[rows[0][0]][0] == "shu" and rows[0][1].startswith("注釋曰")
+
+
+def _shu_on_a_note(stream: list, k: int) -> bool:  # type: ignore[type-arg]
+    """True if the parentheses that open at ``stream[k]`` (an 音義 and a 疏, each perhaps printed as several
+    parentheses in a row, :func:`_parentheses_at`) hold a 疏 with a part on 鄭玄's note: ``注釋曰`` ("on the
+    note, it says") after its part on the classic (``釋曰``).
+
+    賈公彦's 疏 on a section explains the classic (``釋曰…``) and then, where the section has one, 鄭玄's note
+    (``注釋曰云…者``, quoting it): 喪服 ``○女子子適人者為衆昆弟注父在則同父沒乃為父後者服期也疏(釋曰前云…注釋
+    曰云父沒乃為父後者服期也者…)``.  So the text before such a 疏 ends a note; a ○ met before it, with no 注
+    between, does not open a classic section of its own (one with no note of its own, whose 疏 would have no
+    part on a note), and :func:`_circle_opens_classic` keeps it in the note.  On the shared 注疏, no ○ after a
+    note that the models weigh has such a 疏 next (``benchmarks/zhushu_circles.py``)."""
+    return any(_LABELS[label][0] == "shu" and "注釋曰" in text for label, text in _parentheses_at(stream, k))
+
+
+_SHORTEST_SECTION = 3
+"""The fewest characters of a classic section that a ○ opens after a note, with no note of its own, closed by its 音義
+or 疏 (:func:`_name_alone`): in the shared 注疏 the shortest such section of the narrative is 不饗食 (聘禮); the
+shorter ones are titles (記) and the 喪服's entries, each with its 傳 after its 疏 (父, 君, 適孫)."""
+
+
+def _name_alone(stream: list, k: int, after: str) -> bool:  # type: ignore[type-arg]
+    """True if ``after``, the text from a ○ to ``stream[k]``, is shorter than :data:`_SHORTEST_SECTION` and the
+    parentheses of an 音義 or a 疏 open at ``stream[k]`` with no 傳 after them, and ``after`` is not the title 記.
+
+    A classic section with no note of its own is a clause at least; a person alone (``主人``, ``主婦``) closed by
+    a 疏 is the end of the note that a ○ cut: ``…取爵酌注酌者將酢○主人疏(釋曰自此盡就筵…`` is 鄭玄's
+    ``酌者將酢主人``.  The 喪服's entries (``○父疏(釋曰…)傳曰爲父何以斬衰也…``, ``○君``, ``○適孫``) name the
+    mourned alone, and their 傳 follows their 疏; 記 opens the 記 of a chapter (士冠禮 ``記疏(釋曰凡言記者…``)."""
+    if len(after) >= _SHORTEST_SECTION or after == "記" or not _parentheses_at(stream, k):
+        return False
+    j = k
+    while j < len(stream) and _is_mark(stream, j) and stream[j][0] not in "注註○":
+        depth = 0
+        while j < len(stream):  # past the label and the parenthesis that opens at stream[j]
+            ch = stream[j][0]
+            depth += (ch == "(") - (ch == ")")
+            j += 1
+            if ch == ")" and depth == 0:
+                break
+        while j < len(stream) and stream[j][0] in "\u3000 ":
+            j += 1
+    return "".join(c for c, _ in stream[j : j + 2]) not in ("傳曰", "𫝊曰")
+
+
+_QUOTE = re.compile(r"^傳?釋曰云(..)")
+"""賈公彦's 疏 opening on the words it explains, quoted: ``釋曰云X者`` ("it says X: …"), ``傳釋曰云X者`` on a 傳;
+the group is the first two characters of X."""
+
+
+def _glosses_before(stream: list, k: int, block: str, after: str) -> bool:  # type: ignore[type-arg]
+    """True if the commentary that opens at ``stream[k]`` (the first of its parentheses) names first a word of
+    ``block`` (the text of the block up to a ○), not of ``after`` (the text from the ○ to ``stream[k]``): an 音義's
+    first headword (its first character), or the word a 疏 quotes first (``疏(釋曰云X者…``, :data:`_QUOTE`: the
+    first two characters of X).
+
+    陸德明's 音義 glosses the words of the text just before it, its first headword first (``為于/偽反``: 為, read
+    于偽反): in the shared 注疏, 968 of its 982 音義 open with a character of their block (most others with a
+    variant form: 爲 for 為, 説 for 說); and 114 of the 117 疏 that open ``釋曰云X者`` quote a word of their block
+    (the first two characters after 云; the others a word of one character, ``云凡者``).  So commentary on a word
+    before a ○ shows the ○ inside its block, typed into the note (``…君初為之辭矣注此句宜在○明日問大夫之下音義(為于/
+    偽反)…``), not the mark of a classic section of its own, whose commentary would name that section's words."""
+    rows = _parentheses_at(stream, k)
+    if not rows:
+        return False
+    label, text = rows[0]
+    if label == "音義":
+        head = text[:1]
+    else:
+        quoted = _QUOTE.match(text)
+        head = quoted.group(1) if quoted else ""
+    return bool(head) and head not in after and head in block
 
 
 def _is_mark(stream: list, k: int) -> bool:  # type: ignore[type-arg]
@@ -545,12 +643,19 @@ def _logp_text(model: CharBigram, text: str) -> float:
 def _best_reading(run: str, note: CharBigram, classic: CharBigram) -> float:
     """The log-likelihood of ``run`` (a note's text, its 注 left out) read as one whole note, or as a note then a
     classic section cut where :func:`best_cut` cuts it, whichever is likelier."""
+    return _best_reading_and_end(run, note, classic)[0]
+
+
+def _best_reading_and_end(run: str, note: CharBigram, classic: CharBigram) -> tuple[float, int]:
+    """:func:`_best_reading` of ``run`` and where its note ends in ``run``: ``len(run)`` if read as one whole
+    note, else the index of the cut, the first character of the classic section."""
     whole = _logp_text(note, run)
     if len(run) < 2:
-        return whole
+        return whole, len(run)
     text = "注" + run
     cut = best_cut(text, note, classic)
-    return max(whole, _logp_text(note, text[1:cut]) + _logp_text(classic, text[cut:]))
+    split = _logp_text(note, text[1:cut]) + _logp_text(classic, text[cut:])
+    return (whole, len(run)) if whole >= split else (split, cut - 1)
 
 
 def _continues_with_its_chuan(stream: list, i: int, classic: list, notes: list) -> bool:  # type: ignore[type-arg]

@@ -506,3 +506,50 @@ def test_a_circle_typed_in_a_zhushu_note_that_its_shu_explains_starts_no_block()
     changed = [a for a, b in zip(read(before), read(after), strict=True) if a != b]
     assert len(after.blocks) == len(before.blocks) and [c[0] for c in changed] == [88]
     assert after.blocks[87].commentary[0].reading_text == "注父在則同父沒乃為○父後者服期也"
+
+
+def _stream(text: str) -> list:
+    """A 注疏 stream of characters with made-up spans, as :func:`yili.ingest.layouts._zhushu_marked_blocks` reads it."""
+    return [(c, (k, k + 1)) for k, c in enumerate(text)]
+
+
+def test_a_shu_printed_as_several_parentheses_is_read_as_one():
+    """``疏(注/釋)(曰…)``: the layout parts a long 疏 into parentheses in a row; its part on the note opens with 注釋曰
+    across them (賓禮 KR1d0028_008 ``注拜拜賜也○唯稍不拜疏(注/釋)(曰案…``), and an 音義 is its own row."""
+    from yili.ingest import layouts
+
+    stream = _stream("唯稍不拜疏(注/釋)(曰案上) (文)音義(為于/偽反)疏(釋曰云其禮者)○")
+    at = stream.index(("疏", (4, 5)))
+    assert layouts._parentheses_at(stream, at) == [("疏", "注釋曰案上文"), ("音義", "為于偽反"), ("疏", "釋曰云其禮者")]
+    assert layouts._opens_note_shu(stream, at) and layouts._shu_on_a_note(stream, at)
+    assert layouts._parentheses_at(stream, 0) == []
+
+
+def test_commentary_on_a_word_before_the_circle_keeps_it_in_the_note():
+    """An 音義 glosses first a word of its block (為, in 君初為之辭矣), a 疏 quotes one (``釋曰云主人…``): if that word is
+    before the ○ and not after it, the ○ stands inside the block (聘禮 KR1d0028_008, 有司徹 KR1d0028_017)."""
+    from yili.ingest import layouts
+
+    stream = _stream("明日問大夫之下音義(為于/偽反)")
+    k = 7
+    assert layouts._glosses_before(stream, k, "大夫不敢辭君初為之辭矣注此句宜在", "明日問大夫之下")
+    assert not layouts._glosses_before(stream, k, "大夫不敢辭君初之辭矣注此句宜在", "明日問大夫之下")  # 為 nowhere
+    assert not layouts._glosses_before(stream, k, "君初為之辭矣注此句宜在", "明日為之下")  # 為 after the ○ too
+    quote = _stream("其異者不告旨疏(釋曰云主人拜啐酒)")
+    assert layouts._glosses_before(quote, 6, "主人如尸禮尊也", "其異者不告旨")
+    assert not layouts._glosses_before(quote, 6, "如尸禮尊也", "其異者不告旨")
+
+
+def test_a_person_alone_before_a_shu_is_no_section_but_a_mourning_entry_is():
+    """``○主人疏(釋曰自此盡…)`` with no 傳 after is the end of a note (有司徹 ``注酌者將酢○主人疏(…``); the 喪服's
+    ``○父疏(釋曰…)傳曰爲父何以斬衰也`` and ``○適孫疏(…)(…)傳曰…`` are entries, their 傳 after their 疏; so is the title
+    記, and a section of three characters (聘禮 ``不饗食疏(…``) or one that a note closes."""
+    from yili.ingest import layouts
+
+    assert layouts._name_alone(_stream("主人疏(釋曰自此盡就筵)司宮設席"), 2, "主人")
+    assert layouts._name_alone(_stream("主婦疏(釋曰)(自此)主人降"), 2, "主婦")
+    assert not layouts._name_alone(_stream("父疏(釋曰周公設經)傳曰爲父何以斬衰也"), 1, "父")
+    assert not layouts._name_alone(_stream("適孫疏(釋曰)(大功也)傳曰何以期也"), 2, "適孫")
+    assert not layouts._name_alone(_stream("記疏(釋曰凡言記者)冠義"), 1, "記")
+    assert not layouts._name_alone(_stream("不饗食疏(釋曰)"), 3, "不饗食")
+    assert not layouts._name_alone(_stream("主人注謂"), 2, "主人")
