@@ -487,6 +487,34 @@ def sending_off(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def bow_on_receiving(r: _Rereading, i: int) -> int | None:
+    """A bow followed by a bare 受, with the other party or the end of the passage after it, is one act, the
+    bow of receiving:
+    士相見 主人再拜受 | 賔再拜送摯 (the 摯 the other holds out), 賔再拜稽首受 (註 受摯); 覲禮 使者再拜受 |
+    侯氏再拜送幣.  The counterpart of :func:`sending_off` (再拜送摯 = 拜送); with the thing written after 受
+    (聘禮 公再拜受幣) the bow and the receiving stay two acts."""
+    t, prev, nxt = r.tokens[i], r.last(), r.next(i)
+    if r.vocabulary is None or not (_is_act(t) and _is_act(prev)):
+        return None
+    assert t.concept is not None and prev is not None and prev.concept is not None
+    if t.concept.key != "action-shou":
+        return None
+    if "action-bai" not in prev.concept.broader and prev.concept.key != "action-bai":
+        return None
+    if prev.concept.key in ("action-baishou", "action-baisong") or r.flags.get(len(r.out) - 1, {}).get("sending_off"):
+        return None
+    if nxt is not None and nxt.kind not in (ROLE, END, MARK):
+        # 公再拜受幣: the thing written, two acts; 特牲 主人左執角再拜稽首受 | 復位: his own next act follows,
+        # the 受 of the 嘏 portion (two acts); the bow of receiving is followed by the other's act or the end
+        return None
+    both = r.vocabulary.concepts.get("action-baishou")
+    if both is None:
+        return None
+    r.out[-1] = Token(prev.text + t.text, prev.start, t.end, ACTION, both, (both,))
+    r.flag(len(r.out) - 1, "bow_on_receiving", True)
+    return i + 1
+
+
 def negated_bow_on_receiving(r: _Rereading, i: int) -> int | None:
     """不拜受爵 is two acts, the bow left out and the cup received: 众工不拜 | 受爵."""
     t, prev = r.tokens[i], r.last()
@@ -1258,6 +1286,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     mu_written_for_wu,
     in_turn,
     sending_off,
+    bow_on_receiving,
     negated_bow_on_receiving,
     completive,
     not_reaching,
@@ -1289,7 +1318,7 @@ def normalise(tokens: list[Token], vocabulary: Vocabulary | None = None) -> tupl
     tokens : list[Token]
     flags : dict[int, dict]
         Per head token index, flags to copy onto its clause (``completive``, ``verbal_object``,
-        ``nominal_object``, ``sending_off``, ``comparison``).
+        ``nominal_object``, ``sending_off``, ``bow_on_receiving``, ``comparison``).
     """
     r = _Rereading(tokens, vocabulary)
     i = 0

@@ -16,6 +16,7 @@ from typing import Any
 
 from yili.ingest import grammar as g
 from yili.ingest.actions import (
+    ACTION_BOW_ON_RECEIVING,
     ACTION_CAUSATIVE,
     ACTION_RECORDED_AS,
     ACTION_SAYING,
@@ -700,6 +701,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.action = self.concept("action-baisong")  # type: ignore[assignment]
             cx.action_term = self.term(cx.action)
             cx.decided["action"] = ACTION_SENDING_OFF
+        if clause.flags.get("bow_on_receiving"):
+            cx.decided["action"] = ACTION_BOW_ON_RECEIVING
 
         # recipient -----------------------------------------------------------------------------
         if clause.flags.get("verbal_object"):
