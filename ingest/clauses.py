@@ -1167,13 +1167,15 @@ def declined_act(r: _Rereading, i: int) -> int | None:
 
 def goal_of_motion(r: _Rereading, i: int) -> int | None:
     """After a motion verb a form that can be a place is the goal: 升席, 降筵 (the mat); but 降洗 is
-    "go down and wash" (洗 is an act with a cup)."""
+    "go down and wash" (洗 is an act with a cup).  After 適 "to go to", which always names where, it is
+    the goal even so: 鄉射, 鄉飲酒 主人坐取爵興適洗 (goes to the washing basin; 註 適洗 … 南面 at the 洗)."""
     t, prev = r.tokens[i], r.last()
     if not (_is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.MOTION_VERBS):
         return None
     if t.kind not in (ACTION, OBJECT) or not any(c.kind == PLACE for c in t.readings):
         return None
-    if t.kind == ACTION and t.concept is not None and t.concept.flag("cupAction"):
+    going_to = prev.concept.key == "action-shi-go"
+    if t.kind == ACTION and t.concept is not None and t.concept.flag("cupAction") and not going_to:
         return None
     r.out.append(with_kind(t, PLACE, next(c for c in t.readings if c.kind == PLACE)))
     return i + 1

@@ -56,6 +56,7 @@ from yili.ingest.objects import (
     OBJECT_HELD_OUT,
     OBJECT_HELD_UP,
     OBJECT_IMPLIED,
+    OBJECT_IN_ACT_WORD,
     OBJECT_INSTRUMENT,
     OBJECT_JUST_NAMED,
     OBJECT_JUST_TAKEN,
@@ -997,6 +998,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 cx.object_text = "+".join(p.label for p in cx.objects_persons)
                 cx.decided["object"] = OBJECT_PERSONS_AS_THINGS
             if cx.object_text is None:
+                inside = self._thing_in_act_word(verb)
+                if inside is not None:
+                    # 辯有脯醢 (薦): the 脯醢 written inside the act's word
+                    cx.object_term, cx.object_text = inside
+                    cx.decided["object"] = OBJECT_IN_ACT_WORD
+            if cx.object_text is None:
                 implied = cx.action.flag("impliedObject")
                 if isinstance(implied, str) and implied in self.vocabulary.concepts:
                     # 举幂 / 反幂: the cover is in the word
@@ -1004,6 +1011,24 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     cx.object_term = self.term(c)
                     cx.object_text = cx.object_term.label
                     cx.decided["object"] = OBJECT_IMPLIED
+
+    def _thing_in_act_word(self, verb: Token) -> tuple[Term, str] | None:
+        """The thing written inside an act's word as this text spells it, when the word is longer than
+        the act's own name: 辯有脯醢 (an alternative label of 薦, "each has the dried meat and sauce")
+        gives (the term of 脯醢, "脯醢").  The longest thing word inside, of two characters at least, wins,
+        the first from the left among equals; None when the word is the act's name alone (薦) or holds
+        no such word (加爵 names the cup of the act, 說決拾 one thing of two: not read here)."""
+        c = verb.concept
+        text = verb.text
+        if c is None or len(text) <= 2 or text in (c.hant, c.hans):
+            return None
+        for n in range(len(text) - 1, 1, -1):
+            for i in range(len(text) - n + 1):
+                part = text[i : i + n]
+                found = next((x for x in self.vocabulary.by_label.get(part, ()) if x.kind == "object"), None)
+                if found is not None:
+                    return self.term(found, part), part
+        return None
 
     def _object_in_hand(self, clause: Clause, cx: ClauseReading) -> None:
         """The object in hand: the dish brought, the thing held, held up, or just named."""
