@@ -1183,12 +1183,39 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 def time_of_an_act(r: _Rereading, i: int) -> int | None:
     """於 / 于 + an act + 也 is a time ("at the …"), the act a noun: 鄉射記 古者於旅也語 (in old times, at
-    the pledge round, they talked) names no pledge."""
+    the pledge round, they talked) names no pledge; so does 於其 + an act + 也 (士相見 於其入也: at his
+    coming in)."""
     t, nxt, prev = r.tokens[i], r.next(i), r.last()
-    if _is_act(t) and prev is not None and prev.kind == YU and nxt is not None and nxt.text in g.TIME_FINALS:
+    before = r.out[-2] if len(r.out) >= 2 else None
+    # 士相見 終辭其摯於其入也一拜其辱也: 於其入也, "at his coming in" (其 "his" between, 註 入一拜正禮也)
+    his = prev is not None and prev.text in g.THEIR and before is not None and before.kind == YU
+    if _is_act(t) and prev is not None and (prev.kind == YU or his) and nxt is not None and nxt.text in g.TIME_FINALS:
+        if his:
+            # the whole phrase is the time: no place (於 其) of the act before
+            r.out[-2], r.out[-1] = with_kind(r.out[-2], TAIL), with_kind(r.out[-1], TAIL)
         r.out.append(with_kind(t, TAIL))
         return i + 1
     return None
+
+
+def means_after_zhi_yi(r: _Rereading, i: int) -> int | None:
+    """V之以X: X is what the act is done with, a thing, though its form is also an act (士相見 飾之以布:
+    wraps it with cloth, 布 not "to spread"; 維之以索).  Not a motion (執之以降, 以 "and then")."""
+    t, prev = r.tokens[i], r.last()
+    before = r.out[-2] if len(r.out) >= 2 else None
+    if not (_is_act(t) and prev is not None and prev.kind == YI and before is not None and before.kind == ZHI):
+        return None
+    assert t.concept is not None
+    if t.concept.key in g.MOTION_VERBS or len(t.text) > 1 or len(r.out) < 3 or not _is_act(r.out[-3]):
+        return None  # 搢之以反位 (鄉射): 反位, a compound act, "and returns to his place"
+    nxt = r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if nxt is not None and nxt.kind not in (ACTION, END, MARK, FINAL, NUM):
+        return None  # 以X + its own object or place: an act (之以授, 之以酬 …)
+    if nxt is not None and nxt.kind == ACTION and (after is None or after.kind != ZHI):
+        return None  # 執之以逆出, 搢之以反位: 以 "and then", an act; 飾之以布 | 維之: the next act has its own 之
+    r.out.append(Token(t.text, t.start, t.end, OTHER))
+    return i + 1
 
 
 def manner_before_an_act(r: _Rereading, i: int) -> int | None:
@@ -1263,6 +1290,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     thing_and_side_after_being_at,
     by_rank,
     time_of_an_act,
+    means_after_zhi_yi,
     manner_before_an_act,
     hand_before_an_act,
     side_of_a_place,
@@ -1540,6 +1568,25 @@ def preposition_phrase(b: _Between, i: int) -> Skip | None:
     return Skip(_noun_phrase_end(b.tokens, i + 1, b.h2)) if b.tokens[i].kind in (YU, ZI) else None
 
 
+def means_phrase(b: _Between, i: int) -> Skip | None:
+    """以 + a thing stays with the first act when it is that act's means: right after its 之 (士相見 飾之以布,
+    維之以索: wraps it with cloth), or when the second act has a means of its own after its 之 (下大夫相見以鴈 |
+    飾之以布: he visits with a goose; one clause, one 以 phrase).  以 before a motion (執之以降) opens it."""
+    tokens = b.tokens
+    if tokens[i].kind != YI or i + 1 >= b.h2:
+        return None
+    # 飾之以布 | 維之以索: the next act has its 之 too, or the means is a known thing; not 執之以逆 | 出 (既夕),
+    # 搢之以反位 (鄉射): 以 "and then"
+    parallel = b.h2 + 1 < len(tokens) and tokens[b.h2 + 1].kind == ZHI
+    thing = tokens[i + 1].kind in (OBJECT, VESSEL, WINE)
+    after_zhi = i == b.h1 + 2 and tokens[b.h1 + 1].kind == ZHI and (parallel or thing)
+    second_has_means = b.h2 + 2 < len(tokens) and tokens[b.h2 + 1].kind == ZHI and tokens[b.h2 + 2].kind == YI
+    if not (after_zhi or second_has_means):
+        return None
+    end = _noun_phrase_end(tokens, i + 1, b.h2)
+    return Skip(end) if end > i + 1 else None
+
+
 def rank_order(b: _Between, i: int) -> Skip | None:
     """A rank order (东上, 北上) describes the line just formed and stays with the first act (立于尊南北面东上)."""
     return Skip(i + 1) if b.tokens[i].kind == RANK else None
@@ -1797,6 +1844,7 @@ BOUNDARY_RULES: tuple[BoundaryRule, ...] = (
     existential_topic,
     relative_subject,
     preposition_phrase,
+    means_phrase,
     rank_order,
     goal_of_motion,
     place_of_being,

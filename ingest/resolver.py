@@ -571,6 +571,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 described = True  # 三醮有乾肉折爼, 兩甒有禁: what there is with it, not the object
             if t.kind in (YU, ZI, PLACE):
                 instrument = False
+            if t.kind == YI and cx.action.key in _DONE_TO_THAT and any(x.kind == ZHI for x in cx.object_tokens):
+                # 飾之以布 (士相見): 之 is the thing, 以布 what it is wrapped with (not 見之以其摯: the gift)
+                instrument = True
             if instrument or (described and t.kind in (OBJECT, OTHER, VESSEL, WINE, NUM)):
                 i += 1
                 continue  # 楔齒用角柶: the horn spoon is the instrument, 齒 the object
