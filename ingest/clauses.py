@@ -673,6 +673,13 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
     ):
         r.out.append(with_kind(t, OBJECT, t.concept))
         return i + 1
+    giver = r.out[-2] if len(r.out) >= 2 else None
+    if _is_act(t) and prev is not None and prev.kind == ZHI and _is_act(giver) and giver is not None:
+        # 賜之食: gives him food (之 the person, 食 the thing: two objects), for a verb that takes that thing
+        assert t.concept is not None and giver.concept is not None
+        if giver.concept.key == "action-ci" and t.concept.key in g.NOUN_AFTER.get(giver.concept.key, ()):
+            r.out.append(with_kind(t, OBJECT))
+            return i + 1
     if _is_act(t) and _is_act(prev):
         assert t.concept is not None and prev is not None and prev.concept is not None
         if t.concept.key in g.NOUN_AFTER.get(prev.concept.key, ()) and not (nxt_tok is not None and nxt_tok.kind == ZHI):

@@ -98,8 +98,8 @@ FLOORS = {
         (0.99, 0.99),
     ),
     "shixiangjianli": (
-        {"agent": 0.733, "action": 0.759, "recipient": 0.666, "object": 0.541, "location": 0.713, "facing": 0.666},
-        (0.5, 1.0),
+        {"agent": 0.734, "action": 0.761, "recipient": 0.666, "object": 0.551, "location": 0.713, "facing": 0.666},
+        (0.99, 0.99),
     ),
     "shisangli": (
         {"agent": 0.78, "action": 0.795, "recipient": 0.585, "object": 0.48, "location": 0.705, "facing": 0.76},

@@ -76,3 +76,13 @@ def test_served_dishes_in_the_act_word(package_extractions) -> None:  # type: ig
     s = next(s for s in _steps(package_extractions, "xiangsheli") if s.text == "衆賔辯有脯醢")
     rec = s.as_record()
     assert (rec["action"], rec["object"]) == ("薦", "脯醢")
+
+
+def test_food_given_is_no_toast(package_extractions) -> None:  # type: ignore[no-untyped-def]
+    # 士相見 若君賜之食 (food: no cup) and 若君賜之爵 (the cup: the one toast of the chapter)
+    e = package_extractions[("shixiangjianli", "shuzhu")]
+    food = next(s for s in e.steps if s.text == "若君賜之食").as_record()
+    assert (food["action"], food["object"], food["vessel"]) == ("賜", "食", None)
+    assert [(t.step.text, t.type.label, t.giver[0].label, t.receiver[0].label) for t in e.toasts] == [
+        ("若君賜之爵", "賜", "君", "士")
+    ]
