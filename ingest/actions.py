@@ -27,6 +27,11 @@ ACTION_RECORDED_AS = decision(
     "action.recorded-as", "特牲 筵于户西: a placement noun used as a verb (設)", "The vocabulary's yk:recordedAs."
 )
 ACTION_SENDING_OFF = decision("action.sending-off", "鄉飲酒 拜送爵", "拜 … 送: the bow of sending off (拜送).")
+ACTION_BOW_ON_RECEIVING = decision(
+    "action.bow-on-receiving",
+    "士相見 主人再拜受 賔再拜送摯; 覲禮 使者再拜受 侯氏再拜送幣",
+    "A bow + a bare 受, the other party or the end after it: the bow of receiving (拜受).",
+)
 ACTION_CAUSATIVE = decision(
     "action.causative", "大射礼 射人升賔 (摈者以命升賔)", "A motion verb with a person after it: he is commanded to move (命)."
 )

@@ -500,6 +500,34 @@ def sending_off(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def bow_on_receiving(r: _Rereading, i: int) -> int | None:
+    """A bow followed by a bare 受, with the other party or the end of the passage after it, is one act, the
+    bow of receiving:
+    士相見 主人再拜受 | 賔再拜送摯 (the 摯 the other holds out), 賔再拜稽首受 (註 受摯); 覲禮 使者再拜受 |
+    侯氏再拜送幣.  The counterpart of :func:`sending_off` (再拜送摯 = 拜送); with the thing written after 受
+    (聘禮 公再拜受幣) the bow and the receiving stay two acts."""
+    t, prev, nxt = r.tokens[i], r.last(), r.next(i)
+    if r.vocabulary is None or not (_is_act(t) and _is_act(prev)):
+        return None
+    assert t.concept is not None and prev is not None and prev.concept is not None
+    if t.concept.key != "action-shou":
+        return None
+    if "action-bai" not in prev.concept.broader and prev.concept.key != "action-bai":
+        return None
+    if prev.concept.key in ("action-baishou", "action-baisong") or r.flags.get(len(r.out) - 1, {}).get("sending_off"):
+        return None
+    if nxt is not None and nxt.kind not in (ROLE, END, MARK):
+        # 公再拜受幣: the thing written, two acts; 特牲 主人左執角再拜稽首受 | 復位: his own next act follows,
+        # the 受 of the 嘏 portion (two acts); the bow of receiving is followed by the other's act or the end
+        return None
+    both = r.vocabulary.concepts.get("action-baishou")
+    if both is None:
+        return None
+    r.out[-1] = Token(prev.text + t.text, prev.start, t.end, ACTION, both, (both,))
+    r.flag(len(r.out) - 1, "bow_on_receiving", True)
+    return i + 1
+
+
 def negated_bow_on_receiving(r: _Rereading, i: int) -> int | None:
     """不拜受爵 is two acts, the bow left out and the cup received: 众工不拜 | 受爵."""
     t, prev = r.tokens[i], r.last()
@@ -658,6 +686,13 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
     ):
         r.out.append(with_kind(t, OBJECT, t.concept))
         return i + 1
+    giver = r.out[-2] if len(r.out) >= 2 else None
+    if _is_act(t) and prev is not None and prev.kind == ZHI and _is_act(giver) and giver is not None:
+        # 賜之食: gives him food (之 the person, 食 the thing: two objects), for a verb that takes that thing
+        assert t.concept is not None and giver.concept is not None
+        if giver.concept.key == "action-ci" and t.concept.key in g.NOUN_AFTER.get(giver.concept.key, ()):
+            r.out.append(with_kind(t, OBJECT))
+            return i + 1
     if _is_act(t) and _is_act(prev):
         assert t.concept is not None and prev is not None and prev.concept is not None
         if t.concept.key in g.NOUN_AFTER.get(prev.concept.key, ()) and not (nxt_tok is not None and nxt_tok.kind == ZHI):
@@ -1170,13 +1205,15 @@ def declined_act(r: _Rereading, i: int) -> int | None:
 
 def goal_of_motion(r: _Rereading, i: int) -> int | None:
     """After a motion verb a form that can be a place is the goal: 升席, 降筵 (the mat); but 降洗 is
-    "go down and wash" (洗 is an act with a cup)."""
+    "go down and wash" (洗 is an act with a cup).  After 適 "to go to", which always names where, it is
+    the goal even so: 鄉射, 鄉飲酒 主人坐取爵興適洗 (goes to the washing basin; 註 適洗 … 南面 at the 洗)."""
     t, prev = r.tokens[i], r.last()
     if not (_is_act(prev) and prev is not None and prev.concept is not None and prev.concept.key in g.MOTION_VERBS):
         return None
     if t.kind not in (ACTION, OBJECT) or not any(c.kind == PLACE for c in t.readings):
         return None
-    if t.kind == ACTION and t.concept is not None and t.concept.flag("cupAction"):
+    going_to = prev.concept.key == "action-shi-go"
+    if t.kind == ACTION and t.concept is not None and t.concept.flag("cupAction") and not going_to:
         return None
     r.out.append(with_kind(t, PLACE, next(c for c in t.readings if c.kind == PLACE)))
     return i + 1
@@ -1184,12 +1221,39 @@ def goal_of_motion(r: _Rereading, i: int) -> int | None:
 
 def time_of_an_act(r: _Rereading, i: int) -> int | None:
     """於 / 于 + an act + 也 is a time ("at the …"), the act a noun: 鄉射記 古者於旅也語 (in old times, at
-    the pledge round, they talked) names no pledge."""
+    the pledge round, they talked) names no pledge; so does 於其 + an act + 也 (士相見 於其入也: at his
+    coming in)."""
     t, nxt, prev = r.tokens[i], r.next(i), r.last()
-    if _is_act(t) and prev is not None and prev.kind == YU and nxt is not None and nxt.text in g.TIME_FINALS:
+    before = r.out[-2] if len(r.out) >= 2 else None
+    # 士相見 終辭其摯於其入也一拜其辱也: 於其入也, "at his coming in" (其 "his" between, 註 入一拜正禮也)
+    his = prev is not None and prev.text in g.THEIR and before is not None and before.kind == YU
+    if _is_act(t) and prev is not None and (prev.kind == YU or his) and nxt is not None and nxt.text in g.TIME_FINALS:
+        if his:
+            # the whole phrase is the time: no place (於 其) of the act before
+            r.out[-2], r.out[-1] = with_kind(r.out[-2], TAIL), with_kind(r.out[-1], TAIL)
         r.out.append(with_kind(t, TAIL))
         return i + 1
     return None
+
+
+def means_after_zhi_yi(r: _Rereading, i: int) -> int | None:
+    """V之以X: X is what the act is done with, a thing, though its form is also an act (士相見 飾之以布:
+    wraps it with cloth, 布 not "to spread"; 維之以索).  Not a motion (執之以降, 以 "and then")."""
+    t, prev = r.tokens[i], r.last()
+    before = r.out[-2] if len(r.out) >= 2 else None
+    if not (_is_act(t) and prev is not None and prev.kind == YI and before is not None and before.kind == ZHI):
+        return None
+    assert t.concept is not None
+    if t.concept.key in g.MOTION_VERBS or len(t.text) > 1 or len(r.out) < 3 or not _is_act(r.out[-3]):
+        return None  # 搢之以反位 (鄉射): 反位, a compound act, "and returns to his place"
+    nxt = r.next(i)
+    after = r.tokens[i + 2] if i + 2 < len(r.tokens) else None
+    if nxt is not None and nxt.kind not in (ACTION, END, MARK, FINAL, NUM):
+        return None  # 以X + its own object or place: an act (之以授, 之以酬 …)
+    if nxt is not None and nxt.kind == ACTION and (after is None or after.kind != ZHI):
+        return None  # 執之以逆出, 搢之以反位: 以 "and then", an act; 飾之以布 | 維之: the next act has its own 之
+    r.out.append(Token(t.text, t.start, t.end, OTHER))
+    return i + 1
 
 
 def manner_before_an_act(r: _Rereading, i: int) -> int | None:
@@ -1264,6 +1328,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     thing_and_side_after_being_at,
     by_rank,
     time_of_an_act,
+    means_after_zhi_yi,
     manner_before_an_act,
     hand_before_an_act,
     side_of_a_place,
@@ -1289,6 +1354,7 @@ REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     mu_written_for_wu,
     in_turn,
     sending_off,
+    bow_on_receiving,
     negated_bow_on_receiving,
     completive,
     not_reaching,
@@ -1320,7 +1386,7 @@ def normalise(tokens: list[Token], vocabulary: Vocabulary | None = None) -> tupl
     tokens : list[Token]
     flags : dict[int, dict]
         Per head token index, flags to copy onto its clause (``completive``, ``verbal_object``,
-        ``nominal_object``, ``sending_off``, ``comparison``).
+        ``nominal_object``, ``sending_off``, ``bow_on_receiving``, ``comparison``).
     """
     r = _Rereading(tokens, vocabulary)
     i = 0
@@ -1538,6 +1604,25 @@ def relative_subject(b: _Between, i: int) -> Cut | None:
 def preposition_phrase(b: _Between, i: int) -> Skip | None:
     """于 / 自 and the one noun phrase they introduce stay with the first act (奠觚于篚, 升自西阶, 献于公)."""
     return Skip(_noun_phrase_end(b.tokens, i + 1, b.h2)) if b.tokens[i].kind in (YU, ZI) else None
+
+
+def means_phrase(b: _Between, i: int) -> Skip | None:
+    """以 + a thing stays with the first act when it is that act's means: right after its 之 (士相見 飾之以布,
+    維之以索: wraps it with cloth), or when the second act has a means of its own after its 之 (下大夫相見以鴈 |
+    飾之以布: he visits with a goose; one clause, one 以 phrase).  以 before a motion (執之以降) opens it."""
+    tokens = b.tokens
+    if tokens[i].kind != YI or i + 1 >= b.h2:
+        return None
+    # 飾之以布 | 維之以索: the next act has its 之 too, or the means is a known thing; not 執之以逆 | 出 (既夕),
+    # 搢之以反位 (鄉射): 以 "and then"
+    parallel = b.h2 + 1 < len(tokens) and tokens[b.h2 + 1].kind == ZHI
+    thing = tokens[i + 1].kind in (OBJECT, VESSEL, WINE)
+    after_zhi = i == b.h1 + 2 and tokens[b.h1 + 1].kind == ZHI and (parallel or thing)
+    second_has_means = b.h2 + 2 < len(tokens) and tokens[b.h2 + 1].kind == ZHI and tokens[b.h2 + 2].kind == YI
+    if not (after_zhi or second_has_means):
+        return None
+    end = _noun_phrase_end(tokens, i + 1, b.h2)
+    return Skip(end) if end > i + 1 else None
 
 
 def rank_order(b: _Between, i: int) -> Skip | None:
@@ -1801,6 +1886,7 @@ BOUNDARY_RULES: tuple[BoundaryRule, ...] = (
     existential_topic,
     relative_subject,
     preposition_phrase,
+    means_phrase,
     rank_order,
     goal_of_motion,
     place_of_being,

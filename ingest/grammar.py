@@ -378,6 +378,7 @@ NOUN_AFTER: dict[str, frozenset[str]] = {
     "action-shi-fill": frozenset({"action-ju"}),
     "action-shi-eat": frozenset({"action-ju"}),
     "action-ting": frozenset({"action-gu-bless"}),
+    "action-ci": frozenset({"action-shi-eat"}),  # 士相見 若君賜之食: food given (註 賜之食 … 不祭), not a cup
 }
 """An act word read as a noun after certain verbs, the thing the verb takes."""
 

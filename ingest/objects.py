@@ -68,3 +68,8 @@ OBJECT_DISH_FOLLOWS = decision(
 OBJECT_PASSED_HAND = decision(
     "object.passed-hand", "特牲 佐食舉幹 尸受 … 佐食受 加于肵俎", "What passes hand to hand is the thing last taken up."
 )
+OBJECT_IN_ACT_WORD = decision(
+    "object.in-act-word",
+    "鄉射 衆賔辯有脯醢, 辯有脯醢 (鄉飲酒, 燕禮, 大射): the dried meat and sauce served to each",
+    "A thing written inside the act's word as this text spells it (辯有脯醢, a way of writing 薦): that thing.",
+)

@@ -166,13 +166,22 @@ class RecipientRules(Reader):
     def _holding(self, agent: tuple[Term, ...], block: int) -> tuple[tuple[Term, ...], tuple[Term, str | None] | None] | None:
         """Who holds out the thing ``agent`` receives: another who has just taken it up, held it or
         brought it in this paragraph (特牲 宗婦執兩籩 户外坐 主婦受: from the 宗婦; 兄弟長以燔從 尸受: from
-        the eldest brother), before ``agent`` himself acted on it, and the thing he held out (term, as
+        the eldest brother), or before words only (士相見 擯者還其摯 … 賔對曰… | 再拜受: the words said
+        between are passed over), before ``agent`` himself acted on it, and the thing he held out (term, as
         written) if his act was holding it out (執); None if no one."""
         if not agent:
             return None
-        for s in reversed(self.steps[-6:]):
-            if s.block != block:
-                return None
+        acts, words = 0, 0
+        for s in reversed(self.steps[-18:]):
+            said = self.vocabulary.concepts.get(s.action.key)
+            if said is not None and said.flag("speech") and s.object_term is None:
+                # 士相見 擯者還其摯 曰… 賔對曰… 擯者對曰… 賔對曰…敢不從 | 再拜受: the exchange of words
+                # between the holding out and the receiving takes nothing in hand
+                words += 1
+                continue
+            acts += 1
+            if acts > 6 or (s.block != block and not (acts == 1 and words)):
+                return None  # another paragraph, unless only words were said since the holding out
             toasted = "action-toast" in self.vocabulary.broader_closure(s.action.key) and any(
                 r.key == agent[0].key for r in s.recipient
             )

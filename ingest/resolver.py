@@ -16,6 +16,7 @@ from typing import Any
 
 from yili.ingest import grammar as g
 from yili.ingest.actions import (
+    ACTION_BOW_ON_RECEIVING,
     ACTION_CAUSATIVE,
     ACTION_RECORDED_AS,
     ACTION_SAYING,
@@ -55,6 +56,7 @@ from yili.ingest.objects import (
     OBJECT_HELD_OUT,
     OBJECT_HELD_UP,
     OBJECT_IMPLIED,
+    OBJECT_IN_ACT_WORD,
     OBJECT_INSTRUMENT,
     OBJECT_JUST_NAMED,
     OBJECT_JUST_TAKEN,
@@ -569,6 +571,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 described = True  # 三醮有乾肉折爼, 兩甒有禁: what there is with it, not the object
             if t.kind in (YU, ZI, PLACE):
                 instrument = False
+            if t.kind == YI and cx.action.key in _DONE_TO_THAT and any(x.kind == ZHI for x in cx.object_tokens):
+                # 飾之以布 (士相見): 之 is the thing, 以布 what it is wrapped with (not 見之以其摯: the gift)
+                instrument = True
             if instrument or (described and t.kind in (OBJECT, OTHER, VESSEL, WINE, NUM)):
                 i += 1
                 continue  # 楔齒用角柶: the horn spoon is the instrument, 齒 the object
@@ -708,6 +713,8 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             cx.action = self.concept("action-baisong")  # type: ignore[assignment]
             cx.action_term = self.term(cx.action)
             cx.decided["action"] = ACTION_SENDING_OFF
+        if clause.flags.get("bow_on_receiving"):
+            cx.decided["action"] = ACTION_BOW_ON_RECEIVING
 
         # recipient -----------------------------------------------------------------------------
         if clause.flags.get("verbal_object"):
@@ -1002,6 +1009,12 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                 cx.object_text = "+".join(p.label for p in cx.objects_persons)
                 cx.decided["object"] = OBJECT_PERSONS_AS_THINGS
             if cx.object_text is None:
+                inside = self._thing_in_act_word(verb)
+                if inside is not None:
+                    # 辯有脯醢 (薦): the 脯醢 written inside the act's word
+                    cx.object_term, cx.object_text = inside
+                    cx.decided["object"] = OBJECT_IN_ACT_WORD
+            if cx.object_text is None:
                 implied = cx.action.flag("impliedObject")
                 if isinstance(implied, str) and implied in self.vocabulary.concepts:
                     # 举幂 / 反幂: the cover is in the word
@@ -1009,6 +1022,24 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
                     cx.object_term = self.term(c)
                     cx.object_text = cx.object_term.label
                     cx.decided["object"] = OBJECT_IMPLIED
+
+    def _thing_in_act_word(self, verb: Token) -> tuple[Term, str] | None:
+        """The thing written inside an act's word as this text spells it, when the word is longer than
+        the act's own name: 辯有脯醢 (an alternative label of 薦, "each has the dried meat and sauce")
+        gives (the term of 脯醢, "脯醢").  The longest thing word inside, of two characters at least, wins,
+        the first from the left among equals; None when the word is the act's name alone (薦) or holds
+        no such word (加爵 names the cup of the act, 說決拾 one thing of two: not read here)."""
+        c = verb.concept
+        text = verb.text
+        if c is None or len(text) <= 2 or text in (c.hant, c.hans):
+            return None
+        for n in range(len(text) - 1, 1, -1):
+            for i in range(len(text) - n + 1):
+                part = text[i : i + n]
+                found = next((x for x in self.vocabulary.by_label.get(part, ()) if x.kind == "object"), None)
+                if found is not None:
+                    return self.term(found, part), part
+        return None
 
     def _object_in_hand(self, clause: Clause, cx: ClauseReading) -> None:
         """The object in hand: the dish brought, the thing held, held up, or just named."""

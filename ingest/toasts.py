@@ -235,6 +235,13 @@ def _no_toast(step: Step) -> bool:
     no receiver), a restatement (既旅, 既獻: "when it is done") or an end (獻畢)."""
     if step.mode == "negated" or step.negated or step.decided("mode") == MODE_GENERAL:
         return True
+    if (
+        step.action.key == "action-ci"
+        and step.vessel is None
+        and step.object_term is not None
+        and step.object_term.key == "action-shi-eat"
+    ):
+        return True  # 士相見 若君賜之食: food is given, no cup (the cup is 若君賜之爵)
     if step.text.startswith(tuple(g.AFTER_DONE)) or any(f"{w}{step.action.label}" in step.text for w in g.AFTER_DONE):
         return True
     return any(f"{step.action.label}{w}" in step.text for w in g.DONE_MARK)

@@ -237,7 +237,9 @@ class Tokenizer:
     def _split_diagonals(self, tokens: list[Token]) -> list[Token]:
         """A diagonal facing right after a bare place splits: its first direction ends the place
         (筵西 南面, 户西 南面, 西階東 南面 in 士冠; 燕禮 阼阶西 北面, gold: "not 西北面"), while after a
-        position that has its direction (洗南 西北面) it stays whole."""
+        position that has its direction (洗南 西北面) it stays whole.  After 之 "of" the direction is the
+        side of the place or person named before (鄉射 主人阼階之東 南面辭洗, 興司射之西 北面, 鄉飲酒 下西階之東
+        北面): 之 takes a noun, not a facing."""
         out: list[Token] = []
         for k, t in enumerate(tokens):
             prev = tokens[k - 1] if k else None
@@ -247,7 +249,10 @@ class Tokenizer:
                 and len(t.text) == 3
                 and t.text[0] in g.DIRECTIONS
                 and prev is not None
-                and (prev.kind == PLACE or _alt_place(prev) is not None)
+                and (
+                    (prev.kind == PLACE or _alt_place(prev) is not None)
+                    or (prev.kind == ZHI and k >= 2 and tokens[k - 2].kind not in (ACTION, ZHI))
+                )
                 and prev.text[-1:] not in g.DIRECTIONS
             ):
                 facing = next((c for c in self.vocabulary.by_label.get(rest, ()) if c.kind == FACING), None)
