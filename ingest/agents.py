@@ -985,17 +985,62 @@ def errand_done(r: AgentRules, clause: Clause, action: Concept) -> Decision | No
     """At the opening of a paragraph with no one written, when the one carried over is named for an errand (act +
     者: 復者, 弔者, 襚者) and left the scene last (``acts-of-leaving``: 出, 退, 降, 反命): his part is over, and
     the work of the rite (``acts-of-service``: setting out, clearing, laying down, receiving) is the officers'
-    (有司) when the cast has them.  Another act is left to the later rules."""
+    (有司) when the cast has them; so too anywhere right after he is sent on his errand (君使人弔 | 徹帷: he is
+    on his way, :func:`_on_his_way`).  Another act is left to the later rules."""
     st = r.state
-    if len(st.topic.subject) != 1 or (r.steps and r.steps[-1].block == clause.block) or action.key not in _SERVICE:
+    if len(st.topic.subject) != 1 or action.key not in _SERVICE:
         return None
     who = st.topic.subject[0].key
-    if _errand_of(r, who) is None or not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
+    errand = _errand_of(r, who)
+    if errand is None or not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
+        return None
+    officers = (r.term(r.vocabulary.concepts["role-yousi"]),)
+    if _on_his_way(r, who, errand):
+        return Decision(officers, "the one just sent is on his way: the officers serve")
+    if r.steps and r.steps[-1].block == clause.block:
         return None
     last = next((s for s in reversed(r.steps) if any(a.key == who for a in s.agent)), None)
     if last is None or last.action.key not in _LEAVING:
         return None
-    return Decision((r.term(r.vocabulary.concepts["role-yousi"]),), "the one sent has gone: the officers serve")
+    return Decision(officers, "the one sent has gone: the officers serve")
+
+
+def _on_his_way(r: AgentRules, who: str, errand: Concept) -> bool:
+    """True if the last two steps are a sending of ``who`` (君使人弔: 命, the person sent its recipient) and his
+    errand named in it (弔): the heading of his mission, done when he arrives, so he is not there yet
+    (士喪 君使人弔 | 徹帷 | 主人迎于寢門外: the curtain is cleared by the house before the envoy comes)."""
+    if len(r.steps) < 2:
+        return False
+    sent, heading = r.steps[-2], r.steps[-1]
+    return (
+        sent.action.key == "action-ming"
+        and any(p.key == who for p in sent.recipient)
+        and heading.action.key == errand.key
+        and [a.key for a in heading.agent] == [who]
+    )
+
+
+@rule(
+    "agent.giver-lays-down",
+    "士喪 朋友禭親以進 主人拜 委衣如初 (記 禭者委衣于牀不坐): the one who brought the clothes lays them down",
+    tags=("inferred",),
+)
+def giver_lays_down(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """委 (to lay down what one brought) with no one written, after the host's bow to a visitor's errand: the
+    visitor who brought it, the last one to do an errand (``yk:errand``: 襚, 致命) or to carry it in (將命) in
+    this paragraph or the one before (士喪 庶兄弟禭使人以將命于室 主人拜于位 | 委衣于尸東牀上: the one sent;
+    記 禭者委衣于牀不坐), not the host who bowed."""
+    if action.key != "action-wei-lay":
+        return None
+    for s in reversed(r.steps[-8:]):
+        if s.block < clause.block - 1:
+            break
+        act = r.vocabulary.concepts.get(s.action.key)
+        if len(s.agent) == 1 and act is not None and (act.flag("errand") or act.key == "action-jiangming"):
+            if r.state.topic.subject[:1] == s.agent[:1]:
+                return None  # (he goes on anyway: the carried-over rule says so)
+            return Decision(s.agent[:1], "the one who brought it lays it down")
+    return None
 
 
 _SERVICE = act_class("acts-of-service")
@@ -1071,6 +1116,7 @@ AGENT_RULES: tuple[Rule, ...] = (
     nobody_toasts_himself,
     declined_by_the_presiding,
     errand_done,
+    giver_lays_down,
     carried_over,
     opener,
 )

@@ -205,6 +205,12 @@ COMPASS: frozenset[str] = spelled(lzh.words("COMPASS"))
 ELDEST: frozenset[str] = spelled(lzh.words("ELDEST"))
 """長 after a group: its eldest, one person (衆賔長, 兄弟長)."""
 
+MEASURES: frozenset[str] = spelled(lzh.words("MEASURES"))
+"""Units of length (尺, 寸, 幅): 長 before a number and one of them is a length (長三尺), not the elder."""
+
+MEASURE_PARTS: frozenset[str] = spelled(lzh.words("MEASURE_PARTS"))
+"""半 and 終 before a unit (長半幅, 長終幅): part of a measure."""
+
 THEIR: frozenset[str] = spelled(lzh.words("THEIR"))
 """其 before a person: "their", the person of each of those just named (舉觶于其長: to their elders)."""
 

@@ -10,6 +10,7 @@ things in hand in :mod:`yili.ingest.cups`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
@@ -1199,6 +1200,25 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self.steps.append(cx.step)
         self._note_closing(cx.step)
 
+    def _gone_out(self, persons: Sequence[Term]) -> bool:
+        """True if the first of ``persons``, not the rite's opener, went out or withdrew (出, 退) in this paragraph or
+        the one before and has not come back in (入) since (士喪 禭者入衣尸出 | 主人拜送如初): he has left the scene
+        and does not do the next act (but one who only came down the steps, 降, is still there: 燕禮 笙…受爵降
+        主人拜送爵 | 階前坐祭)."""
+        if not persons or persons[0].key == self.profile.opener:
+            return False  # (the rite's own opener goes on with it: 士冠 主人退 賔拜送 | 前期三日筮賔)
+        who = persons[0].key
+        block = self.steps[-1].block if self.steps else 0
+        for s in reversed(self.steps):
+            if s.block < block - 1:
+                break
+            if any(a.key == who for a in s.agent) and s.mode != NEGATED:
+                if s.action.key in _GONE_OUT:
+                    return True  # (士喪 君出門 廟中哭 … 君式之 | 主人 … 拜送: he is outside, in his chariot)
+                if s.action.key == "action-ru":
+                    return False  # he came back in
+        return False
+
     def _update_state(self, clause: Clause, cx: ClauseReading) -> None:
         """The reading state after the step: who is the topic, who gave what to whom."""
         st = self.state
@@ -1221,8 +1241,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.apply(set_("subject", cx.led_by or cx.agent))  # (主人以賔升 | 拜至: the host, who led, bows)
             if cx.after is not None and cx.subject:
                 st.apply(set_("subject", cx.subject))  # 私臣…獻次兄弟 | 升受降飲: the ones presented go up and receive
-            if cx.action.key == "action-baisong" and cx.recipient and not cx.recipient_alt:
-                # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
+            if cx.action.key == "action-baisong" and cx.recipient and not cx.recipient_alt and not self._gone_out(cx.recipient):
+                # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on (but
+                # one who has gone out is not there to go on: 士喪 禭者…出 | 主人拜送如初 | 唯君命出: the host)
                 st.apply(set_("subject", cx.recipient))
             if (
                 cx.action.key == "action-xu"
@@ -1537,6 +1558,7 @@ _HELD_UP = act_class("acts-showing")
 _PASSING = act_class("acts-passing")
 
 _SERVING = act_class("acts-serving-a-person")
+_GONE_OUT = frozenset({"action-chu", "action-tui"}) & act_class("acts-of-leaving")
 
 
 def _place_label(text: str) -> str:

@@ -168,7 +168,9 @@ def test_compare_the_archery_meeting_with_the_drinking_festival_over_the_store(t
         ("same", "賔", "酢", "主人", "/steps/xiangsheli/shuzhu/45/12", "主人之席前東南面酢主人"),
         ("same", "主人", "酬", "賔", "/steps/xiangsheli/shuzhu/52/7", "酬賔"),
     ]
-    shots = [r for r in body["rows"] if r["a"] and r["a"]["action"] == "射"]  # (誘射, the demonstration shot, is an act of its own)
+    shots = [
+        r for r in body["rows"] if r["a"] and r["a"]["action"] == "射"
+    ]  # (誘射, the demonstration shot, is an act of its own)
     assert len(shots) == 26 and all(r["b"] is None for r in shots)
 
 
