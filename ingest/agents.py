@@ -340,7 +340,11 @@ def general_subject(r: AgentRules, clause: Clause, action: Concept) -> Decision 
 
 @rule("agent.pivot", "燕禮 公命小臣辭 | 小臣辭: the one commanded does the next act", tags=("pivot",))
 def pivot(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
-    """The person a pivot verb just named (公命小臣 | 辞: the 小臣 declines)."""
+    """The person a pivot verb just named (公命小臣 | 辞: the 小臣 declines); but the bow of sending off (拜送) is
+    not his: the one sent goes, the one who sent him bows him off (士喪 主人西階東南面命赴者 | 拜送: the host
+    sees the messenger off)."""
+    if action.key == "action-baisong":
+        return None
     return Decision(r.state.topic.pivot_agent, "named by the pivot verb before it") if r.state.topic.pivot_agent else None
 
 
@@ -1060,6 +1064,51 @@ def _errand_of(r: AgentRules, role_key: str) -> Concept | None:
     return None
 
 
+def gone_out(steps: list[Step], who: str, lookback: int) -> bool:
+    """True if ``who`` (a role key) went out or withdrew (出, 退, not negated) and has not come back in (入) since,
+    looking back through ``steps`` to his last going out or coming in, at most ``lookback`` paragraphs before the
+    last step's (士喪 禭者入衣尸出 | 主人拜送如初; 主人皆出户外北面 … 乃笄: he is outside while the body is washed
+    and dressed, 註 象平生沐浴裸裎子孫不在旁)."""
+    block = steps[-1].block if steps else 0
+    for s in reversed(steps):
+        if s.block < block - lookback:
+            break
+        if any(a.key == who for a in s.agent) and s.mode != "negated":
+            if s.action.key in _GONE_OUT:
+                return True
+            if s.action.key == "action-ru":
+                return False
+    return False
+
+
+_OUT_LOOKBACK = 6
+"""How many paragraphs back one who went out is still out (the washing and dressing of 士喪 58–64)."""
+_GONE_OUT = frozenset({"action-chu", "action-tui"}) & act_class("acts-of-leaving")
+
+
+@rule(
+    "agent.present-doer",
+    "士喪 主人皆出户外北面 (註 子孫不在旁) … 鬠用組 | 乃笄設明衣裳 | 主人入即位: the attendants who wash the body go on",
+    tags=("inferred",),
+)
+def present_doer(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """With no one written, when the one carried over has gone out (:func:`gone_out`) and the step before was done
+    in this paragraph by someone else who is still there (an attendant named by a rite fact, who does not take the topic): he goes
+    on, not the one outside (士喪 外御 … 鬠用組 | 乃笄 | 設明衣裳, while the 主人 is out of the room)."""
+    st = r.state
+    if len(st.topic.subject) != 1 or not r.steps:
+        return None
+    last = r.steps[-1]
+    who = st.topic.subject[0].key
+    if len(last.agent) != 1 or last.agent[0].key == who or last.block != clause.block:
+        return None
+    if last.action.key == "action-baisong":
+        return None  # (士冠 主人退 賔拜送 | 前期三日筮賔: the one seen off goes on with his rite elsewhere)
+    if not gone_out(r.steps, who, _OUT_LOOKBACK) or gone_out(r.steps, last.agent[0].key, _OUT_LOOKBACK):
+        return None
+    return Decision(last.agent, "the one outside does not act: who acted last, still there, goes on")
+
+
 @rule("agent.carried-over", "the classic leaves out a subject that goes on (主人…降洗 升 實爵)")
 def carried_over(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
     """The subject carried over from the clause before."""
@@ -1117,6 +1166,7 @@ AGENT_RULES: tuple[Rule, ...] = (
     declined_by_the_presiding,
     errand_done,
     giver_lays_down,
+    present_doer,
     carried_over,
     opener,
 )

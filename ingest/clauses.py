@@ -220,12 +220,13 @@ def clothing_the_body(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
-def act_of_all(r: _Rereading, i: int) -> int | None:
-    """A word read as an act only by context (``yk:readByContext``) right after 皆 is that act, done to (or by)
-    every one of the things or persons just listed (士喪 新盆槃瓶廢敦重鬲皆濯: the vessels are all rinsed, 註 濯滌溉也;
-    elsewhere 濯 is the rinsing, a thing: 特牲 視壺濯)."""
+def act_after_all_or_then(r: _Rereading, i: int) -> int | None:
+    """A word read as an act only by context (``yk:readByContext``) right after 皆 or 乃
+    (:data:`~yili.ingest.grammar.BEFORE_AN_ACT`) is that act: done to every one of the things just listed
+    (士喪 新盆槃瓶廢敦重鬲皆濯: the vessels are all rinsed, 註 濯滌溉也; elsewhere 濯 is the rinsing, a thing:
+    特牲 視壺濯), or the next act (士喪 鬠用組乃笄: pins the hair; 乃屨: puts the shoes on)."""
     t, prev = r.tokens[i], r.last()
-    if r.vocabulary is None or t.kind == ACTION or prev is None or prev.text not in g.ALL:
+    if r.vocabulary is None or t.kind == ACTION or prev is None or prev.text not in g.BEFORE_AN_ACT:
         return None
     act = next((c for c in r.vocabulary.by_label.get(t.text, ()) if c.kind == ACTION and c.flag("readByContext")), None)
     if act is None or act.key in ("action-fu-goback", "action-xian-ahead", "action-jiu-go"):
@@ -709,6 +710,8 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
             and prev.concept.key not in g.MOTION_VERBS
             and prev.concept.key not in g.POSTURES  # 坐櫛: kneels and combs
             and not prev.concept.flag("personObject")
+            # 士喪 乃沐櫛: an act done to the body takes the body, not a thing: it washes the hair, then combs
+            and prev.concept.flag("onTheBody") != "object"
         ):
             # a place noun so read is the thing acted on (布席: the mat), not where
             r.out.append(with_kind(t, OBJECT if thing.kind == PLACE else thing.kind, thing))
@@ -1264,7 +1267,7 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     going_ahead,
     going_to,
-    act_of_all,
+    act_after_all_or_then,
     length_not_elder,
     clothing_the_body,
     going_back,

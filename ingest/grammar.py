@@ -196,6 +196,9 @@ act after it (士冠 前期三日筮賔)."""
 ALL: frozenset[str] = spelled(lzh.words("ALL"))
 """皆 "all": the act is of every one of the group named or carried over (卿大夫皆降, 皆坐)."""
 
+BEFORE_AN_ACT: frozenset[str] = spelled(lzh.words("BEFORE_AN_ACT"))
+"""皆 and 乃: a word read as an act only by context (yk:readByContext) right after one is that act (皆濯, 乃笄)."""
+
 THE_REST: frozenset[str] = spelled(lzh.words("THE_REST"))
 """衆 + a rank: the rest of that rank after its leader (衆賓 after the 賓, 衆兄弟 after the 長兄弟)."""
 
@@ -370,7 +373,8 @@ NOUN_AFTER: dict[str, frozenset[str]] = {
     "action-ji": frozenset({"action-jian"}),  # 祭荐: offer from the served dishes (荐 the dishes)
     # the portion for the offering (祭), the cup set down (奠), the lifted portion (舉), the blessing (嘏),
     # as things: 特牲 受祭, 宗人賛祭, 右撫祭, 佐食授挼祭, 執奠, 尸實舉于菹豆, 食舉, 聴嘏
-    "action-shou": frozenset({"action-ji", "action-ruoji"}),
+    # (士喪 外御受沐入, 註 沐管人所煑潘也: the water for washing the hair, received)
+    "action-shou": frozenset({"action-ji", "action-ruoji", "action-mu-hair"}),
     "action-shou-hand": frozenset({"action-ji", "action-ruoji"}),
     "action-zan-assist": frozenset({"action-ji"}),
     "action-fu-touch": frozenset({"action-ji"}),

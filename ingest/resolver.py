@@ -35,6 +35,7 @@ from yili.ingest.agents import (
     AGENT_SERVES_TOPIC,
     AGENT_WRITTEN,
     AgentRules,
+    gone_out,
     opener,
 )
 from yili.ingest.clauses import Clause
@@ -1207,17 +1208,7 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         主人拜送爵 | 階前坐祭)."""
         if not persons or persons[0].key == self.profile.opener:
             return False  # (the rite's own opener goes on with it: 士冠 主人退 賔拜送 | 前期三日筮賔)
-        who = persons[0].key
-        block = self.steps[-1].block if self.steps else 0
-        for s in reversed(self.steps):
-            if s.block < block - 1:
-                break
-            if any(a.key == who for a in s.agent) and s.mode != NEGATED:
-                if s.action.key in _GONE_OUT:
-                    return True  # (士喪 君出門 廟中哭 … 君式之 | 主人 … 拜送: he is outside, in his chariot)
-                if s.action.key == "action-ru":
-                    return False  # he came back in
-        return False
+        return gone_out(self.steps, persons[0].key, 1)
 
     def _update_state(self, clause: Clause, cx: ClauseReading) -> None:
         """The reading state after the step: who is the topic, who gave what to whom."""
@@ -1558,7 +1549,6 @@ _HELD_UP = act_class("acts-showing")
 _PASSING = act_class("acts-passing")
 
 _SERVING = act_class("acts-serving-a-person")
-_GONE_OUT = frozenset({"action-chu", "action-tui"}) & act_class("acts-of-leaving")
 
 
 def _place_label(text: str) -> str:
