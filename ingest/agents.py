@@ -1064,11 +1064,12 @@ def _errand_of(r: AgentRules, role_key: str) -> Concept | None:
     return None
 
 
-def gone_out(steps: list[Step], who: str, lookback: int) -> bool:
+def gone_out(steps: list[Step], who: str, lookback: int, last_act: bool = False) -> bool:
     """True if ``who`` (a role key) went out or withdrew (出, 退, not negated) and has not come back in (入) since,
     looking back through ``steps`` to his last going out or coming in, at most ``lookback`` paragraphs before the
     last step's (士喪 禭者入衣尸出 | 主人拜送如初; 主人皆出户外北面 … 乃笄: he is outside while the body is washed
-    and dressed, 註 象平生沐浴裸裎子孫不在旁)."""
+    and dressed, 註 象平生沐浴裸裎子孫不在旁).  With ``last_act``, going out must be his last act: one who has
+    acted since is there (士虞 尸 … 即席 坐 … 拜受)."""
     block = steps[-1].block if steps else 0
     for s in reversed(steps):
         if s.block < block - lookback:
@@ -1076,7 +1077,7 @@ def gone_out(steps: list[Step], who: str, lookback: int) -> bool:
         if any(a.key == who for a in s.agent) and s.mode != "negated":
             if s.action.key in _GONE_OUT:
                 return True
-            if s.action.key == "action-ru":
+            if s.action.key == "action-ru" or last_act:
                 return False
     return False
 
@@ -1104,7 +1105,7 @@ def present_doer(r: AgentRules, clause: Clause, action: Concept) -> Decision | N
         return None
     if last.action.key == "action-baisong":
         return None  # (士冠 主人退 賔拜送 | 前期三日筮賔: the one seen off goes on with his rite elsewhere)
-    if not gone_out(r.steps, who, _OUT_LOOKBACK) or gone_out(r.steps, last.agent[0].key, _OUT_LOOKBACK):
+    if not gone_out(r.steps, who, _OUT_LOOKBACK, last_act=True) or gone_out(r.steps, last.agent[0].key, _OUT_LOOKBACK):
         return None
     return Decision(last.agent, "the one outside does not act: who acted last, still there, goes on")
 
