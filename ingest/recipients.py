@@ -790,11 +790,14 @@ def command_to_doer(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     tags=("inferred",),
 )
 def errand_to_host(r: RecipientRules, q: RecipientQuery) -> Decision | None:
-    """An errand (an act the vocabulary marks ``yk:errand``: 弔, 襚, 致命, 賵) done with no person written by one
-    who is not the rite's host, and not sent by the host, goes to the host (the one whose house he comes to),
+    """In a rite where the dead lies (the profile's body: 士喪, 既夕), an errand (an act the vocabulary marks
+    ``yk:errand``: 弔, 襚, 致命, 賵) done with no person written by one who is not the rite's host, and not sent by
+    the host, goes to the host (the chief mourner, whose house he comes to),
     not to an earlier partner: 士喪 君使人弔 | 弔 (to the 主人, not the ruler who sent him); the host's own
     envoy (聘禮 公使卿勞) is left to the later rules."""
     host = r.profile.host
+    if r.profile.body is None:
+        return None  # (only where the dead lies and visitors come to the mourner: in 聘禮 the host sends envoys out too)
     if not q.action.flag("errand") or host is None or not q.agent or host not in r.vocabulary.concepts:
         return None
     if not r.profile.in_cast(host) or any(a.key == host for a in q.agent):
