@@ -340,7 +340,11 @@ def general_subject(r: AgentRules, clause: Clause, action: Concept) -> Decision 
 
 @rule("agent.pivot", "燕禮 公命小臣辭 | 小臣辭: the one commanded does the next act", tags=("pivot",))
 def pivot(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
-    """The person a pivot verb just named (公命小臣 | 辞: the 小臣 declines)."""
+    """The person a pivot verb just named (公命小臣 | 辞: the 小臣 declines); but the bow of sending off (拜送) is
+    not his: the one sent goes, the one who sent him bows him off (士喪 主人西階東南面命赴者 | 拜送: the host
+    sees the messenger off)."""
+    if action.key == "action-baisong":
+        return None
     return Decision(r.state.topic.pivot_agent, "named by the pivot verb before it") if r.state.topic.pivot_agent else None
 
 
@@ -1007,17 +1011,62 @@ def errand_done(r: AgentRules, clause: Clause, action: Concept) -> Decision | No
     """At the opening of a paragraph with no one written, when the one carried over is named for an errand (act +
     者: 復者, 弔者, 襚者) and left the scene last (``acts-of-leaving``: 出, 退, 降, 反命): his part is over, and
     the work of the rite (``acts-of-service``: setting out, clearing, laying down, receiving) is the officers'
-    (有司) when the cast has them.  Another act is left to the later rules."""
+    (有司) when the cast has them; so too anywhere right after he is sent on his errand (君使人弔 | 徹帷: he is
+    on his way, :func:`_on_his_way`).  Another act is left to the later rules."""
     st = r.state
-    if len(st.topic.subject) != 1 or (r.steps and r.steps[-1].block == clause.block) or action.key not in _SERVICE:
+    if len(st.topic.subject) != 1 or action.key not in _SERVICE:
         return None
     who = st.topic.subject[0].key
-    if _errand_of(r, who) is None or not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
+    errand = _errand_of(r, who)
+    if errand is None or not r.profile.in_cast("role-yousi") or "role-yousi" not in r.vocabulary.concepts:
+        return None
+    officers = (r.term(r.vocabulary.concepts["role-yousi"]),)
+    if _on_his_way(r, who, errand):
+        return Decision(officers, "the one just sent is on his way: the officers serve")
+    if r.steps and r.steps[-1].block == clause.block:
         return None
     last = next((s for s in reversed(r.steps) if any(a.key == who for a in s.agent)), None)
     if last is None or last.action.key not in _LEAVING:
         return None
-    return Decision((r.term(r.vocabulary.concepts["role-yousi"]),), "the one sent has gone: the officers serve")
+    return Decision(officers, "the one sent has gone: the officers serve")
+
+
+def _on_his_way(r: AgentRules, who: str, errand: Concept) -> bool:
+    """True if the last two steps are a sending of ``who`` (君使人弔: 命, the person sent its recipient) and his
+    errand named in it (弔): the heading of his mission, done when he arrives, so he is not there yet
+    (士喪 君使人弔 | 徹帷 | 主人迎于寢門外: the curtain is cleared by the house before the envoy comes)."""
+    if len(r.steps) < 2:
+        return False
+    sent, heading = r.steps[-2], r.steps[-1]
+    return (
+        sent.action.key == "action-ming"
+        and any(p.key == who for p in sent.recipient)
+        and heading.action.key == errand.key
+        and [a.key for a in heading.agent] == [who]
+    )
+
+
+@rule(
+    "agent.giver-lays-down",
+    "士喪 朋友禭親以進 主人拜 委衣如初 (記 禭者委衣于牀不坐): the one who brought the clothes lays them down",
+    tags=("inferred",),
+)
+def giver_lays_down(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """委 (to lay down what one brought) with no one written, after the host's bow to a visitor's errand: the
+    visitor who brought it, the last one to do an errand (``yk:errand``: 襚, 致命) or to carry it in (將命) in
+    this paragraph or the one before (士喪 庶兄弟禭使人以將命于室 主人拜于位 | 委衣于尸東牀上: the one sent;
+    記 禭者委衣于牀不坐), not the host who bowed."""
+    if action.key != "action-wei-lay":
+        return None
+    for s in reversed(r.steps[-8:]):
+        if s.block < clause.block - 1:
+            break
+        act = r.vocabulary.concepts.get(s.action.key)
+        if len(s.agent) == 1 and act is not None and (act.flag("errand") or act.key == "action-jiangming"):
+            if r.state.topic.subject[:1] == s.agent[:1]:
+                return None  # (he goes on anyway: the carried-over rule says so)
+            return Decision(s.agent[:1], "the one who brought it lays it down")
+    return None
 
 
 _SERVICE = act_class("acts-of-service")
@@ -1035,6 +1084,52 @@ def _errand_of(r: AgentRules, role_key: str) -> Concept | None:
             if act is not None:
                 return act
     return None
+
+
+def gone_out(steps: list[Step], who: str, lookback: int, last_act: bool = False) -> bool:
+    """True if ``who`` (a role key) went out or withdrew (出, 退, not negated) and has not come back in (入) since,
+    looking back through ``steps`` to his last going out or coming in, at most ``lookback`` paragraphs before the
+    last step's (士喪 禭者入衣尸出 | 主人拜送如初; 主人皆出户外北面 … 乃笄: he is outside while the body is washed
+    and dressed, 註 象平生沐浴裸裎子孫不在旁).  With ``last_act``, going out must be his last act: one who has
+    acted since is there (士虞 尸 … 即席 坐 … 拜受)."""
+    block = steps[-1].block if steps else 0
+    for s in reversed(steps):
+        if s.block < block - lookback:
+            break
+        if any(a.key == who for a in s.agent) and s.mode != "negated":
+            if s.action.key in _GONE_OUT:
+                return True
+            if s.action.key == "action-ru" or last_act:
+                return False
+    return False
+
+
+_OUT_LOOKBACK = 6
+"""How many paragraphs back one who went out is still out (the washing and dressing of 士喪 58–64)."""
+_GONE_OUT = frozenset({"action-chu", "action-tui"}) & act_class("acts-of-leaving")
+
+
+@rule(
+    "agent.present-doer",
+    "士喪 主人皆出户外北面 (註 子孫不在旁) … 鬠用組 | 乃笄設明衣裳 | 主人入即位: the attendants who wash the body go on",
+    tags=("inferred",),
+)
+def present_doer(r: AgentRules, clause: Clause, action: Concept) -> Decision | None:
+    """With no one written, when the one carried over has gone out (:func:`gone_out`) and the step before was done
+    in this paragraph by someone else who is still there (an attendant named by a rite fact, who does not take the topic): he goes
+    on, not the one outside (士喪 外御 … 鬠用組 | 乃笄 | 設明衣裳, while the 主人 is out of the room)."""
+    st = r.state
+    if len(st.topic.subject) != 1 or not r.steps:
+        return None
+    last = r.steps[-1]
+    who = st.topic.subject[0].key
+    if len(last.agent) != 1 or last.agent[0].key == who or last.block != clause.block:
+        return None
+    if last.action.key == "action-baisong":
+        return None  # (士冠 主人退 賔拜送 | 前期三日筮賔: the one seen off goes on with his rite elsewhere)
+    if not gone_out(r.steps, who, _OUT_LOOKBACK, last_act=True) or gone_out(r.steps, last.agent[0].key, _OUT_LOOKBACK):
+        return None
+    return Decision(last.agent, "the one outside does not act: who acted last, still there, goes on")
 
 
 @rule("agent.carried-over", "the classic leaves out a subject that goes on (主人…降洗 升 實爵)")
@@ -1093,6 +1188,8 @@ AGENT_RULES: tuple[Rule, ...] = (
     nobody_toasts_himself,
     declined_by_the_presiding,
     errand_done,
+    giver_lays_down,
+    present_doer,
     carried_over,
     opener,
 )

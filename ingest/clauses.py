@@ -206,6 +206,50 @@ def going_back(r: _Rereading, i: int) -> int | None:
     return i + 1
 
 
+def clothing_the_body(r: _Rereading, i: int) -> int | None:
+    """衣 right before the body (尸) is the act of clothing it, not the garment (士喪 受用篚升自阼階以衣尸,
+    註 衣尸者覆之; 禭者入衣尸出: the envoy goes in, clothes the body, goes out).  Elsewhere 衣 is the garment
+    (委衣于尸東牀上)."""
+    t, nxt = r.tokens[i], r.next(i)
+    if r.vocabulary is None or t.kind == ACTION or nxt is None or nxt.concept is None:
+        return None
+    dress = r.vocabulary.concepts.get("action-yi-dress")
+    if dress is None or t.text not in dress.labels or nxt.concept.key != "role-shi-corpse":
+        return None
+    r.out.append(Token(t.text, t.start, t.end, ACTION, dress, (dress, *t.readings)))
+    return i + 1
+
+
+def act_after_all_or_then(r: _Rereading, i: int) -> int | None:
+    """A word read as an act only by context (``yk:readByContext``) right after 皆 or 乃
+    (:data:`~yili.ingest.grammar.BEFORE_AN_ACT`) is that act: done to every one of the things just listed
+    (士喪 新盆槃瓶廢敦重鬲皆濯: the vessels are all rinsed, 註 濯滌溉也; elsewhere 濯 is the rinsing, a thing:
+    特牲 視壺濯), or the next act (士喪 鬠用組乃笄: pins the hair; 乃屨: puts the shoes on)."""
+    t, prev = r.tokens[i], r.last()
+    if r.vocabulary is None or t.kind == ACTION or prev is None or prev.text not in g.BEFORE_AN_ACT:
+        return None
+    act = next((c for c in r.vocabulary.by_label.get(t.text, ()) if c.kind == ACTION and c.flag("readByContext")), None)
+    if act is None or act.key in ("action-fu-goback", "action-xian-ahead", "action-jiu-go"):
+        return None  # (復, 先, 就 have rules of their own)
+    r.out.append(Token(t.text, t.start, t.end, ACTION, act, (act, *t.readings)))
+    return i + 1
+
+
+def length_not_elder(r: _Rereading, i: int) -> int | None:
+    """長 before a measure (a number or 半 / 終 and a unit: 長三尺, 長半幅, 長終幅) is the length of the thing
+    before it, not the elder (士喪 竹杠長三尺置于宇西階上; 為銘…長半幅䞓末長終幅廣三寸)."""
+    t, nxt = r.tokens[i], r.next(i)
+    if t.text not in g.ELDEST or t.kind != ROLE or nxt is None:
+        return None
+    j = i + 1
+    while j < len(r.tokens) and (r.tokens[j].kind == NUM or r.tokens[j].text in g.MEASURE_PARTS):
+        j += 1
+    if j == i + 1 or j >= len(r.tokens) or r.tokens[j].text not in g.MEASURES:
+        return None
+    r.out.append(with_kind(t, TAIL))
+    return i + 1
+
+
 def going_to(r: _Rereading, i: int) -> int | None:
     """就 + a place, with no act after it (before the end of the paragraph or a person who acts next),
     is going there (士冠 賔禮辭許 | 賔就次, 註 次門外更衣處也); 就X而V is one act V at X (主人就旅食之尊而獻之)."""
@@ -714,6 +758,8 @@ def noun_after_verb(r: _Rereading, i: int) -> int | None:
             and prev.concept.key not in g.MOTION_VERBS
             and prev.concept.key not in g.POSTURES  # 坐櫛: kneels and combs
             and not prev.concept.flag("personObject")
+            # 士喪 乃沐櫛: an act done to the body takes the body, not a thing: it washes the hair, then combs
+            and prev.concept.flag("onTheBody") != "object"
         ):
             # a place noun so read is the thing acted on (布席: the mat), not where
             r.out.append(with_kind(t, OBJECT if thing.kind == PLACE else thing.kind, thing))
@@ -1316,6 +1362,9 @@ def opposite_before_a_place(r: _Rereading, i: int) -> int | None:
 REREADING_RULES: tuple[Callable[[_Rereading, int], int | None], ...] = (
     going_ahead,
     going_to,
+    act_after_all_or_then,
+    length_not_elder,
+    clothing_the_body,
     going_back,
     on_his_behalf,
     zhu_is_zhi_yu,
@@ -1593,6 +1642,20 @@ def existential_topic(b: _Between, i: int) -> Cut | None:
     ):
         return Cut(i)
     return None
+
+
+def existential_condition(b: _Between, i: int) -> Cut | None:
+    """有 + a person or a thing + 則 is a condition, "if there is …, then": it opens the act after 則, whatever
+    stands before it (士喪 遂拜賔 | 有大夫則特拜之, 註 特拜别於士旅拜; as 有賔則拜之 opening its paragraph)."""
+    t = b.tokens[i]
+    if t.text not in g.EXISTENTIAL or i <= b.h1:
+        return None
+    j = i + 1
+    while j < b.h2 and j - i <= 2 and b.tokens[j].kind in (ROLE, OBJECT, VESSEL, OTHER, NUM):
+        j += 1
+    if j == i + 1 or j >= b.h2 or b.tokens[j].kind != THEN:
+        return None
+    return Cut(i)
 
 
 def relative_subject(b: _Between, i: int) -> Cut | None:
@@ -1884,6 +1947,7 @@ BOUNDARY_RULES: tuple[BoundaryRule, ...] = (
     section_mark,
     date_phrase,
     existential_topic,
+    existential_condition,
     relative_subject,
     preposition_phrase,
     means_phrase,

@@ -196,6 +196,9 @@ act after it (士冠 前期三日筮賔)."""
 ALL: frozenset[str] = spelled(lzh.words("ALL"))
 """皆 "all": the act is of every one of the group named or carried over (卿大夫皆降, 皆坐)."""
 
+BEFORE_AN_ACT: frozenset[str] = spelled(lzh.words("BEFORE_AN_ACT"))
+"""皆 and 乃: a word read as an act only by context (yk:readByContext) right after one is that act (皆濯, 乃笄)."""
+
 THE_REST: frozenset[str] = spelled(lzh.words("THE_REST"))
 """衆 + a rank: the rest of that rank after its leader (衆賓 after the 賓, 衆兄弟 after the 長兄弟)."""
 
@@ -204,6 +207,12 @@ COMPASS: frozenset[str] = spelled(lzh.words("COMPASS"))
 
 ELDEST: frozenset[str] = spelled(lzh.words("ELDEST"))
 """長 after a group: its eldest, one person (衆賔長, 兄弟長)."""
+
+MEASURES: frozenset[str] = spelled(lzh.words("MEASURES"))
+"""Units of length (尺, 寸, 幅): 長 before a number and one of them is a length (長三尺), not the elder."""
+
+MEASURE_PARTS: frozenset[str] = spelled(lzh.words("MEASURE_PARTS"))
+"""半 and 終 before a unit (長半幅, 長終幅): part of a measure."""
 
 THEIR: frozenset[str] = spelled(lzh.words("THEIR"))
 """其 before a person: "their", the person of each of those just named (舉觶于其長: to their elders)."""
@@ -368,7 +377,8 @@ NOUN_AFTER: dict[str, frozenset[str]] = {
     "action-ji": frozenset({"action-jian"}),  # 祭荐: offer from the served dishes (荐 the dishes)
     # the portion for the offering (祭), the cup set down (奠), the lifted portion (舉), the blessing (嘏),
     # as things: 特牲 受祭, 宗人賛祭, 右撫祭, 佐食授挼祭, 執奠, 尸實舉于菹豆, 食舉, 聴嘏
-    "action-shou": frozenset({"action-ji", "action-ruoji"}),
+    # (士喪 外御受沐入, 註 沐管人所煑潘也: the water for washing the hair, received)
+    "action-shou": frozenset({"action-ji", "action-ruoji", "action-mu-hair"}),
     "action-shou-hand": frozenset({"action-ji", "action-ruoji"}),
     "action-zan-assist": frozenset({"action-ji"}),
     "action-fu-touch": frozenset({"action-ji"}),

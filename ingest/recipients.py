@@ -100,7 +100,12 @@ class RecipientRules(Reader):
             or action.key in _BOWS
             # 迎賔, 戒賔, 見贊者: the person after an act that takes one is its recipient, but the person
             # after 請 is the one asked for (射人請賔: of the ruler)
-            or bool(action.flag("personObject") and action.flag("recipientRule") != "superior")
+            # (衣尸: the body clothed is the object of an act done to it, yk:onTheBody "object")
+            or bool(
+                action.flag("personObject")
+                and action.flag("recipientRule") != "superior"
+                and action.flag("onTheBody") != "object"
+            )
         )
 
     def _recipient(self, query: RecipientQuery) -> tuple[Decision, Rule]:
@@ -705,6 +710,26 @@ def sent_to(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     return None
 
 
+@rule(
+    "recipient.seen-off",
+    "士喪 賔出 … 主人拜送于門外; 禭者入衣尸出 主人拜送如初: the bow of sending off is to the one who went out",
+    tags=("inferred",),
+)
+def seen_off(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """拜送 with no cup sent and no one written: to the one who has just gone out (出, 退) in this paragraph or the
+    one before, not to an earlier partner (士喪 賔出 婦人踊 主人拜送于門外: the guest)."""
+    if q.action.key != "action-baisong" or not q.agent:
+        return None
+    for s in reversed(r.steps[-6:]):
+        if s.block < q.clause.block - 1:
+            break
+        if s.action.key in ("action-chu", "action-tui") and s.mode != "negated" and len(s.agent) == 1:
+            if s.agent[0].key in {a.key for a in q.agent}:
+                return None
+            return Decision(s.agent[:1], "to the one who has just gone out")
+    return None
+
+
 @rule("recipient.return-to-giver", "鄉飲酒 賔…以酢主人: the 酢 goes back to who gave the 獻", tags=("inferred",))
 def return_to_giver(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     """酢: to who gave the 獻 the agent received."""
@@ -766,6 +791,29 @@ def command_to_doer(r: RecipientRules, q: RecipientQuery) -> Decision | None:
     if q.clause.flags.get("verbal_object") and doer and doer not in {a.key for a in q.agent} and doer in r.vocabulary.concepts:
         return Decision((r.term(r.vocabulary.concepts[doer]),), "commanded to the one who does it next")
     return Decision((), "")
+
+
+@rule(
+    "recipient.errand-to-host",
+    "士喪 君使人弔 | 弔; 君使人禭 | 禭者…入升致命: the envoy's errand goes to the mourner, the house's host (註 主人)",
+    tags=("inferred",),
+)
+def errand_to_host(r: RecipientRules, q: RecipientQuery) -> Decision | None:
+    """In a rite where the dead lies (the profile's body: 士喪, 既夕), an errand (an act the vocabulary marks
+    ``yk:errand``: 弔, 襚, 致命, 賵) done with no person written by one who is not the rite's host, and not sent by
+    the host, goes to the host (the chief mourner, whose house he comes to),
+    not to an earlier partner: 士喪 君使人弔 | 弔 (to the 主人, not the ruler who sent him); the host's own
+    envoy (聘禮 公使卿勞) is left to the later rules."""
+    host = r.profile.host
+    if r.profile.body is None:
+        return None  # (only where the dead lies and visitors come to the mourner: in 聘禮 the host sends envoys out too)
+    if not q.action.flag("errand") or host is None or not q.agent or host not in r.vocabulary.concepts:
+        return None
+    if not r.profile.in_cast(host) or any(a.key == host for a in q.agent):
+        return None
+    if r._agent_from_pivot and any(c.key == host for c in r.state.topic.pivot_commander):
+        return None
+    return Decision((r.term(r.vocabulary.concepts[host]),), "an errand goes to the host of the house")
 
 
 @rule("recipient.for-commander", "燕禮 公命小臣辭: the servant declines, for the ruler, to his other party", tags=("inferred",))
@@ -947,12 +995,14 @@ RECIPIENT_RULES: tuple[Rule, ...] = (
     from_toast_giver,
     cup_back,
     sent_to,
+    seen_off,
     return_to_giver,
     self_poured,
     last_xian_giver,
     each_other,
     answers,
     command_to_doer,
+    errand_to_host,
     for_commander,
     officer_announces,
     declines_act,

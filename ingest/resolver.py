@@ -10,6 +10,7 @@ things in hand in :mod:`yili.ingest.cups`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
@@ -35,6 +36,7 @@ from yili.ingest.agents import (
     AGENT_SERVES_TOPIC,
     AGENT_WRITTEN,
     AgentRules,
+    gone_out,
     opener,
 )
 from yili.ingest.clauses import Clause
@@ -1238,6 +1240,15 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
         self.steps.append(cx.step)
         self._note_closing(cx.step)
 
+    def _gone_out(self, persons: Sequence[Term]) -> bool:
+        """True if the first of ``persons``, not the rite's opener, went out or withdrew (出, 退) in this paragraph or
+        the one before and has not come back in (入) since (士喪 禭者入衣尸出 | 主人拜送如初): he has left the scene
+        and does not do the next act (but one who only came down the steps, 降, is still there: 燕禮 笙…受爵降
+        主人拜送爵 | 階前坐祭)."""
+        if not persons or persons[0].key == self.profile.opener:
+            return False  # (the rite's own opener goes on with it: 士冠 主人退 賔拜送 | 前期三日筮賔)
+        return gone_out(self.steps, persons[0].key, 1)
+
     def _update_state(self, clause: Clause, cx: ClauseReading) -> None:
         """The reading state after the step: who is the topic, who gave what to whom."""
         st = self.state
@@ -1260,8 +1271,9 @@ class StepResolver(AgentRules, RecipientRules, CupRules):
             st.apply(set_("subject", cx.led_by or cx.agent))  # (主人以賔升 | 拜至: the host, who led, bows)
             if cx.after is not None and cx.subject:
                 st.apply(set_("subject", cx.subject))  # 私臣…獻次兄弟 | 升受降飲: the ones presented go up and receive
-            if cx.action.key == "action-baisong" and cx.recipient and not cx.recipient_alt:
-                # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on
+            if cx.action.key == "action-baisong" and cx.recipient and not cx.recipient_alt and not self._gone_out(cx.recipient):
+                # the bow of sending off closes the giver's part: the receiver, cup in hand, goes on (but
+                # one who has gone out is not there to go on: 士喪 禭者…出 | 主人拜送如初 | 唯君命出: the host)
                 st.apply(set_("subject", cx.recipient))
             if (
                 cx.action.key == "action-xu"

@@ -1661,11 +1661,13 @@ def test_shi_zuo_sitting_in_attendance_is_one_act(extractor):
 
 def test_someone_sent_is_the_one_named_for_the_act_he_is_sent_to_do(extractor):
     # 士喪 君使人弔 … 弔者入 (註 使人士也): the 人 sent is the 弔者, commanded, and the doer of 弔; 徹帷:
-    # 帷 after a verb is the curtain, not the act of curtaining (帷堂)
+    # 帷 after a verb is the curtain, not the act of curtaining (帷堂); the 弔 goes to the mourner (the host), and
+    # the envoy just sent is on his way: the house's officers clear the curtain before he comes (agent.errand-done)
     r = read(extractor, "君使人弔徹帷主人迎于寢門外", "shisangli")
     keys = [(s.text, s.agent[0].key, s.action.key, [p.key for p in s.recipient]) for s in r.steps]
     assert keys[0] == ("君使人", "role-gong", "action-ming", ["role-diaozhe"])
-    assert [k[:3] for k in keys[1:3]] == [("弔", "role-diaozhe", "action-diao"), ("徹帷", "role-diaozhe", "action-che")]
+    assert keys[1] == ("弔", "role-diaozhe", "action-diao", ["role-zhuren"])
+    assert keys[2][:3] == ("徹帷", "role-yousi", "action-che")
     assert keys[3][1:] == ("role-zhuren", "action-ying-welcome", ["role-diaozhe"])
     assert fields(r, "object")[2] == ("帷",)
 
@@ -1892,3 +1894,27 @@ def test_a_person_with_his_place_level_with_another_starts_his_own_act(extractor
         ("主人阼階上當楣北面再拜", "主人", "阼階上"),
         ("賔西階上當楣北面答再拜", "賔", "西階上"),
     ]
+
+
+def test_mourning_rite_words_read_by_their_place(extractor):
+    # 士喪 禭者入衣尸出 (註 衣尸者覆之): 衣 before the body is the act, the body its object, and the envoy goes out;
+    # the host sees him off and goes on himself (唯君命出); 有大夫則特拜之 is a condition; 雖 is a word of 不辭
+    r = read(extractor, "主人拜如初禭者入衣尸出主人拜送如初唯君命出遂拜賔有大夫則特拜之大夫雖不辭入也", "shisangli")
+    got = fields(r, "text", "agent", "action", "object")
+    assert got[1:5] == [
+        ("禭者入", "禭者", "入", None),
+        ("衣尸", "禭者", "衣", "尸"),
+        ("出", "禭者", "出", None),
+        ("主人拜送如初", "主人", "拜送", None),
+    ]
+    assert fields(r, "recipient")[4] == ("禭者",)
+    assert got[5][1:3] == ("主人", "出")
+    assert [g[0] for g in got[6:]] == ["遂拜賔", "有大夫則特拜之", "大夫雖不辭", "入也"]
+    assert got[8][1:3] == ("大夫", "辞")  # (the act's label)
+    # 長 before a measure is a length (竹杠長三尺), not the elder; 皆濯 and 乃笄 are acts after 皆 and 乃
+    r = read(extractor, "朋友禭竹杠長三尺置于宇西階上", "shisangli")
+    assert fields(r, "agent", "action")[1] == ("朋友", "置")  # (the one carried over: no 長 "elder" as subject)
+    assert fields(r, "location")[1] == ("宇西階上",)
+    r = read(extractor, "新盆槃瓶廢敦重鬲皆濯造于西階下", "shisangli")
+    assert fields(r, "agent", "action") == [("有司", "濯"), ("有司", "造")]
+    assert fields(read(extractor, "鬠用組乃笄設明衣裳", "shisangli"), "action")[:2] == [("鬠",), ("笄",)]
